@@ -1,0 +1,214 @@
+//! Checks run before anything is printed: component counts against `[contents]`,
+//! references between tables, duplicate ids, and the assertions the data declares.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use minijinja::Value;
+
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::eval::{base_context, eval};
+use crate::model::Game;
+use crate::template::Templates;
+
+/// Runs every data check. `counts` maps component id -> parts the build would print.
+pub fn check(game: &Game, tpl: &Templates, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    diags.extend(check_ids(game));
+    diags.extend(check_contents(game, counts));
+    diags.extend(check_references(game));
+    diags.extend(check_asserts(game, tpl));
+    diags
+}
+
+/// Row ids must be unique within a table.
+fn check_ids(game: &Game) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for t in game.tables.values() {
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, row) in t.rows.iter().enumerate() {
+            if let Some(id) = row.id() {
+                if let Some(first) = seen.insert(id, i) {
+                    diags.push(
+                        Diagnostic::error(format!("duplicate id `{id}` in table `{}` (rows #{} and #{})", t.name, first + 1, i + 1))
+                            .at(&t.file, Some(row.fields["id"].span.clone()))
+                            .with("game", &game.id)
+                            .hint("give every row its own id"),
+                    );
+                }
+            }
+        }
+    }
+    diags
+}
+
+/// `[contents]` counts (the rulebook's) against what the build would print.
+fn check_contents(game: &Game, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for (name, expected) in &game.contents {
+        let id = name.get_ref();
+        let Some(comp) = game.component(id) else {
+            let hint = match did_you_mean(id, game.components.iter().map(|c| c.id())) {
+                Some(m) => format!("did you mean `{m}`?"),
+                None => "name a [[component]] id, or remove the line".to_string(),
+            };
+            diags.push(
+                Diagnostic::error(format!("[contents] lists `{id}`, but no [[component]] has that id"))
+                    .at(&game.file, Some(name.span()))
+                    .with("game", &game.id)
+                    .hint(hint),
+            );
+            continue;
+        };
+        let Some(&actual) = counts.get(id) else { continue };
+        let want = *expected.get_ref();
+        if want != actual as i64 {
+            let source = comp
+                .def
+                .table
+                .as_ref()
+                .and_then(|t| game.tables.get(t.get_ref()))
+                .map(|t| t.file.display().to_string())
+                .unwrap_or_else(|| game.file.display().to_string());
+            diags.push(
+                Diagnostic::error(format!(
+                    "component set `{id}`: the rules have {want}, but the data would print {actual}"
+                ))
+                .at(&game.file, Some(expected.span()))
+                .label(format!("the rules' count for `{id}`"))
+                .with("game", &game.id)
+                .with("component", id.clone())
+                .with("data", source.clone())
+                .hint(if (actual as i64) < want {
+                    format!("add {} part(s) to {source}, or correct [contents] if the rules changed", want - actual as i64)
+                } else {
+                    format!("remove {} part(s) from {source}, or correct [contents] if the rules changed", actual as i64 - want)
+                }),
+            );
+        }
+    }
+    diags
+}
+
+/// `[[reference]]`: `table.field` values must be ids of the target table.
+fn check_references(game: &Game) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for r in &game.references {
+        let def = r.get_ref();
+        let Some((tname, field)) = def.from.get_ref().split_once('.') else {
+            diags.push(
+                Diagnostic::error(format!("reference `from = \"{}\"` must be `table.field`", def.from.get_ref()))
+                    .at(&game.file, Some(def.from.span()))
+                    .with("game", &game.id)
+                    .hint("for example `from = \"contract.good\"`"),
+            );
+            continue;
+        };
+        let (Some(src), Some(dst)) = (game.tables.get(tname), game.tables.get(def.to.get_ref())) else {
+            for (name, span) in [(tname, def.from.span()), (def.to.get_ref().as_str(), def.to.span())] {
+                if !game.tables.contains_key(name) {
+                    diags.push(
+                        Diagnostic::error(format!("reference names table `{name}`, which no data file defines"))
+                            .at(&game.file, Some(span))
+                            .with("game", &game.id)
+                            .hint("name an existing table"),
+                    );
+                }
+            }
+            continue;
+        };
+        let ids: BTreeSet<&str> = dst.rows.iter().filter_map(|r| r.id()).collect();
+        for (i, row) in src.rows.iter().enumerate() {
+            let label = format!("{tname} {}", row.label(i));
+            let Some(f) = row.fields.get(field) else {
+                if def.required {
+                    diags.push(
+                        Diagnostic::error(format!("{label} has no `{field}` field"))
+                            .at(&src.file, Some(row.span.clone()))
+                            .with("game", &game.id)
+                            .with("row", label.clone())
+                            .hint(format!("add `{field} = \"<{} id>\"`", dst.name)),
+                    );
+                }
+                continue;
+            };
+            let values: Vec<&toml::Value> = match &f.value {
+                toml::Value::Array(a) => a.iter().collect(),
+                v => vec![v],
+            };
+            for v in values {
+                match v.as_str() {
+                    Some(s) if ids.contains(s) => {}
+                    Some(s) => {
+                        let hint = match did_you_mean(s, ids.iter().copied()) {
+                            Some(m) => format!("did you mean `{m}`?"),
+                            None => format!("add a `{}` row with id `{s}` or use an existing id", dst.name),
+                        };
+                        diags.push(
+                            Diagnostic::error(format!("{label}: `{field}` refers to `{s}`, which is not a `{}` id", dst.name))
+                                .at(&src.file, Some(f.span.clone()))
+                                .with("game", &game.id)
+                                .with("row", label.clone())
+                                .with("field", field)
+                                .hint(hint),
+                        );
+                    }
+                    None => diags.push(
+                        Diagnostic::error(format!("{label}: `{field}` must be a string id (or a list of them)"))
+                            .at(&src.file, Some(f.span.clone()))
+                            .with("game", &game.id)
+                            .with("row", label.clone()),
+                    ),
+                }
+            }
+        }
+    }
+    diags
+}
+
+/// `[[assert]]`: expressions that must be true, once or for each row of a table.
+fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let base = base_context(game);
+    for a in &game.asserts {
+        let def = a.get_ref();
+        let mut run = |ctx: BTreeMap<String, Value>, row: Option<(String, std::path::PathBuf, std::ops::Range<usize>)>| {
+            match eval(tpl, game, &def.that, &ctx) {
+                Ok(v) if v.is_true() => {}
+                Ok(_) => {
+                    let msg = tpl.env.render_str(&def.message, &ctx).unwrap_or_else(|_| def.message.clone());
+                    let mut d = Diagnostic::error(msg).with("game", &game.id);
+                    d = match &row {
+                        Some((label, file, span)) => d.at(file, Some(span.clone())).with("row", label.clone()),
+                        None => d.at(&game.file, Some(def.that.span())),
+                    };
+                    d = d.with("check", def.that.get_ref().clone());
+                    d = d.hint(def.hint.clone().unwrap_or_else(|| "fix the data so the check holds, or the check if the rules changed".into()));
+                    diags.push(d);
+                }
+                Err(d) => diags.push(match row {
+                    Some((label, _, _)) => d.with("row", label),
+                    None => d,
+                }),
+            }
+        };
+        match &def.each {
+            None => run(base.clone(), None),
+            Some(t) => match game.tables.get(t.get_ref()) {
+                None => diags.push(
+                    Diagnostic::error(format!("[[assert]] `each` names table `{}`, which no data file defines", t.get_ref()))
+                        .at(&game.file, Some(t.span()))
+                        .with("game", &game.id)
+                        .hint("name an existing table"),
+                ),
+                Some(table) => {
+                    for (i, row) in table.rows.iter().enumerate() {
+                        let mut ctx = base.clone();
+                        ctx.insert("row".into(), row.to_value());
+                        run(ctx, Some((format!("{} {}", table.name, row.label(i)), table.file.clone(), row.span.clone())));
+                    }
+                }
+            },
+        }
+    }
+    diags
+}

@@ -1,0 +1,40 @@
+//! `cardstock check`: every check, and the component counts, without writing anything.
+
+use crate::diag::Diagnostics;
+use crate::pipeline::{load_and_check, Built};
+
+/// Arguments of `check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Games to check; default: all of them.
+    pub games: Vec<String>,
+    #[command(flatten)]
+    pub common: super::Common,
+}
+
+/// Runs `check`; returns the exit status.
+pub fn run(args: &Args) -> i32 {
+    let project = match args.common.project() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let mut diags = Diagnostics::default();
+    let games = match super::select_games(&project, &args.games) {
+        Ok(g) => g,
+        Err(d) => {
+            diags.push(d);
+            return super::finish(diags, &project.root, false);
+        }
+    };
+    for id in &games {
+        let mut built = Built::default();
+        let ok = load_and_check(&project.root, id, &mut built).is_some();
+        println!("{id}: {}", if ok { "ok" } else { "FAILED" });
+        print!("{}", super::list::count_table(&built.counts));
+        diags.extend(built.diags.items);
+    }
+    super::finish(diags, &project.root, args.common.deny_warnings)
+}

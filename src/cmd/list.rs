@@ -1,0 +1,51 @@
+//! `cardstock list`: games, their component sets and counts.
+
+use crate::diag::Diagnostics;
+use crate::pipeline::{load_and_check, Built, Count};
+
+/// Arguments of `list`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: super::Common,
+}
+
+/// A table of component counts, with the rules' count where `[contents]` has one.
+pub fn count_table(counts: &[Count]) -> String {
+    let mut s = String::new();
+    if counts.is_empty() {
+        return s;
+    }
+    let w = counts.iter().map(|c| c.id.len()).max().unwrap_or(0).max(9);
+    s.push_str(&format!("  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n", "component", "kind", "faces", "parts", "rules"));
+    for c in counts {
+        let rules = match c.expected {
+            Some(e) if e == c.parts as i64 => format!("{e} ok"),
+            Some(e) => format!("{e} MISMATCH"),
+            None => "-".into(),
+        };
+        s.push_str(&format!("  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n", c.id, c.kind, c.faces, c.parts, rules));
+    }
+    s
+}
+
+/// Runs `list`; returns the exit status.
+pub fn run(args: &Args) -> i32 {
+    let project = match args.common.project() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let mut diags = Diagnostics::default();
+    for id in project.games() {
+        let mut built = Built::default();
+        let _ = load_and_check(&project.root, &id, &mut built);
+        let name = crate::model::load_game(&project.root, &id).0.map(|g| g.meta.name).unwrap_or_default();
+        println!("{id} ({name})");
+        print!("{}", count_table(&built.counts));
+        diags.extend(built.diags.items);
+    }
+    super::finish(diags, &project.root, args.common.deny_warnings)
+}

@@ -1,0 +1,79 @@
+//! The subcommands. Each is a thin layer: pick games, run the pipeline, print,
+//! and return the exit status.
+
+pub mod build;
+pub mod check;
+pub mod list;
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::project::Project;
+
+/// Options every subcommand shares.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Common {
+    /// Project folder (holding data/ and templates/); default: the current folder or
+    /// the nearest one above it with a data/ folder.
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Treat warnings as errors (exit status 1 if there is any).
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+impl Common {
+    /// Finds the project.
+    pub fn project(&self) -> Result<Project, String> {
+        match &self.project {
+            Some(p) => {
+                if p.join("data").is_dir() {
+                    Ok(Project { root: p.clone() })
+                } else {
+                    Err(format!("{} has no data/ folder", p.display()))
+                }
+            }
+            None => Project::discover(&std::env::current_dir().map_err(|e| e.to_string())?),
+        }
+    }
+}
+
+/// The games to work on: those named (checked to exist), or all of them.
+pub fn select_games(project: &Project, named: &[String]) -> Result<Vec<String>, Diagnostic> {
+    let all = project.games();
+    if named.is_empty() {
+        if all.is_empty() {
+            return Err(Diagnostic::error("no games found: data/ has no folder with a game.toml").hint("create data/<game>/game.toml (see README.md, \"Adding a game\")"));
+        }
+        return Ok(all);
+    }
+    for n in named {
+        if let Err(why) = crate::project::check_name(n) {
+            return Err(Diagnostic::error(format!("game name `{n}` {why}")).hint("name a folder under data/"));
+        }
+        if !all.contains(n) {
+            let hint = match did_you_mean(n, all.iter().map(String::as_str)) {
+                Some(m) => format!("did you mean `{m}`?"),
+                None => format!("games in data/: {}", all.join(", ")),
+            };
+            return Err(Diagnostic::error(format!("there is no game `{n}` in data/")).hint(hint));
+        }
+    }
+    Ok(named.to_vec())
+}
+
+/// Prints diagnostics to stderr and returns the exit status (1 if any error).
+pub fn finish(mut diags: Diagnostics, root: &Path, deny_warnings: bool) -> i32 {
+    if deny_warnings {
+        diags.deny_warnings();
+    }
+    diags.sort();
+    if !diags.items.is_empty() {
+        eprint!("{}", diags.render(root));
+    }
+    if diags.has_errors() {
+        1
+    } else {
+        0
+    }
+}

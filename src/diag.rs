@@ -1,0 +1,217 @@
+//! Diagnostics: every problem names its file, line and column, what it is about
+//! (game, component, row, field) and how to fix it. Rendered like rustc does, with
+//! the source line and a caret (codespan-reporting).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Stops the build: nothing is written.
+    Error,
+    /// Reported; the build goes on (unless `--deny-warnings`).
+    Warning,
+}
+
+/// One problem found in a game's data or templates.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// File the problem is in (relative to the project root when possible).
+    pub file: Option<PathBuf>,
+    /// Byte range in `file`.
+    pub span: Option<Range<usize>>,
+    /// Short text under the caret.
+    pub label: Option<String>,
+    /// What the problem is about: `game`, `component`, `row`, `field`...
+    pub context: Vec<(&'static str, String)>,
+    /// How to fix it.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// A new error.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            message: message.into(),
+            file: None,
+            span: None,
+            label: None,
+            context: Vec::new(),
+            hint: None,
+        }
+    }
+
+    /// A new warning.
+    pub fn warning(message: impl Into<String>) -> Self {
+        Self { severity: Severity::Warning, ..Self::error(message) }
+    }
+
+    /// Points the diagnostic at a file and byte span.
+    pub fn at(mut self, file: impl AsRef<Path>, span: Option<Range<usize>>) -> Self {
+        self.file = Some(file.as_ref().to_path_buf());
+        self.span = span;
+        self
+    }
+
+    /// Adds a label under the caret.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Adds a context line such as `("component", "contracts")`.
+    pub fn with(mut self, key: &'static str, value: impl Into<String>) -> Self {
+        self.context.push((key, value.into()));
+        self
+    }
+
+    /// Adds the one-line hint on how to fix it.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// All problems of a run, reported together.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Adds one problem.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    /// Adds many problems.
+    pub fn extend(&mut self, ds: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(ds);
+    }
+
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.items.iter().filter(|d| d.severity == Severity::Error).count()
+    }
+
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.items.iter().filter(|d| d.severity == Severity::Warning).count()
+    }
+
+    /// True if any error was found.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+
+    /// Turns every warning into an error (`--deny-warnings`).
+    pub fn deny_warnings(&mut self) {
+        for d in &mut self.items {
+            d.severity = Severity::Error;
+        }
+    }
+
+    /// Sorts by file, then position, then message, and drops exact duplicates.
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (&a.file, a.span.as_ref().map(|s| s.start), &a.message)
+                .cmp(&(&b.file, b.span.as_ref().map(|s| s.start), &b.message))
+        });
+        self.items.dedup_by(|a, b| {
+            a.file == b.file && a.span == b.span && a.message == b.message
+        });
+    }
+
+    /// Renders every diagnostic and a closing count, reading sources from `root`.
+    pub fn render(&self, root: &Path) -> String {
+        let mut files = SimpleFiles::new();
+        let mut ids: BTreeMap<PathBuf, usize> = BTreeMap::new();
+        let mut out = String::new();
+        let config = term::Config::default();
+        for d in &self.items {
+            let mut cs = match d.severity {
+                Severity::Error => CsDiagnostic::error(),
+                Severity::Warning => CsDiagnostic::warning(),
+            }
+            .with_message(&d.message);
+            if let Some(file) = &d.file {
+                let id = *ids.entry(file.clone()).or_insert_with(|| {
+                    let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+                    files.add(file.display().to_string(), text)
+                });
+                let len = files.get(id).map(|f| f.source().len()).unwrap_or(0);
+                let span = d
+                    .span
+                    .clone()
+                    .map(|s| s.start.min(len)..s.end.min(len).max(s.start.min(len)))
+                    .unwrap_or(0..0);
+                let mut label = Label::primary(id, span);
+                if let Some(l) = &d.label {
+                    label = label.with_message(l);
+                }
+                cs = cs.with_labels(vec![label]);
+            }
+            let mut notes = Vec::new();
+            if !d.context.is_empty() {
+                let ctx: Vec<String> = d.context.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+                notes.push(ctx.join(", "));
+            }
+            if let Some(h) = &d.hint {
+                notes.push(format!("hint: {h}"));
+            }
+            cs = cs.with_notes(notes);
+            let _ = term::emit_to_string(&mut out, &config, &files, &cs);
+        }
+        let (e, w) = (self.errors(), self.warnings());
+        if e + w > 0 {
+            out.push_str(&format!(
+                "{} error{}, {} warning{}\n",
+                e,
+                if e == 1 { "" } else { "s" },
+                w,
+                if w == 1 { "" } else { "s" }
+            ));
+        }
+        out
+    }
+}
+
+/// Converts a byte offset into a 1-based (line, column) pair.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map(|i| offset - i).unwrap_or(offset + 1);
+    (line, col)
+}
+
+/// The byte range of 1-based `line` in `text` (without its newline).
+pub fn line_span(text: &str, line: usize) -> Option<Range<usize>> {
+    let mut start = 0;
+    for (i, l) in text.split('\n').enumerate() {
+        if i + 1 == line {
+            return Some(start..start + l.len());
+        }
+        start += l.len() + 1;
+    }
+    None
+}
+
+/// The closest candidate to `word`, for "did you mean" hints.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(s, _)| *s > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}

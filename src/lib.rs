@@ -1,0 +1,25 @@
+//! cardstock: TOML data + SVG templates -> checked, print-ready tabletop game parts.
+//!
+//! The pipeline runs in one direction (see `README.md`):
+//! [`model`] loads a game folder, [`check`] validates it, [`render`] turns every
+//! component face into SVG text through [`template`], [`svg`] parses that text with
+//! the fonts compiled into the binary ([`fonts`]), [`layout`] places faces on sheets,
+//! and [`export`] writes PDF, PNG and SVG bytes. Only [`cmd`] and [`output`] touch
+//! the file system.
+
+pub mod check;
+pub mod cmd;
+pub mod diag;
+pub mod eval;
+pub mod export;
+pub mod fonts;
+pub mod layout;
+pub mod model;
+pub mod network;
+pub mod output;
+pub mod pipeline;
+pub mod project;
+pub mod render;
+pub mod svg;
+pub mod template;
+pub mod units;

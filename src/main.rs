@@ -1,0 +1,37 @@
+//! The `cardstock` command line: parse arguments, run one subcommand, exit.
+
+use clap::{Parser, Subcommand};
+
+use cardstock::cmd;
+
+/// Turns TOML game data and SVG templates into checked, print-ready cards, chits,
+/// money, player aids and boards (PDF, SVG, PNG).
+#[derive(Parser)]
+#[command(name = "cardstock", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check and build games into output/<game>/ (print-and-play PDF, real-size
+    /// boards, and SVG/PNG per face with --format svg,png). A game with errors
+    /// writes nothing and keeps its previous output.
+    Build(cmd::build::Args),
+    /// Run every check (counts against [contents], references, the rules' worked
+    /// examples, templates) and print the component counts; writes nothing.
+    Check(cmd::check::Args),
+    /// List the games, their component sets and counts.
+    List(cmd::list::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match &cli.command {
+        Command::Build(a) => cmd::build::run(a),
+        Command::Check(a) => cmd::check::run(a),
+        Command::List(a) => cmd::list::run(a),
+    };
+    std::process::exit(code);
+}

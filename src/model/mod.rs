@@ -1,0 +1,206 @@
+//! The game model: what a game folder under `data/` declares, with the source span of
+//! every value so that any problem can point at its file, line and column.
+
+mod load;
+mod schema;
+pub mod size;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::PathBuf;
+
+pub use load::load_game;
+pub use schema::{AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef};
+pub use size::{Shape, Size};
+
+/// A TOML value with the span it was read from.
+pub type Spanned<T> = toml::Spanned<T>;
+
+/// One loaded game: its definitions (`game.toml`) and its data tables (other `*.toml`).
+#[derive(Debug)]
+pub struct Game {
+    /// Folder name under `data/`; also the output folder name.
+    pub id: String,
+    /// `data/<id>/game.toml`, relative to the project root.
+    pub file: PathBuf,
+    pub meta: GameMeta,
+    /// `[rules]`: every number the printed parts show.
+    pub rules: toml::Table,
+    /// `[contents]`: component counts as the rulebook lists them.
+    pub contents: Vec<(Spanned<String>, Spanned<i64>)>,
+    pub components: Vec<Component>,
+    pub derives: Vec<Spanned<DeriveDef>>,
+    pub asserts: Vec<Spanned<AssertDef>>,
+    pub references: Vec<Spanned<ReferenceDef>>,
+    pub network: Option<Spanned<NetworkDef>>,
+    /// Data tables by name (`[[city]]` rows make the table `city`).
+    pub tables: BTreeMap<String, Table>,
+}
+
+/// A component set after its size and kind were resolved.
+#[derive(Debug)]
+pub struct Component {
+    pub def: ComponentDef,
+    /// Span of the `[[component]]` entry in `game.toml`.
+    pub span: Range<usize>,
+    pub kind: Kind,
+    pub size: Size,
+    /// Bleed around every face, in millimetres.
+    pub bleed: f64,
+}
+
+impl Component {
+    /// The component set's id.
+    pub fn id(&self) -> &str {
+        self.def.id.get_ref()
+    }
+
+    /// Human name, e.g. "contract cards".
+    pub fn name(&self) -> String {
+        self.def.name.clone().unwrap_or_else(|| self.id().to_string())
+    }
+}
+
+/// What a component is, which decides how it is laid out on sheets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Cards: butted together 3x3, crop marks, mirrored duplex backs.
+    Card,
+    /// Chits and counters: real chit size, cut lines around each shape.
+    Chit,
+    /// Tokens (cabs, markers): like chits.
+    Token,
+    /// Paper money: like cards.
+    Money,
+    /// Player aids and screens: like cards, one or two to a sheet.
+    Aid,
+    /// Boards: real size on their own page, and tiled over Letter/A4.
+    Board,
+    /// Playmats: like boards.
+    Mat,
+    /// Score pads: like aids.
+    Pad,
+}
+
+impl Kind {
+    /// All kind names, for errors and hints.
+    pub const NAMES: [&'static str; 8] =
+        ["card", "chit", "token", "money", "aid", "board", "mat", "pad"];
+
+    /// Parses a kind name.
+    pub fn parse(s: &str) -> Option<Kind> {
+        Some(match s {
+            "card" => Kind::Card,
+            "chit" => Kind::Chit,
+            "token" => Kind::Token,
+            "money" => Kind::Money,
+            "aid" => Kind::Aid,
+            "board" => Kind::Board,
+            "mat" => Kind::Mat,
+            "pad" => Kind::Pad,
+            _ => return None,
+        })
+    }
+
+    /// Whether faces of this kind are cut apart with shape cut lines (chits) rather
+    /// than butted together with crop marks (cards).
+    pub fn uses_cut_lines(self) -> bool {
+        matches!(self, Kind::Chit | Kind::Token)
+    }
+
+    /// Whether this kind is printed at real size and tiled (boards, mats).
+    pub fn is_large(self) -> bool {
+        matches!(self, Kind::Board | Kind::Mat)
+    }
+
+    /// Default bleed in millimetres: 3 mm (1/8 in) for everything a shop trims,
+    /// 1.5 mm for chits so a chit sheet does not waste half its paper on gutters.
+    pub fn default_bleed(self) -> f64 {
+        if self.uses_cut_lines() {
+            1.5
+        } else {
+            3.0
+        }
+    }
+}
+
+/// A data table: the rows of every `[[name]]` in one file.
+#[derive(Debug)]
+pub struct Table {
+    pub name: String,
+    /// File the table is in, relative to the project root.
+    pub file: PathBuf,
+    pub rows: Vec<Row>,
+}
+
+/// One row of a data table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub span: Range<usize>,
+    pub fields: BTreeMap<String, Field>,
+    /// Fields computed by `[[derive]]` rules (e.g. a contract's fee).
+    pub derived: BTreeMap<String, minijinja::Value>,
+}
+
+/// One field of a row, with spans for its key and value.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub key_span: Range<usize>,
+    pub span: Range<usize>,
+    pub value: toml::Value,
+}
+
+impl Row {
+    /// The row's `id` field, if it has a string one.
+    pub fn id(&self) -> Option<&str> {
+        self.fields.get("id").and_then(|f| f.value.as_str())
+    }
+
+    /// A name for messages: `seattle` or `#12` (1-based position).
+    pub fn label(&self, index: usize) -> String {
+        match self.id() {
+            Some(id) => format!("`{id}`"),
+            None => format!("#{}", index + 1),
+        }
+    }
+
+    /// The row as a template value: its fields and derived fields.
+    pub fn to_value(&self) -> minijinja::Value {
+        let mut map: BTreeMap<String, minijinja::Value> = self
+            .fields
+            .iter()
+            .map(|(k, f)| (k.clone(), crate::template::to_value(&f.value)))
+            .collect();
+        for (k, v) in &self.derived {
+            map.insert(k.clone(), v.clone());
+        }
+        minijinja::Value::from(map)
+    }
+}
+
+impl Table {
+    /// The row with `id`, if any.
+    pub fn find(&self, id: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.id() == Some(id))
+    }
+}
+
+impl Game {
+    /// The component with `id`.
+    pub fn component(&self, id: &str) -> Option<&Component> {
+        self.components.iter().find(|c| c.id() == id)
+    }
+
+    /// All tables as one template value: `tables.city` is the list of city rows.
+    pub fn tables_value(&self) -> minijinja::Value {
+        let map: BTreeMap<String, minijinja::Value> = self
+            .tables
+            .iter()
+            .map(|(name, t)| {
+                let rows: Vec<minijinja::Value> = t.rows.iter().map(Row::to_value).collect();
+                (name.clone(), minijinja::Value::from(rows))
+            })
+            .collect();
+        minijinja::Value::from(map)
+    }
+}

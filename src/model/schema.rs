@@ -1,0 +1,149 @@
+//! The serde schema of `game.toml`. Unknown fields are errors (a typo like `qyt`
+//! must not be silently ignored), and every value keeps its span.
+
+use serde::Deserialize;
+
+use super::Spanned;
+
+/// The whole `game.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GameFile {
+    pub game: GameMeta,
+    #[serde(default)]
+    pub rules: Option<toml::Table>,
+    #[serde(default)]
+    pub contents: std::collections::BTreeMap<Spanned<String>, Spanned<i64>>,
+    #[serde(default)]
+    pub component: Vec<Spanned<ComponentDef>>,
+    #[serde(default)]
+    pub derive: Vec<Spanned<DeriveDef>>,
+    #[serde(default, rename = "assert")]
+    pub asserts: Vec<Spanned<AssertDef>>,
+    #[serde(default)]
+    pub reference: Vec<Spanned<ReferenceDef>>,
+    #[serde(default)]
+    pub network: Option<Spanned<NetworkDef>>,
+}
+
+/// `[game]`: the game's name and player count.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameMeta {
+    /// The name printed on parts and in page labels.
+    pub name: String,
+    /// Minimum and maximum players, e.g. `[2, 6]`.
+    #[serde(default)]
+    pub players: Vec<i64>,
+    /// Designer and credits line.
+    #[serde(default)]
+    pub credits: Option<String>,
+    /// Free text shown in `list`.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// `[[component]]`: one set of printed parts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentDef {
+    /// Unique id; also the folder name of its SVG/PNG output.
+    pub id: Spanned<String>,
+    /// Human name for page labels, e.g. "Contract cards".
+    #[serde(default)]
+    pub name: Option<String>,
+    /// card, chit, token, money, aid, board, mat or pad.
+    pub kind: Spanned<String>,
+    /// A size name (`poker`, `chit-3/4in`, ...) or `{ width = "..", height = ".." }`.
+    pub size: Spanned<toml::Value>,
+    /// rect, rounded, round or triangle; may be a `{{ expression }}` per row.
+    #[serde(default)]
+    pub shape: Option<Spanned<String>>,
+    /// The data table whose rows are the faces.
+    #[serde(default)]
+    pub table: Option<Spanned<String>>,
+    /// A list field of each row: one face per element, exposed as `item`.
+    #[serde(default)]
+    pub expand: Option<Spanned<String>>,
+    /// Copies of each face: an integer or an expression over `row`, `item`, `rules`.
+    /// Default: the row's `qty` field, or 1.
+    #[serde(default)]
+    pub qty: Option<Spanned<toml::Value>>,
+    /// Front template, in `templates/<game>/` (or `common/...`).
+    pub front: Spanned<String>,
+    /// Back template; omit for one-sided parts.
+    #[serde(default)]
+    pub back: Option<Spanned<String>>,
+    /// Bleed around each face (default 3mm; 1.5mm for chits and tokens).
+    #[serde(default)]
+    pub bleed: Option<Spanned<String>>,
+}
+
+/// `[[derive]]`: a field computed for every row of a table from an expression.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeriveDef {
+    pub table: Spanned<String>,
+    pub field: Spanned<String>,
+    /// A minijinja expression over `row`, `rules`, `tables` and the functions.
+    pub value: Spanned<String>,
+}
+
+/// `[[assert]]`: something the rules state, checked before anything is printed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AssertDef {
+    /// A minijinja expression that must be true.
+    pub that: Spanned<String>,
+    /// What is wrong when it is false (may use `{{ row.field }}`).
+    pub message: String,
+    /// Evaluate once per row of this table, with the row as `row`.
+    #[serde(default)]
+    pub each: Option<Spanned<String>>,
+    /// How to fix it.
+    #[serde(default)]
+    pub hint: Option<String>,
+}
+
+/// `[[reference]]`: `from = "contract.good"` must name an `id` in table `to = "good"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceDef {
+    pub from: Spanned<String>,
+    pub to: Spanned<String>,
+    /// Whether every row must have the field (default true).
+    #[serde(default = "yes")]
+    pub required: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `[network]`: a graph whose nodes are rows of one table and whose edges are rows of
+/// another, for `distance(a, b)` in expressions and for connectivity checks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkDef {
+    /// Table of nodes (rows with `id`).
+    pub nodes: Spanned<String>,
+    /// Table of edges.
+    pub edges: Spanned<String>,
+    /// Edge field naming one end (default `from`).
+    #[serde(default = "from_field")]
+    pub from: String,
+    /// Edge field naming the other end (default `to`).
+    #[serde(default = "to_field")]
+    pub to: String,
+    /// Cost of an edge: an expression over the edge `row` (default `1`).
+    #[serde(default)]
+    pub cost: Option<Spanned<String>>,
+}
+
+fn from_field() -> String {
+    "from".into()
+}
+
+fn to_field() -> String {
+    "to".into()
+}

@@ -1,0 +1,355 @@
+//! The minijinja environment: every template under `templates/`, SVG auto-escaping,
+//! strict undefined values, limits against runaway templates, and the filters and
+//! functions templates and data expressions use.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use minijinja::value::{Kwargs, Value, ValueKind};
+use minijinja::{AutoEscape, Environment, Error, ErrorKind, State, UndefinedBehavior};
+
+use crate::diag::{line_span, Diagnostic};
+use crate::network::Network;
+use crate::units::fmt_num;
+
+/// Fuel for one template render or expression: enough for a full board, small
+/// enough that an endless loop stops within a second.
+pub const FUEL: u64 = 20_000_000;
+/// Deepest nesting of includes, macros and recursion.
+pub const RECURSION_LIMIT: usize = 64;
+/// Largest template file accepted.
+pub const MAX_TEMPLATE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// All templates of the project plus the engine's functions.
+pub struct Templates {
+    pub env: Environment<'static>,
+    /// Template name (`interstate-trucking/contract.svg`) -> file (`templates/...`).
+    pub files: BTreeMap<String, PathBuf>,
+    /// The network `distance()` uses; set once the game's network is built.
+    pub network: Arc<OnceLock<Network>>,
+}
+
+impl Templates {
+    /// Loads every `.svg` template under `templates/` (following no symlink out of
+    /// the project) and reports syntax errors with their file and line.
+    pub fn load(root: &Path) -> (Templates, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let network: Arc<OnceLock<Network>> = Arc::new(OnceLock::new());
+        let mut env = environment(network.clone());
+        let mut files = BTreeMap::new();
+        let base = root.join("templates");
+        let mut found = Vec::new();
+        collect(&base, &base, &mut found, 0);
+        found.sort();
+        for rel in found {
+            let name = rel.to_string_lossy().replace('\\', "/");
+            let file = PathBuf::from("templates").join(&rel);
+            let path = base.join(&rel);
+            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            if size > MAX_TEMPLATE_BYTES {
+                diags.push(
+                    Diagnostic::error(format!("template {name} is {size} bytes, over the {MAX_TEMPLATE_BYTES} byte limit"))
+                        .at(&file, None)
+                        .hint("move large artwork into an image file or split the template"),
+                );
+                continue;
+            }
+            let source = match std::fs::read_to_string(&path) {
+                Ok(s) => s,
+                Err(e) => {
+                    diags.push(Diagnostic::error(format!("cannot read template {name}: {e}")).at(&file, None));
+                    continue;
+                }
+            };
+            if let Err(e) = env.add_template_owned(name.clone(), source.clone()) {
+                diags.push(template_error(&e, &file, &source));
+            }
+            files.insert(name, file);
+        }
+        (Templates { env, files, network }, diags)
+    }
+
+    /// Resolves a component's template reference: `contract.svg` means
+    /// `templates/<game>/contract.svg`; `common/x.svg` is taken from the templates root.
+    pub fn resolve(&self, game: &str, reference: &str) -> Result<String, String> {
+        if reference.starts_with('/') || reference.contains("..") || reference.contains(':') || reference.contains('\\') {
+            return Err(format!(
+                "template `{reference}` must be a relative path inside templates/ (no `..`, no absolute path)"
+            ));
+        }
+        let name = if reference.contains('/') { reference.to_string() } else { format!("{game}/{reference}") };
+        if self.files.contains_key(&name) {
+            Ok(name)
+        } else {
+            let known: Vec<&str> = self.files.keys().filter(|k| k.starts_with(&format!("{game}/"))).map(String::as_str).collect();
+            let near = crate::diag::did_you_mean(&name, known.iter().copied());
+            Err(match near {
+                Some(m) => format!("template `templates/{name}` does not exist; did you mean `{}`?", m.trim_start_matches(&format!("{game}/"))),
+                None => format!("template `templates/{name}` does not exist"),
+            })
+        }
+    }
+}
+
+fn collect(base: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let Ok(ft) = e.file_type() else { continue };
+        let path = e.path();
+        if ft.is_symlink() {
+            continue; // never follow a link out of the project
+        }
+        if ft.is_dir() {
+            collect(base, &path, out, depth + 1);
+        } else if path.extension().is_some_and(|x| x == "svg") {
+            if let Ok(rel) = path.strip_prefix(base) {
+                out.push(rel.to_path_buf());
+            }
+        }
+    }
+}
+
+/// Turns a minijinja error into a diagnostic pointing at the template line.
+pub fn template_error(e: &Error, file: &Path, source: &str) -> Diagnostic {
+    let span = e
+        .range()
+        .filter(|r| r.end <= source.len())
+        .or_else(|| e.line().and_then(|l| line_span(source, l)));
+    let what = e.detail().map(String::from).unwrap_or_else(|| e.kind().to_string());
+    let mut d = Diagnostic::error(match e.kind() {
+        ErrorKind::SyntaxError => format!("template syntax error: {what}"),
+        ErrorKind::UndefinedError => {
+            let expr = e.range().and_then(|r| source.get(r)).unwrap_or("a value");
+            format!("template uses `{expr}`, which the data does not have")
+        }
+        _ => format!("template error: {what}"),
+    })
+    .at(file, span);
+    d = match e.kind() {
+        ErrorKind::SyntaxError => d.hint("fix the template syntax at the caret (minijinja/Jinja2 syntax)"),
+        ErrorKind::UndefinedError => d.hint("add the field to the data rows, or test it with `is defined` in the template"),
+        ErrorKind::OutOfFuel => d.hint("the template runs too long: look for a loop over a huge range or endless recursion"),
+        _ => d.hint("fix the expression at the caret"),
+    };
+    d
+}
+
+/// The environment with escaping, limits, filters and functions (no templates yet).
+pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|name| {
+        if name.ends_with(".svg") || name.ends_with(".xml") {
+            AutoEscape::Html
+        } else {
+            AutoEscape::None
+        }
+    });
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_fuel(Some(FUEL));
+    env.set_recursion_limit(RECURSION_LIMIT);
+    env.add_filter("money", money);
+    env.add_filter("num", num);
+    env.add_function("lookup", lookup);
+    env.add_function("select", select);
+    env.add_function("round_to", round_to);
+    env.add_function("along", along);
+    env.add_function("distance", move |from: Value, to: Value| -> Result<Value, Error> {
+        let net = network.get().ok_or_else(|| {
+            Error::new(ErrorKind::InvalidOperation, "distance() needs a [network] in game.toml")
+        })?;
+        let from = names(&from)?;
+        let to = names(&to)?;
+        let f: Vec<&str> = from.iter().map(String::as_str).collect();
+        let t: Vec<&str> = to.iter().map(String::as_str).collect();
+        for n in f.iter().chain(t.iter()) {
+            if !net.has(n) {
+                return Err(Error::new(ErrorKind::InvalidOperation, format!("distance(): `{n}` is not a node of the network")));
+            }
+        }
+        match net.distance(&f, &t) {
+            Some(d) => Ok(number(d)),
+            None => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("distance(): no route from {} to {}", f.join("/"), t.join("/")),
+            )),
+        }
+    });
+    env
+}
+
+fn number(d: f64) -> Value {
+    if d.fract() == 0.0 && d.abs() < 1e15 {
+        Value::from(d as i64)
+    } else {
+        Value::from(d)
+    }
+}
+
+fn names(v: &Value) -> Result<Vec<String>, Error> {
+    if let Some(s) = v.as_str() {
+        return Ok(vec![s.to_string()]);
+    }
+    let mut out = Vec::new();
+    for item in v.try_iter()? {
+        let s = item.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected a name or a list of names"))?;
+        out.push(s.to_string());
+    }
+    Ok(out)
+}
+
+/// `1700|money` -> `$1,700`.
+fn money(v: Value) -> Result<String, Error> {
+    let n = f64::try_from(v.clone()).map_err(|_| Error::new(ErrorKind::InvalidOperation, format!("money: `{v}` is not a number")))?;
+    let whole = n.round() as i64;
+    let digits = whole.abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    Ok(format!("{}${grouped}", if whole < 0 { "-" } else { "" }))
+}
+
+/// `94.9000015|num` -> `94.9`: a number for an SVG attribute.
+fn num(v: Value) -> Result<String, Error> {
+    let n = f64::try_from(v.clone()).map_err(|_| Error::new(ErrorKind::InvalidOperation, format!("num: `{v}` is not a number")))?;
+    Ok(fmt_num(n))
+}
+
+fn rows_of(state: &State, table: &str) -> Result<Value, Error> {
+    let tables = state
+        .lookup("tables")
+        .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "no tables in this context"))?;
+    let rows = tables.get_attr(table)?;
+    if rows.is_undefined() {
+        return Err(Error::new(ErrorKind::InvalidOperation, format!("there is no table `{table}`")));
+    }
+    Ok(rows)
+}
+
+/// `lookup("city", "memphis")`: the row of `table` whose `id` is `id`.
+fn lookup(state: &State, table: String, id: String) -> Result<Value, Error> {
+    for row in rows_of(state, &table)?.try_iter()? {
+        if row.get_attr("id")?.as_str() == Some(id.as_str()) {
+            return Ok(row);
+        }
+    }
+    Err(Error::new(ErrorKind::InvalidOperation, format!("lookup(): table `{table}` has no row with id `{id}`")))
+}
+
+/// `select("city", "goods", "books")`: the rows of `table` whose `field` equals
+/// `value` or, for a list field, contains it.
+fn select(state: &State, table: String, field: String, value: Value) -> Result<Value, Error> {
+    let mut out = Vec::new();
+    for row in rows_of(state, &table)?.try_iter()? {
+        let f = row.get_attr(&field)?;
+        let hit = if f.kind() == ValueKind::Seq {
+            f.try_iter()?.any(|x| x == value)
+        } else {
+            f == value
+        };
+        if hit {
+            out.push(row);
+        }
+    }
+    Ok(Value::from(out))
+}
+
+/// `round_to(1649, 100)` -> 1600: rounds half away from zero to a multiple of `step`.
+fn round_to(x: Value, step: Value) -> Result<Value, Error> {
+    let x = f64::try_from(x)?;
+    let step = f64::try_from(step)?;
+    if step <= 0.0 {
+        return Err(Error::new(ErrorKind::InvalidOperation, "round_to(): step must be positive"));
+    }
+    Ok(number((x / step).round() * step))
+}
+
+/// `along(points, n, inset=0)`: `n` points evenly spaced along a polyline
+/// `[[x, y], ...]`, each the centre of one of `n` equal slots between `inset` from
+/// either end; each point is `{x, y, angle}` (degrees). Used to place movement spaces.
+fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
+    let inset: f64 = kwargs.get::<Option<f64>>("inset")?.unwrap_or(0.0);
+    kwargs.assert_all_used()?;
+    if !(0..=10_000).contains(&n) {
+        return Err(Error::new(ErrorKind::InvalidOperation, "along(): n must be between 0 and 10000"));
+    }
+    let mut pts = Vec::new();
+    for p in points.try_iter()? {
+        let x = f64::try_from(p.get_item_by_index(0)?)?;
+        let y = f64::try_from(p.get_item_by_index(1)?)?;
+        pts.push((x, y));
+    }
+    if pts.len() < 2 {
+        return Err(Error::new(ErrorKind::InvalidOperation, "along(): needs at least two points"));
+    }
+    let seg: Vec<f64> = pts.windows(2).map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt()).collect();
+    let total: f64 = seg.iter().sum();
+    let usable = (total - 2.0 * inset).max(0.0);
+    let mut out = Vec::new();
+    for i in 0..n {
+        let target = inset + usable * (i as f64 + 0.5) / n as f64;
+        let mut acc = 0.0;
+        for (k, len) in seg.iter().enumerate() {
+            if acc + len >= target || k == seg.len() - 1 {
+                let t = if *len > 0.0 { ((target - acc) / len).clamp(0.0, 1.0) } else { 0.0 };
+                let (a, b) = (pts[k], pts[k + 1]);
+                let x = a.0 + (b.0 - a.0) * t;
+                let y = a.1 + (b.1 - a.1) * t;
+                let angle = (b.1 - a.1).atan2(b.0 - a.0).to_degrees();
+                let mut m = BTreeMap::new();
+                m.insert("x", Value::from((x * 1000.0).round() / 1000.0));
+                m.insert("y", Value::from((y * 1000.0).round() / 1000.0));
+                m.insert("angle", Value::from((angle * 100.0).round() / 100.0));
+                out.push(Value::from(m));
+                break;
+            }
+            acc += len;
+        }
+    }
+    Ok(Value::from(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env() -> Environment<'static> {
+        environment(Arc::new(OnceLock::new()))
+    }
+
+    #[test]
+    fn money_and_num() {
+        let e = env();
+        assert_eq!(e.render_str("{{ 1700|money }} {{ 250000|money }} {{ 100|money }}", ()).unwrap(), "$1,700 $250,000 $100");
+        assert_eq!(e.render_str("{{ 94.9000015258789|num }}", ()).unwrap(), "94.9");
+    }
+
+    #[test]
+    fn along_spaces_points_evenly() {
+        let e = env();
+        let out = e
+            .render_str("{% for p in along([[0,0],[40,0]], 4) %}{{ p.x }} {% endfor %}", ())
+            .unwrap();
+        assert_eq!(out, "5.0 15.0 25.0 35.0 ");
+    }
+
+    #[test]
+    fn escapes_svg() {
+        let mut e = env();
+        e.add_template_owned("t.svg", "<text>{{ s }}</text>").unwrap();
+        let out = e.get_template("t.svg").unwrap().render(minijinja::context! { s => "A & B <C>" }).unwrap();
+        assert_eq!(out, "<text>A &amp; B &lt;C&gt;</text>");
+    }
+}
+
+/// Converts any serialisable data (TOML values, the `[game]` table) to a template value.
+pub fn to_value<T: serde::Serialize>(x: &T) -> Value {
+    Value::from(minijinja::value::Serde(x))
+}

@@ -1,0 +1,93 @@
+//! Lengths: parsing `"63.5mm"`, `"2.5in"`, `"3/4in"`, `"72pt"` and converting
+//! between millimetres (the internal unit) and PDF points.
+
+/// Millimetres per inch.
+pub const MM_PER_IN: f64 = 25.4;
+/// PDF points per millimetre.
+pub const PT_PER_MM: f64 = 72.0 / MM_PER_IN;
+
+/// Converts millimetres to PDF points.
+pub fn mm_to_pt(mm: f64) -> f64 {
+    mm * PT_PER_MM
+}
+
+/// Converts millimetres to pixels at `dpi`.
+pub fn mm_to_px(mm: f64, dpi: f64) -> f64 {
+    mm / MM_PER_IN * dpi
+}
+
+/// Parses a length such as `63.5mm`, `2.5in`, `3/4in`, `1cm` or `72pt` into millimetres.
+///
+/// A bare number is an error: the unit must always be written, because a print size
+/// that silently means the wrong unit costs a print run.
+pub fn parse_length(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| c.is_ascii_alphabetic())
+        .ok_or_else(|| format!("`{t}` has no unit: write it as e.g. `63.5mm`, `2.5in` or `72pt`"))?;
+    let (num, unit) = t.split_at(split);
+    let num = num.trim();
+    let value = if let Some((a, b)) = num.split_once('/') {
+        let a: f64 = a.trim().parse().map_err(|_| format!("`{t}` is not a length"))?;
+        let b: f64 = b.trim().parse().map_err(|_| format!("`{t}` is not a length"))?;
+        if b == 0.0 {
+            return Err(format!("`{t}` divides by zero"));
+        }
+        a / b
+    } else {
+        num.parse().map_err(|_| format!("`{t}` is not a length"))?
+    };
+    let factor = match unit.trim() {
+        "mm" => 1.0,
+        "cm" => 10.0,
+        "in" => MM_PER_IN,
+        "pt" => 1.0 / PT_PER_MM,
+        other => {
+            return Err(format!(
+                "`{other}` is not a unit: use mm, cm, in or pt"
+            ))
+        }
+    };
+    let mm = value * factor;
+    if !mm.is_finite() {
+        return Err(format!("`{t}` is not a finite length"));
+    }
+    Ok(mm)
+}
+
+/// Formats a number of millimetres for SVG output: at most 3 decimals, no trailing zeros.
+pub fn fmt_num(v: f64) -> String {
+    let r = (v * 1000.0).round() / 1000.0;
+    let r = if r == 0.0 { 0.0 } else { r };
+    let mut s = format!("{r:.3}");
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_units() {
+        assert_eq!(parse_length("63.5mm").unwrap(), 63.5);
+        assert!((parse_length("2.5in").unwrap() - 63.5).abs() < 1e-9);
+        assert!((parse_length("3/4in").unwrap() - 19.05).abs() < 1e-9);
+        assert!((parse_length("72pt").unwrap() - 25.4).abs() < 1e-9);
+        assert_eq!(parse_length("1cm").unwrap(), 10.0);
+        assert!(parse_length("12").unwrap_err().contains("no unit"));
+        assert!(parse_length("12furlong").unwrap_err().contains("not a unit"));
+    }
+
+    #[test]
+    fn formats_numbers() {
+        assert_eq!(fmt_num(94.9000015258789), "94.9");
+        assert_eq!(fmt_num(3.0), "3");
+        assert_eq!(fmt_num(-0.0001), "0");
+    }
+}
