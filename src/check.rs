@@ -193,6 +193,22 @@ fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
         };
         match &def.each {
             None => run(base.clone(), None),
+            Some(t) if t.get_ref().starts_with("rules.") => match eval(tpl, game, t, &base) {
+                Ok(list) if list.kind() == minijinja::value::ValueKind::Seq => {
+                    for (i, item) in list.try_iter().into_iter().flatten().enumerate() {
+                        let mut ctx = base.clone();
+                        ctx.insert("row".into(), item);
+                        run(ctx, Some((format!("{} #{}", t.get_ref(), i + 1), game.file.clone(), t.span())));
+                    }
+                }
+                Ok(v) => diags.push(
+                    Diagnostic::error(format!("[[assert]] `each = \"{}\"` is {}, not a list", t.get_ref(), v.kind()))
+                        .at(&game.file, Some(t.span()))
+                        .with("game", &game.id)
+                        .hint("`each` names a table, or a list in [rules] such as `rules.setup`"),
+                ),
+                Err(d) => diags.push(d),
+            },
             Some(t) => match game.tables.get(t.get_ref()) {
                 None => diags.push(
                     Diagnostic::error(format!("[[assert]] `each` names table `{}`, which no data file defines", t.get_ref()))

@@ -74,7 +74,7 @@ pub fn grid(items: &[GridItem], size: Size, bleed: f64, cut_lines: bool, paper: 
         let n = format!("{}/{}", page + 1, pages);
         sheets.push(sheet(&g, chunk, size, bleed, cut_lines, false, &format!("{title} — fronts {n}"), has_backs));
         if has_backs {
-            sheets.push(sheet(&g, chunk, size, bleed, cut_lines, true, &format!("{title} — backs {n} (print on the reverse of the page before, flip on the long edge)"), true));
+            sheets.push(sheet(&g, chunk, size, bleed, cut_lines, true, &format!("{title} — backs {n} (reverse of the page before; flip on the long edge)"), true));
         }
     }
     Ok(sheets)
