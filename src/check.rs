@@ -10,13 +10,11 @@ use crate::eval::{base_context, eval};
 use crate::model::Game;
 use crate::template::Templates;
 
-/// Runs every data check. `counts` maps component id -> parts the build would print.
-pub fn check(game: &Game, tpl: &Templates, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
-    diags.extend(check_ids(game));
-    diags.extend(check_contents(game, counts));
+/// Checks that need no evaluation: unique ids and references between tables. Run
+/// first: formulas and assertions over dangling references would only repeat them.
+pub fn check_structure(game: &Game) -> Vec<Diagnostic> {
+    let mut diags = check_ids(game);
     diags.extend(check_references(game));
-    diags.extend(check_asserts(game, tpl));
     diags
 }
 
@@ -29,10 +27,15 @@ fn check_ids(game: &Game) -> Vec<Diagnostic> {
             if let Some(id) = row.id() {
                 if let Some(first) = seen.insert(id, i) {
                     diags.push(
-                        Diagnostic::error(format!("duplicate id `{id}` in table `{}` (rows #{} and #{})", t.name, first + 1, i + 1))
-                            .at(&t.file, Some(row.fields["id"].span.clone()))
-                            .with("game", &game.id)
-                            .hint("give every row its own id"),
+                        Diagnostic::error(format!(
+                            "duplicate id `{id}` in table `{}` (rows #{} and #{})",
+                            t.name,
+                            first + 1,
+                            i + 1
+                        ))
+                        .at(&t.file, Some(row.fields["id"].span.clone()))
+                        .with("game", &game.id)
+                        .hint("give every row its own id"),
                     );
                 }
             }
@@ -41,8 +44,9 @@ fn check_ids(game: &Game) -> Vec<Diagnostic> {
     diags
 }
 
-/// `[contents]` counts (the rulebook's) against what the build would print.
-fn check_contents(game: &Game, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic> {
+/// `[contents]` counts (the rulebook's) against what the build would print;
+/// `counts` maps component id to printed parts.
+pub fn check_contents(game: &Game, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for (name, expected) in &game.contents {
         let id = name.get_ref();
@@ -52,14 +56,18 @@ fn check_contents(game: &Game, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic
                 None => "name a [[component]] id, or remove the line".to_string(),
             };
             diags.push(
-                Diagnostic::error(format!("[contents] lists `{id}`, but no [[component]] has that id"))
-                    .at(&game.file, Some(name.span()))
-                    .with("game", &game.id)
-                    .hint(hint),
+                Diagnostic::error(format!(
+                    "[contents] lists `{id}`, but no [[component]] has that id"
+                ))
+                .at(&game.file, Some(name.span()))
+                .with("game", &game.id)
+                .hint(hint),
             );
             continue;
         };
-        let Some(&actual) = counts.get(id) else { continue };
+        let Some(&actual) = counts.get(id) else {
+            continue;
+        };
         let want = *expected.get_ref();
         if want != actual as i64 {
             let source = comp
@@ -96,21 +104,30 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
         let def = r.get_ref();
         let Some((tname, field)) = def.from.get_ref().split_once('.') else {
             diags.push(
-                Diagnostic::error(format!("reference `from = \"{}\"` must be `table.field`", def.from.get_ref()))
-                    .at(&game.file, Some(def.from.span()))
-                    .with("game", &game.id)
-                    .hint("for example `from = \"contract.good\"`"),
+                Diagnostic::error(format!(
+                    "reference `from = \"{}\"` must be `table.field`",
+                    def.from.get_ref()
+                ))
+                .at(&game.file, Some(def.from.span()))
+                .with("game", &game.id)
+                .hint("for example `from = \"contract.good\"`"),
             );
             continue;
         };
-        let (Some(src), Some(dst)) = (game.tables.get(tname), game.tables.get(def.to.get_ref())) else {
-            for (name, span) in [(tname, def.from.span()), (def.to.get_ref().as_str(), def.to.span())] {
+        let (Some(src), Some(dst)) = (game.tables.get(tname), game.tables.get(def.to.get_ref()))
+        else {
+            for (name, span) in [
+                (tname, def.from.span()),
+                (def.to.get_ref().as_str(), def.to.span()),
+            ] {
                 if !game.tables.contains_key(name) {
                     diags.push(
-                        Diagnostic::error(format!("reference names table `{name}`, which no data file defines"))
-                            .at(&game.file, Some(span))
-                            .with("game", &game.id)
-                            .hint("name an existing table"),
+                        Diagnostic::error(format!(
+                            "reference names table `{name}`, which no data file defines"
+                        ))
+                        .at(&game.file, Some(span))
+                        .with("game", &game.id)
+                        .hint("name an existing table"),
                     );
                 }
             }
@@ -141,22 +158,30 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                     Some(s) => {
                         let hint = match did_you_mean(s, ids.iter().copied()) {
                             Some(m) => format!("did you mean `{m}`?"),
-                            None => format!("add a `{}` row with id `{s}` or use an existing id", dst.name),
+                            None => format!(
+                                "add a `{}` row with id `{s}` or use an existing id",
+                                dst.name
+                            ),
                         };
                         diags.push(
-                            Diagnostic::error(format!("{label}: `{field}` refers to `{s}`, which is not a `{}` id", dst.name))
-                                .at(&src.file, Some(f.span.clone()))
-                                .with("game", &game.id)
-                                .with("row", label.clone())
-                                .with("field", field)
-                                .hint(hint),
+                            Diagnostic::error(format!(
+                                "{label}: `{field}` refers to `{s}`, which is not a `{}` id",
+                                dst.name
+                            ))
+                            .at(&src.file, Some(f.span.clone()))
+                            .with("game", &game.id)
+                            .with("row", label.clone())
+                            .with("field", field)
+                            .hint(hint),
                         );
                     }
                     None => diags.push(
-                        Diagnostic::error(format!("{label}: `{field}` must be a string id (or a list of them)"))
-                            .at(&src.file, Some(f.span.clone()))
-                            .with("game", &game.id)
-                            .with("row", label.clone()),
+                        Diagnostic::error(format!(
+                            "{label}: `{field}` must be a string id (or a list of them)"
+                        ))
+                        .at(&src.file, Some(f.span.clone()))
+                        .with("game", &game.id)
+                        .with("row", label.clone()),
                     ),
                 }
             }
@@ -166,31 +191,41 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
 }
 
 /// `[[assert]]`: expressions that must be true, once or for each row of a table.
-fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
+pub fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let base = base_context(game);
     for a in &game.asserts {
         let def = a.get_ref();
-        let mut run = |ctx: BTreeMap<String, Value>, row: Option<(String, std::path::PathBuf, std::ops::Range<usize>)>| {
-            match eval(tpl, game, &def.that, &ctx) {
-                Ok(v) if v.is_true() => {}
-                Ok(_) => {
-                    let msg = tpl.env.render_str(&def.message, &ctx).unwrap_or_else(|_| def.message.clone());
-                    let mut d = Diagnostic::error(msg).with("game", &game.id);
-                    d = match &row {
-                        Some((label, file, span)) => d.at(file, Some(span.clone())).with("row", label.clone()),
-                        None => d.at(&game.file, Some(def.that.span())),
-                    };
-                    d = d.with("check", def.that.get_ref().clone());
-                    d = d.hint(def.hint.clone().unwrap_or_else(|| "fix the data so the check holds, or the check if the rules changed".into()));
-                    diags.push(d);
+        let mut run =
+            |ctx: BTreeMap<String, Value>,
+             row: Option<(String, std::path::PathBuf, std::ops::Range<usize>)>| {
+                match eval(tpl, game, &def.that, &ctx) {
+                    Ok(v) if v.is_true() => {}
+                    Ok(_) => {
+                        let msg = tpl
+                            .env
+                            .render_str(&def.message, &ctx)
+                            .unwrap_or_else(|_| def.message.clone());
+                        let mut d = Diagnostic::error(msg).with("game", &game.id);
+                        d = match &row {
+                            Some((label, file, span)) => {
+                                d.at(file, Some(span.clone())).with("row", label.clone())
+                            }
+                            None => d.at(&game.file, Some(def.that.span())),
+                        };
+                        d = d.with("check", def.that.get_ref().clone());
+                        d = d.hint(def.hint.clone().unwrap_or_else(|| {
+                            "fix the data so the check holds, or the check if the rules changed"
+                                .into()
+                        }));
+                        diags.push(d);
+                    }
+                    Err(d) => diags.push(match row {
+                        Some((label, _, _)) => d.with("row", label),
+                        None => d,
+                    }),
                 }
-                Err(d) => diags.push(match row {
-                    Some((label, _, _)) => d.with("row", label),
-                    None => d,
-                }),
-            }
-        };
+            };
         match &def.each {
             None => run(base.clone(), None),
             Some(t) if t.get_ref().starts_with("rules.") => match eval(tpl, game, t, &base) {
@@ -198,29 +233,50 @@ fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
                     for (i, item) in list.try_iter().into_iter().flatten().enumerate() {
                         let mut ctx = base.clone();
                         ctx.insert("row".into(), item);
-                        run(ctx, Some((format!("{} #{}", t.get_ref(), i + 1), game.file.clone(), t.span())));
+                        run(
+                            ctx,
+                            Some((
+                                format!("{} #{}", t.get_ref(), i + 1),
+                                game.file.clone(),
+                                t.span(),
+                            )),
+                        );
                     }
                 }
                 Ok(v) => diags.push(
-                    Diagnostic::error(format!("[[assert]] `each = \"{}\"` is {}, not a list", t.get_ref(), v.kind()))
-                        .at(&game.file, Some(t.span()))
-                        .with("game", &game.id)
-                        .hint("`each` names a table, or a list in [rules] such as `rules.setup`"),
+                    Diagnostic::error(format!(
+                        "[[assert]] `each = \"{}\"` is {}, not a list",
+                        t.get_ref(),
+                        v.kind()
+                    ))
+                    .at(&game.file, Some(t.span()))
+                    .with("game", &game.id)
+                    .hint("`each` names a table, or a list in [rules] such as `rules.setup`"),
                 ),
                 Err(d) => diags.push(d),
             },
             Some(t) => match game.tables.get(t.get_ref()) {
                 None => diags.push(
-                    Diagnostic::error(format!("[[assert]] `each` names table `{}`, which no data file defines", t.get_ref()))
-                        .at(&game.file, Some(t.span()))
-                        .with("game", &game.id)
-                        .hint("name an existing table"),
+                    Diagnostic::error(format!(
+                        "[[assert]] `each` names table `{}`, which no data file defines",
+                        t.get_ref()
+                    ))
+                    .at(&game.file, Some(t.span()))
+                    .with("game", &game.id)
+                    .hint("name an existing table"),
                 ),
                 Some(table) => {
                     for (i, row) in table.rows.iter().enumerate() {
                         let mut ctx = base.clone();
                         ctx.insert("row".into(), row.to_value());
-                        run(ctx, Some((format!("{} {}", table.name, row.label(i)), table.file.clone(), row.span.clone())));
+                        run(
+                            ctx,
+                            Some((
+                                format!("{} {}", table.name, row.label(i)),
+                                table.file.clone(),
+                                row.span.clone(),
+                            )),
+                        );
                     }
                 }
             },

@@ -52,7 +52,10 @@ impl Diagnostic {
 
     /// A new warning.
     pub fn warning(message: impl Into<String>) -> Self {
-        Self { severity: Severity::Warning, ..Self::error(message) }
+        Self {
+            severity: Severity::Warning,
+            ..Self::error(message)
+        }
     }
 
     /// Points the diagnostic at a file and byte span.
@@ -100,12 +103,18 @@ impl Diagnostics {
 
     /// Number of errors.
     pub fn errors(&self) -> usize {
-        self.items.iter().filter(|d| d.severity == Severity::Error).count()
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
     }
 
     /// Number of warnings.
     pub fn warnings(&self) -> usize {
-        self.items.iter().filter(|d| d.severity == Severity::Warning).count()
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
     }
 
     /// True if any error was found.
@@ -123,12 +132,14 @@ impl Diagnostics {
     /// Sorts by file, then position, then message, and drops exact duplicates.
     pub fn sort(&mut self) {
         self.items.sort_by(|a, b| {
-            (&a.file, a.span.as_ref().map(|s| s.start), &a.message)
-                .cmp(&(&b.file, b.span.as_ref().map(|s| s.start), &b.message))
+            (&a.file, a.span.as_ref().map(|s| s.start), &a.message).cmp(&(
+                &b.file,
+                b.span.as_ref().map(|s| s.start),
+                &b.message,
+            ))
         });
-        self.items.dedup_by(|a, b| {
-            a.file == b.file && a.span == b.span && a.message == b.message
-        });
+        self.items
+            .dedup_by(|a, b| a.file == b.file && a.span == b.span && a.message == b.message);
     }
 
     /// Renders every diagnostic and a closing count, reading sources from `root`.
@@ -207,7 +218,10 @@ pub fn line_span(text: &str, line: usize) -> Option<Range<usize>> {
 }
 
 /// The closest candidate to `word`, for "did you mean" hints.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (strsim::jaro_winkler(word, c), c))

@@ -16,7 +16,10 @@ pub fn base_context(game: &Game) -> BTreeMap<String, Value> {
     let mut meta: BTreeMap<String, Value> = BTreeMap::new();
     meta.insert("id".into(), Value::from(game.id.clone()));
     meta.insert("name".into(), Value::from(game.meta.name.clone()));
-    meta.insert("players".into(), crate::template::to_value(&game.meta.players));
+    meta.insert(
+        "players".into(),
+        crate::template::to_value(&game.meta.players),
+    );
     if let Some(c) = &game.meta.credits {
         meta.insert("credits".into(), Value::from(c.clone()));
     }
@@ -34,14 +37,23 @@ pub fn eval(
     expr: &Spanned<String>,
     ctx: &BTreeMap<String, Value>,
 ) -> Result<Value, Diagnostic> {
-    let compiled = tpl.env.compile_expression(expr.get_ref().as_str()).map_err(|e| {
-        Diagnostic::error(format!("expression does not parse: {}", e.detail().unwrap_or("syntax error")))
+    let compiled = tpl
+        .env
+        .compile_expression(expr.get_ref().as_str())
+        .map_err(|e| {
+            Diagnostic::error(format!(
+                "expression does not parse: {}",
+                e.detail().unwrap_or("syntax error")
+            ))
             .at(&game.file, Some(expr.span()))
             .with("game", &game.id)
             .hint("expressions use minijinja syntax, e.g. `rules.fee.base + 100 * distance(a, b)`")
-    })?;
+        })?;
     compiled.eval(ctx).map_err(|e| {
-        let mut msg = e.detail().map(String::from).unwrap_or_else(|| e.kind().to_string());
+        let mut msg = e
+            .detail()
+            .map(String::from)
+            .unwrap_or_else(|| e.kind().to_string());
         if e.kind() == minijinja::ErrorKind::UndefinedError {
             msg = format!("the expression uses a value that does not exist ({msg})");
         }
@@ -55,16 +67,24 @@ pub fn eval(
 /// Builds the `[network]` (if any) and hands it to the templates' `distance()`.
 pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    let Some(net) = &game.network else { return diags };
+    let Some(net) = &game.network else {
+        return diags;
+    };
     let def = net.get_ref();
-    let (Some(nodes), Some(edges)) = (game.tables.get(def.nodes.get_ref()), game.tables.get(def.edges.get_ref())) else {
+    let (Some(nodes), Some(edges)) = (
+        game.tables.get(def.nodes.get_ref()),
+        game.tables.get(def.edges.get_ref()),
+    ) else {
         for t in [&def.nodes, &def.edges] {
             if !game.tables.contains_key(t.get_ref()) {
                 diags.push(
-                    Diagnostic::error(format!("[network] names table `{}`, which no data file defines", t.get_ref()))
-                        .at(&game.file, Some(t.span()))
-                        .with("game", &game.id)
-                        .hint("name an existing table"),
+                    Diagnostic::error(format!(
+                        "[network] names table `{}`, which no data file defines",
+                        t.get_ref()
+                    ))
+                    .at(&game.file, Some(t.span()))
+                    .with("game", &game.id)
+                    .hint("name an existing table"),
                 );
             }
         }
@@ -78,23 +98,41 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
             match row.fields.get(field) {
                 Some(f) => match f.value.as_str() {
                     Some(s) if network.has(s) => Ok(s.to_string()),
-                    Some(s) => Err(Diagnostic::error(format!("{} {label}: `{field} = \"{s}\"` is not a `{}` id", edges.name, nodes.name))
-                        .at(&edges.file, Some(f.span.clone()))
-                        .hint(match crate::diag::did_you_mean(s, nodes.rows.iter().filter_map(|r| r.id())) {
+                    Some(s) => Err(Diagnostic::error(format!(
+                        "{} {label}: `{field} = \"{s}\"` is not a `{}` id",
+                        edges.name, nodes.name
+                    ))
+                    .at(&edges.file, Some(f.span.clone()))
+                    .hint(
+                        match crate::diag::did_you_mean(s, nodes.rows.iter().filter_map(|r| r.id()))
+                        {
                             Some(m) => format!("did you mean `{m}`?"),
                             None => format!("use the id of a row in table `{}`", nodes.name),
-                        })),
-                    None => Err(Diagnostic::error(format!("{} {label}: `{field}` must be a string id", edges.name)).at(&edges.file, Some(f.span.clone()))),
+                        },
+                    )),
+                    None => Err(Diagnostic::error(format!(
+                        "{} {label}: `{field}` must be a string id",
+                        edges.name
+                    ))
+                    .at(&edges.file, Some(f.span.clone()))),
                 },
-                None => Err(Diagnostic::error(format!("{} {label} has no `{field}` field", edges.name))
-                    .at(&edges.file, Some(row.span.clone()))
-                    .hint(format!("add `{field} = \"<{} id>\"`", nodes.name))),
+                None => Err(Diagnostic::error(format!(
+                    "{} {label} has no `{field}` field",
+                    edges.name
+                ))
+                .at(&edges.file, Some(row.span.clone()))
+                .hint(format!("add `{field} = \"<{} id>\"`", nodes.name))),
             }
         };
         let (a, b) = match (end(&def.from), end(&def.to)) {
             (Ok(a), Ok(b)) => (a, b),
             (ra, rb) => {
-                diags.extend(ra.err().into_iter().chain(rb.err()).map(|d| d.with("game", &game.id)));
+                diags.extend(
+                    ra.err()
+                        .into_iter()
+                        .chain(rb.err())
+                        .map(|d| d.with("game", &game.id)),
+                );
                 continue;
             }
         };
@@ -106,11 +144,25 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
                 match eval(tpl, game, expr, &ctx).map(|v| f64::try_from(v.clone()).map_err(|_| v)) {
                     Ok(Ok(c)) if c >= 0.0 && c.is_finite() => c,
                     Ok(Ok(c)) => {
-                        diags.push(Diagnostic::error(format!("{} {label}: edge cost {c} is negative", edges.name)).at(&edges.file, Some(row.span.clone())).with("game", &game.id));
+                        diags.push(
+                            Diagnostic::error(format!(
+                                "{} {label}: edge cost {c} is negative",
+                                edges.name
+                            ))
+                            .at(&edges.file, Some(row.span.clone()))
+                            .with("game", &game.id),
+                        );
                         continue;
                     }
                     Ok(Err(v)) => {
-                        diags.push(Diagnostic::error(format!("[network] cost gives `{v}` for {} {label}, not a number", edges.name)).at(&game.file, Some(expr.span())).with("game", &game.id));
+                        diags.push(
+                            Diagnostic::error(format!(
+                                "[network] cost gives `{v}` for {} {label}, not a number",
+                                edges.name
+                            ))
+                            .at(&game.file, Some(expr.span()))
+                            .with("game", &game.id),
+                        );
                         continue;
                     }
                     Err(d) => {
@@ -126,10 +178,17 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
     if groups.len() > 1 {
         let list: Vec<String> = groups.iter().map(|g| g.join(", ")).collect();
         diags.push(
-            Diagnostic::error(format!("the network is not connected: {} separate parts", groups.len()))
-                .at(&edges.file, None)
-                .with("game", &game.id)
-                .hint(format!("add {} rows joining these groups: [{}]", edges.name, list.join("] [")))
+            Diagnostic::error(format!(
+                "the network is not connected: {} separate parts",
+                groups.len()
+            ))
+            .at(&edges.file, None)
+            .with("game", &game.id)
+            .hint(format!(
+                "add {} rows joining these groups: [{}]",
+                edges.name,
+                list.join("] [")
+            )),
         );
     }
     let _ = tpl.network.set(network);
@@ -145,20 +204,26 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates) -> Vec<Diagnostic> {
         let tname = def.table.get_ref();
         let Some(table) = game.tables.get(tname) else {
             diags.push(
-                Diagnostic::error(format!("[[derive]] names table `{tname}`, which no data file defines"))
-                    .at(&game.file, Some(def.table.span()))
-                    .with("game", &game.id)
-                    .hint("name an existing table"),
+                Diagnostic::error(format!(
+                    "[[derive]] names table `{tname}`, which no data file defines"
+                ))
+                .at(&game.file, Some(def.table.span()))
+                .with("game", &game.id)
+                .hint("name an existing table"),
             );
             continue;
         };
         let field = def.field.get_ref().clone();
         if let Some(row) = table.rows.iter().find(|r| r.fields.contains_key(&field)) {
             diags.push(
-                Diagnostic::error(format!("`{field}` is computed by [[derive]], so the data must not set it"))
-                    .at(&table.file, Some(row.fields[&field].key_span.clone()))
-                    .with("game", &game.id)
-                    .hint(format!("remove `{field}` from the rows: it comes from the formula in game.toml")),
+                Diagnostic::error(format!(
+                    "`{field}` is computed by [[derive]], so the data must not set it"
+                ))
+                .at(&table.file, Some(row.fields[&field].key_span.clone()))
+                .with("game", &game.id)
+                .hint(format!(
+                    "remove `{field}` from the rows: it comes from the formula in game.toml"
+                )),
             );
             continue;
         }
@@ -171,14 +236,18 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates) -> Vec<Diagnostic> {
             match eval(tpl, game, &def.value, &ctx) {
                 Ok(v) => values.push(v),
                 Err(e) => {
-                    diags.push(e.with("row", format!("{tname} {}", row.label(i))).with("field", field.clone()));
+                    diags.push(
+                        e.with("row", format!("{tname} {}", row.label(i)))
+                            .with("field", field.clone()),
+                    );
                     failed = true;
                     break;
                 }
             }
         }
         if failed {
-            continue;
+            // Later derives may use this field: stop here rather than cascade.
+            break;
         }
         if let Some(table) = game.tables.get_mut(tname) {
             for (row, v) in table.rows.iter_mut().zip(values) {

@@ -10,11 +10,26 @@ pub const DEFAULT_FAMILY: &str = "Lato";
 
 /// (file name, bytes) of every embedded font.
 pub const FONTS: &[(&str, &[u8])] = &[
-    ("Lato-Regular.ttf", include_bytes!("../assets/fonts/Lato-Regular.ttf")),
-    ("Lato-Bold.ttf", include_bytes!("../assets/fonts/Lato-Bold.ttf")),
-    ("Lato-Italic.ttf", include_bytes!("../assets/fonts/Lato-Italic.ttf")),
-    ("Lato-Black.ttf", include_bytes!("../assets/fonts/Lato-Black.ttf")),
-    ("BebasNeue-Regular.otf", include_bytes!("../assets/fonts/BebasNeue-Regular.otf")),
+    (
+        "Lato-Regular.ttf",
+        include_bytes!("../assets/fonts/Lato-Regular.ttf"),
+    ),
+    (
+        "Lato-Bold.ttf",
+        include_bytes!("../assets/fonts/Lato-Bold.ttf"),
+    ),
+    (
+        "Lato-Italic.ttf",
+        include_bytes!("../assets/fonts/Lato-Italic.ttf"),
+    ),
+    (
+        "Lato-Black.ttf",
+        include_bytes!("../assets/fonts/Lato-Black.ttf"),
+    ),
+    (
+        "BebasNeue-Regular.otf",
+        include_bytes!("../assets/fonts/BebasNeue-Regular.otf"),
+    ),
 ];
 
 /// The font database, built once per process from the embedded fonts.

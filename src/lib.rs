@@ -7,6 +7,10 @@
 //! and [`export`] writes PDF, PNG and SVG bytes. Only [`cmd`] and [`output`] touch
 //! the file system.
 
+// Errors are diagnostics (a few hundred bytes) on the cold path; boxing them would only
+// add noise.
+#![allow(clippy::result_large_err)]
+
 pub mod check;
 pub mod cmd;
 pub mod diag;

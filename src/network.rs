@@ -16,7 +16,11 @@ impl Network {
     /// A network over `ids` with no edges yet.
     pub fn new(ids: impl IntoIterator<Item = String>) -> Network {
         let ids: Vec<String> = ids.into_iter().collect();
-        let index = ids.iter().enumerate().map(|(i, s)| (s.clone(), i)).collect();
+        let index = ids
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.clone(), i))
+            .collect();
         let adj = vec![Vec::new(); ids.len()];
         Network { ids, index, adj }
     }
@@ -41,7 +45,10 @@ impl Network {
     /// The least total cost from any of `from` to any of `to` (Dijkstra), or `None`
     /// when no path exists or a name is not a node.
     pub fn distance(&self, from: &[&str], to: &[&str]) -> Option<f64> {
-        let targets: Vec<usize> = to.iter().filter_map(|t| self.index.get(*t).copied()).collect();
+        let targets: Vec<usize> = to
+            .iter()
+            .filter_map(|t| self.index.get(*t).copied())
+            .collect();
         if targets.len() != to.len() || targets.is_empty() {
             return None;
         }

@@ -30,12 +30,18 @@ impl Outputs {
 /// error never leaves a half-written file where a good one was.
 pub fn write_atomic(out: &Path, rel: &Path, bytes: &[u8]) -> Result<(), String> {
     if rel.is_absolute() || rel.components().any(|c| !matches!(c, Component::Normal(_))) {
-        return Err(format!("refusing to write {}: not a plain path inside the output folder", rel.display()));
+        return Err(format!(
+            "refusing to write {}: not a plain path inside the output folder",
+            rel.display()
+        ));
     }
     let path = out.join(rel);
     let dir = path.parent().ok_or("no parent folder")?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let name = path.file_name().and_then(|n| n.to_str()).ok_or("bad file name")?;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("bad file name")?;
     let tmp = dir.join(format!(".{name}.cardstock-tmp"));
     let result = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use usvg::Tree;
 
-use crate::check::check;
+use crate::check::{check_asserts, check_contents, check_structure};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{apply_derives, build_network};
 use crate::export::{pdf, png};
@@ -30,7 +30,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { paper: layout::PAPERS[0], pdf: true, svg: false, png: false, dpi: 300.0 }
+        Options {
+            paper: layout::PAPERS[0],
+            pdf: true,
+            svg: false,
+            png: false,
+            dpi: 300.0,
+        }
     }
 }
 
@@ -58,18 +64,40 @@ pub struct Built {
 
 /// Loads and checks a game: the first half of the pipeline, shared by `check`
 /// and `build`. Returns the game, templates and plans only if there are no errors.
-pub fn load_and_check(root: &Path, id: &str, built: &mut Built) -> Option<(Game, Templates, Vec<Vec<FacePlan>>)> {
+pub fn load_and_check(
+    root: &Path,
+    id: &str,
+    built: &mut Built,
+) -> Option<(Game, Templates, Vec<Vec<FacePlan>>)> {
     let (tpl, tdiags) = Templates::load(root);
     // Template syntax errors anywhere in templates/ matter only for this game's and
     // common templates.
     built.diags.extend(tdiags.into_iter().filter(|d| {
-        d.file.as_ref().is_some_and(|f| f.starts_with(Path::new("templates").join(id)) || f.starts_with("templates/common"))
+        d.file.as_ref().is_some_and(|f| {
+            f.starts_with(Path::new("templates").join(id)) || f.starts_with("templates/common")
+        })
     }));
     let (game, diags) = load_game(root, id);
     built.diags.extend(diags);
     let mut game = game?;
-    built.diags.extend(build_network(&game, &tpl));
-    built.diags.extend(apply_derives(&mut game, &tpl));
+    let structure = check_structure(&game);
+    let broken = structure
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error);
+    built.diags.extend(structure);
+    let net = build_network(&game, &tpl);
+    let broken = broken
+        || net
+            .iter()
+            .any(|d| d.severity == crate::diag::Severity::Error);
+    built.diags.extend(net);
+    let derived = if broken {
+        Vec::new()
+    } else {
+        apply_derives(&mut game, &tpl)
+    };
+    let broken = broken || !derived.is_empty();
+    built.diags.extend(derived);
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
     for comp in &game.components {
@@ -82,11 +110,19 @@ pub fn load_and_check(root: &Path, id: &str, built: &mut Built) -> Option<(Game,
             kind: format!("{:?}", comp.kind).to_lowercase(),
             faces: p.len(),
             parts,
-            expected: game.contents.iter().find(|(n, _)| n.get_ref() == comp.id()).map(|(_, e)| *e.get_ref()),
+            expected: game
+                .contents
+                .iter()
+                .find(|(n, _)| n.get_ref() == comp.id())
+                .map(|(_, e)| *e.get_ref()),
         });
         plans.push(p);
     }
-    built.diags.extend(check(&game, &tpl, &counts));
+    built.diags.extend(check_contents(&game, &counts));
+    if !broken {
+        // Assertions over broken references would only repeat the errors above.
+        built.diags.extend(check_asserts(&game, &tpl));
+    }
     if built.diags.has_errors() {
         return None;
     }
@@ -107,7 +143,17 @@ struct FaceStore {
 
 impl FaceStore {
     #[allow(clippy::too_many_arguments)]
-    fn add(&mut self, root: &Path, game: &Game, comp: &Component, face: &Face, side: &str, text: &str, index: usize, diags: &mut Diagnostics) -> Option<usize> {
+    fn add(
+        &mut self,
+        root: &Path,
+        game: &Game,
+        comp: &Component,
+        face: &Face,
+        side: &str,
+        text: &str,
+        index: usize,
+        diags: &mut Diagnostics,
+    ) -> Option<usize> {
         if let Some(&i) = self.by_text.get(text) {
             return Some(i);
         }
@@ -115,16 +161,31 @@ impl FaceStore {
         let tree = match svg::parse(text, root, &image_dir) {
             Ok(t) => t,
             Err(problems) => {
-                let template = if side == "front" { &comp.def.front } else { comp.def.back.as_ref().unwrap_or(&comp.def.front) };
+                let template = if side == "front" {
+                    &comp.def.front
+                } else {
+                    comp.def.back.as_ref().unwrap_or(&comp.def.front)
+                };
+                let file = PathBuf::from("templates")
+                    .join(&game.id)
+                    .join(template.get_ref());
+                let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
                 for p in problems {
                     let (msg, hint) = p.describe();
-                    let mut d = if matches!(p, SvgProblem::Syntax { .. } | SvgProblem::Size(_)) {
-                        Diagnostic::error(msg)
-                    } else {
-                        Diagnostic::error(msg)
+                    // Point at the template line that most likely caused it.
+                    let needle = match &p {
+                        SvgProblem::MissingFont(f) => f.trim_matches('"').to_string(),
+                        SvgProblem::Href(h) => h.split('`').nth(1).unwrap_or("href").to_string(),
+                        SvgProblem::MissingGlyphs(_)
+                        | SvgProblem::Syntax { .. }
+                        | SvgProblem::Size(_)
+                        | SvgProblem::TooBig(_) => String::new(),
                     };
-                    d = d
-                        .at(PathBuf::from("templates").join(&game.id).join(template.get_ref()), None)
+                    let span = (!needle.is_empty())
+                        .then(|| source.find(&needle).map(|i| i..i + needle.len()))
+                        .flatten();
+                    let d = Diagnostic::error(msg)
+                        .at(&file, span)
                         .with("game", &game.id)
                         .with("component", comp.id())
                         .with("row", face.plan.label.clone())
@@ -137,8 +198,12 @@ impl FaceStore {
         };
         let i = self.trees.len();
         self.trees.push(tree);
-        self.sizes.push((comp.size.width + 2.0 * comp.bleed, comp.size.height + 2.0 * comp.bleed));
-        self.names.push(format!("{}/{:03}-{side}", comp.id(), index + 1));
+        self.sizes.push((
+            comp.size.width + 2.0 * comp.bleed,
+            comp.size.height + 2.0 * comp.bleed,
+        ));
+        self.names
+            .push(format!("{}/{:03}-{side}", comp.id(), index + 1));
         self.svgs.push(text.to_string());
         self.by_text.insert(text.to_string(), i);
         Some(i)
@@ -167,8 +232,20 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
     for (ci, comp) in game.components.iter().enumerate() {
         let mut list = Vec::new();
         for (i, face) in rendered[ci].iter().enumerate() {
-            let f = store.add(root, &game, comp, face, "front", &face.front, i, &mut built.diags);
-            let b = face.back.as_ref().map(|b| store.add(root, &game, comp, face, "back", b, i, &mut built.diags));
+            let f = store.add(
+                root,
+                &game,
+                comp,
+                face,
+                "front",
+                &face.front,
+                i,
+                &mut built.diags,
+            );
+            let b = face
+                .back
+                .as_ref()
+                .map(|b| store.add(root, &game, comp, face, "back", b, i, &mut built.diags));
             match (f, b) {
                 (Some(f), None) => list.push((f, None, &face.plan)),
                 (Some(f), Some(Some(b))) => list.push((f, Some(b), &face.plan)),
@@ -187,19 +264,39 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
     let mut real: Vec<(String, Sheet)> = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
         let title = format!("{} · {}", game.meta.name, comp.name());
-        bookmarks.push(pdf::Bookmark { title: comp.name(), page: sheets.len() });
+        bookmarks.push(pdf::Bookmark {
+            title: comp.name(),
+            page: sheets.len(),
+        });
         if comp.kind.is_large() {
             for (k, (f, _, _)) in per_comp[ci].iter().enumerate() {
-                let t = if per_comp[ci].len() > 1 { format!("{title} {}", k + 1) } else { title.clone() };
+                let t = if per_comp[ci].len() > 1 {
+                    format!("{title} {}", k + 1)
+                } else {
+                    title.clone()
+                };
                 sheets.extend(layout::tiles(*f, comp.size, comp.bleed, opts.paper, &t));
-                let name = if per_comp[ci].len() > 1 { format!("{}-{}-{}", game.id, comp.id(), k + 1) } else { format!("{}-{}", game.id, comp.id()) };
+                let name = if per_comp[ci].len() > 1 {
+                    format!("{}-{}-{}", game.id, comp.id(), k + 1)
+                } else {
+                    format!("{}-{}", game.id, comp.id())
+                };
                 real.push((name, layout::real_size(*f, comp.size, comp.bleed, &t)));
             }
             continue;
         }
         let items: Vec<GridItem> = per_comp[ci]
             .iter()
-            .flat_map(|(f, b, p)| std::iter::repeat_n(GridItem { front: *f, back: *b, shape: p.shape }, p.qty as usize))
+            .flat_map(|(f, b, p)| {
+                std::iter::repeat_n(
+                    GridItem {
+                        front: *f,
+                        back: *b,
+                        shape: p.shape,
+                    },
+                    p.qty as usize,
+                )
+            })
             .collect();
         match layout::grid(&items, comp.size, comp.bleed, comp.kind.uses_cut_lines(), opts.paper, &title) {
             Ok(s) => sheets.extend(s),
@@ -220,26 +317,49 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
     // Export.
     let out = &mut built.outputs;
     if opts.pdf {
-        let chromes: Result<Vec<Tree>, _> = sheets.iter().map(|s| svg::parse(&s.chrome, root, root)).collect();
+        let chromes: Result<Vec<Tree>, _> = sheets
+            .iter()
+            .map(|s| svg::parse(&s.chrome, root, root))
+            .collect();
         let chromes = match chromes {
             Ok(c) => c,
             Err(p) => {
-                built.diags.push(Diagnostic::error(format!("internal error: sheet marks do not parse: {p:?}")));
+                built.diags.push(Diagnostic::error(format!(
+                    "internal error: sheet marks do not parse: {p:?}"
+                )));
                 return built;
             }
         };
-        let pages: Vec<pdf::Page> = sheets.iter().zip(&chromes).map(|(sheet, chrome)| pdf::Page { sheet, chrome }).collect();
+        let pages: Vec<pdf::Page> = sheets
+            .iter()
+            .zip(&chromes)
+            .map(|(sheet, chrome)| pdf::Page { sheet, chrome })
+            .collect();
         match pdf::write(&game.meta.name, &pages, &store.trees, &bookmarks) {
             Ok(bytes) => out.add(format!("{}.pdf", game.id), bytes),
-            Err(e) => built.diags.push(Diagnostic::error(e).with("game", &game.id)),
+            Err(e) => built
+                .diags
+                .push(Diagnostic::error(e).with("game", &game.id)),
         }
         for (name, sheet) in &real {
             match svg::parse(&sheet.chrome, root, root) {
-                Ok(chrome) => match pdf::write(&format!("{} — {}", game.meta.name, sheet.label), &[pdf::Page { sheet, chrome: &chrome }], &store.trees, &[]) {
+                Ok(chrome) => match pdf::write(
+                    &format!("{} — {}", game.meta.name, sheet.label),
+                    &[pdf::Page {
+                        sheet,
+                        chrome: &chrome,
+                    }],
+                    &store.trees,
+                    &[],
+                ) {
                     Ok(bytes) => out.add(format!("{name}-real-size.pdf"), bytes),
-                    Err(e) => built.diags.push(Diagnostic::error(e).with("game", &game.id)),
+                    Err(e) => built
+                        .diags
+                        .push(Diagnostic::error(e).with("game", &game.id)),
                 },
-                Err(p) => built.diags.push(Diagnostic::error(format!("internal error: sheet marks do not parse: {p:?}"))),
+                Err(p) => built.diags.push(Diagnostic::error(format!(
+                    "internal error: sheet marks do not parse: {p:?}"
+                ))),
             }
         }
     }
@@ -252,7 +372,9 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
         for ((name, tree), (w, h)) in store.names.iter().zip(&store.trees).zip(&store.sizes) {
             match png::write(tree, *w, *h, opts.dpi) {
                 Ok(bytes) => out.add(format!("png/{name}.png"), bytes),
-                Err(e) => built.diags.push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
+                Err(e) => built
+                    .diags
+                    .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
             }
         }
     }

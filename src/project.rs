@@ -15,7 +15,9 @@ impl Project {
         let mut dir = Some(start);
         while let Some(d) = dir {
             if d.join("data").is_dir() {
-                return Ok(Project { root: d.to_path_buf() });
+                return Ok(Project {
+                    root: d.to_path_buf(),
+                });
             }
             dir = d.parent();
         }

@@ -53,9 +53,15 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         Some(s) if !s.get_ref().contains("{{") => match Shape::parse(s.get_ref()) {
             Some(sh) => Some(sh),
             None => {
-                diags.push(comp_diag(game, comp, Diagnostic::error(format!("unknown shape `{}`", s.get_ref())))
+                diags.push(
+                    comp_diag(
+                        game,
+                        comp,
+                        Diagnostic::error(format!("unknown shape `{}`", s.get_ref())),
+                    )
                     .at(&game.file, Some(s.span()))
-                    .hint(format!("use one of: {}", Shape::NAMES.join(", "))));
+                    .hint(format!("use one of: {}", Shape::NAMES.join(", "))),
+                );
                 return (out, diags);
             }
         },
@@ -63,9 +69,14 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         None => Some(Shape::Rect),
     };
 
-    // (row index, row value, item)
-    let mut units: Vec<(Option<usize>, Option<Value>, Option<Value>, String)> = Vec::new();
-    match def.table.as_ref().and_then(|t| game.tables.get(t.get_ref())) {
+    // One unit per face: (row index, row value, item, label).
+    type Unit = (Option<usize>, Option<Value>, Option<Value>, String);
+    let mut units: Vec<Unit> = Vec::new();
+    match def
+        .table
+        .as_ref()
+        .and_then(|t| game.tables.get(t.get_ref()))
+    {
         None if def.table.is_some() => return (out, diags), // reported by the loader
         None => units.push((None, None, None, comp.id().to_string())),
         Some(table) => {
@@ -77,15 +88,27 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
                     Some(field) => {
                         let list = rv.get_attr(field.get_ref()).unwrap_or(Value::UNDEFINED);
                         if list.is_undefined() || list.kind() != minijinja::value::ValueKind::Seq {
-                            diags.push(comp_diag(game, comp, Diagnostic::error(format!(
-                                "{label} has no list field `{}` to expand", field.get_ref()
-                            )))
-                            .at(&table.file, Some(row.span.clone()))
-                            .hint(format!("add `{} = [...]` to the row", field.get_ref())));
+                            diags.push(
+                                comp_diag(
+                                    game,
+                                    comp,
+                                    Diagnostic::error(format!(
+                                        "{label} has no list field `{}` to expand",
+                                        field.get_ref()
+                                    )),
+                                )
+                                .at(&table.file, Some(row.span.clone()))
+                                .hint(format!("add `{} = [...]` to the row", field.get_ref())),
+                            );
                             continue;
                         }
                         for (k, item) in list.try_iter().into_iter().flatten().enumerate() {
-                            units.push((Some(i), Some(rv.clone()), Some(item), format!("{label} {} {}", field.get_ref(), k + 1)));
+                            units.push((
+                                Some(i),
+                                Some(rv.clone()),
+                                Some(item),
+                                format!("{label} {} {}", field.get_ref(), k + 1),
+                            ));
                         }
                     }
                 }
@@ -93,7 +116,10 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         }
     }
 
-    let table = def.table.as_ref().and_then(|t| game.tables.get(t.get_ref()));
+    let table = def
+        .table
+        .as_ref()
+        .and_then(|t| game.tables.get(t.get_ref()));
     let mut total: u64 = 0;
     for (row, rv, item, label) in units {
         let mut ctx = base.clone();
@@ -108,15 +134,23 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
             Some(q) => {
                 let v = match q.get_ref() {
                     toml::Value::Integer(n) => Ok(Value::from(*n)),
-                    toml::Value::String(expr) => eval(tpl, game, &toml::Spanned::new(q.span(), expr.clone()), &ctx),
-                    other => Err(Diagnostic::error(format!("`qty` must be an integer or an expression string, not {}", other.type_str()))
-                        .at(&game.file, Some(q.span()))),
+                    toml::Value::String(expr) => {
+                        eval(tpl, game, &toml::Spanned::new(q.span(), expr.clone()), &ctx)
+                    }
+                    other => Err(Diagnostic::error(format!(
+                        "`qty` must be an integer or an expression string, not {}",
+                        other.type_str()
+                    ))
+                    .at(&game.file, Some(q.span()))),
                 };
                 (v, (game.file.clone(), q.span()))
             }
             None => match (table, row) {
                 (Some(t), Some(r)) => match t.rows[r].fields.get("qty") {
-                    Some(f) => (Ok(crate::template::to_value(&f.value)), (t.file.clone(), f.span.clone())),
+                    Some(f) => (
+                        Ok(crate::template::to_value(&f.value)),
+                        (t.file.clone(), f.span.clone()),
+                    ),
                     None => (Ok(Value::from(1)), (t.file.clone(), t.rows[r].span.clone())),
                 },
                 _ => (Ok(Value::from(1)), (game.file.clone(), comp.span.clone())),
@@ -141,10 +175,18 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
                     continue;
                 }
                 None => {
-                    diags.push(comp_diag(game, comp, Diagnostic::error(format!("{label}: quantity `{v}` is not a whole number")))
+                    diags.push(
+                        comp_diag(
+                            game,
+                            comp,
+                            Diagnostic::error(format!(
+                                "{label}: quantity `{v}` is not a whole number"
+                            )),
+                        )
                         .at(&at.0, Some(at.1.clone()))
                         .with("row", label.clone())
-                        .hint("write qty as a whole number, e.g. qty = 2"));
+                        .hint("write qty as a whole number, e.g. qty = 2"),
+                    );
                     continue;
                 }
             },
@@ -153,33 +195,70 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         let shape = match fixed_shape {
             Some(s) => s,
             None => {
-                let src = def.shape.as_ref().map(|s| s.get_ref().as_str()).unwrap_or("rect");
+                let src = def
+                    .shape
+                    .as_ref()
+                    .map(|s| s.get_ref().as_str())
+                    .unwrap_or("rect");
                 match tpl.env.render_str(src, &ctx) {
                     Ok(text) => match Shape::parse(&text) {
                         Some(s) => s,
                         None => {
-                            diags.push(comp_diag(game, comp, Diagnostic::error(format!("{label}: shape expression gives `{text}`, not a shape")))
+                            diags.push(
+                                comp_diag(
+                                    game,
+                                    comp,
+                                    Diagnostic::error(format!(
+                                        "{label}: shape expression gives `{text}`, not a shape"
+                                    )),
+                                )
                                 .at(&game.file, def.shape.as_ref().map(|s| s.span()))
-                                .hint(format!("the expression must give one of: {}", Shape::NAMES.join(", "))));
+                                .hint(format!(
+                                    "the expression must give one of: {}",
+                                    Shape::NAMES.join(", ")
+                                )),
+                            );
                             continue;
                         }
                     },
                     Err(e) => {
-                        diags.push(comp_diag(game, comp, Diagnostic::error(format!("{label}: shape expression failed: {}", e.detail().unwrap_or("error"))))
-                            .at(&game.file, def.shape.as_ref().map(|s| s.span())));
+                        diags.push(
+                            comp_diag(
+                                game,
+                                comp,
+                                Diagnostic::error(format!(
+                                    "{label}: shape expression failed: {}",
+                                    e.detail().unwrap_or("error")
+                                )),
+                            )
+                            .at(&game.file, def.shape.as_ref().map(|s| s.span())),
+                        );
                         continue;
                     }
                 }
             }
         };
-        out.push(FacePlan { row, item, qty, label, shape });
+        out.push(FacePlan {
+            row,
+            item,
+            qty,
+            label,
+            shape,
+        });
     }
     if total > MAX_PARTS {
-        diags.push(comp_diag(game, comp, Diagnostic::error(format!(
-            "component `{}` would print {total} parts, over the limit of {MAX_PARTS}", comp.id()
-        )))
-        .at(&game.file, Some(comp.def.id.span()))
-        .hint("check the quantities; split a huge set into several components"));
+        diags.push(
+            comp_diag(
+                game,
+                comp,
+                Diagnostic::error(format!(
+                    "component `{}` would print {total} parts, over the limit of {MAX_PARTS}",
+                    comp.id()
+                )),
+            )
+            .at(&game.file, Some(comp.def.id.span()))
+            .hint("check the quantities; split a huge set into several components"),
+        );
         out.clear();
     }
     (out, diags)
@@ -195,23 +274,43 @@ pub fn face_value(comp: &Component, shape: Shape, side: &str) -> Value {
     m.insert("bleed", Value::from(b));
     m.insert("full_width", Value::from(fmt_num(w + 2.0 * b)));
     m.insert("full_height", Value::from(fmt_num(h + 2.0 * b)));
-    m.insert("viewbox", Value::from(format!("{} {} {} {}", fmt_num(-b), fmt_num(-b), fmt_num(w + 2.0 * b), fmt_num(h + 2.0 * b))));
+    m.insert(
+        "viewbox",
+        Value::from(format!(
+            "{} {} {} {}",
+            fmt_num(-b),
+            fmt_num(-b),
+            fmt_num(w + 2.0 * b),
+            fmt_num(h + 2.0 * b)
+        )),
+    );
     m.insert("shape", Value::from(format!("{shape:?}").to_lowercase()));
     m.insert("side", Value::from(side));
-    m.insert("kind", Value::from(format!("{:?}", comp.kind).to_lowercase()));
+    m.insert(
+        "kind",
+        Value::from(format!("{:?}", comp.kind).to_lowercase()),
+    );
     m.insert("component", Value::from(comp.id()));
     Value::from(m)
 }
 
 /// Renders the front (and back) SVG of every planned face.
-pub fn render(game: &Game, tpl: &Templates, comp: &Component, plans: &[FacePlan]) -> (Vec<Face>, Vec<Diagnostic>) {
+pub fn render(
+    game: &Game,
+    tpl: &Templates,
+    comp: &Component,
+    plans: &[FacePlan],
+) -> (Vec<Face>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut faces = Vec::new();
     let front = match tpl.resolve(&game.id, comp.def.front.get_ref()) {
         Ok(n) => n,
         Err(why) => {
-            diags.push(comp_diag(game, comp, Diagnostic::error(why)).at(&game.file, Some(comp.def.front.span()))
-                .hint("create the template file or fix the name in `front`"));
+            diags.push(
+                comp_diag(game, comp, Diagnostic::error(why))
+                    .at(&game.file, Some(comp.def.front.span()))
+                    .hint("create the template file or fix the name in `front`"),
+            );
             return (faces, diags);
         }
     };
@@ -220,8 +319,11 @@ pub fn render(game: &Game, tpl: &Templates, comp: &Component, plans: &[FacePlan]
         Some(b) => match tpl.resolve(&game.id, b.get_ref()) {
             Ok(n) => Some(n),
             Err(why) => {
-                diags.push(comp_diag(game, comp, Diagnostic::error(why)).at(&game.file, Some(b.span()))
-                    .hint("create the template file or fix the name in `back`"));
+                diags.push(
+                    comp_diag(game, comp, Diagnostic::error(why))
+                        .at(&game.file, Some(b.span()))
+                        .hint("create the template file or fix the name in `back`"),
+                );
                 return (faces, diags);
             }
         },
@@ -229,7 +331,13 @@ pub fn render(game: &Game, tpl: &Templates, comp: &Component, plans: &[FacePlan]
     let base = base_context(game);
     for (index, p) in plans.iter().enumerate() {
         let mut ctx = base.clone();
-        if let (Some(r), Some(t)) = (p.row, comp.def.table.as_ref().and_then(|t| game.tables.get(t.get_ref()))) {
+        if let (Some(r), Some(t)) = (
+            p.row,
+            comp.def
+                .table
+                .as_ref()
+                .and_then(|t| game.tables.get(t.get_ref())),
+        ) {
             ctx.insert("row".into(), t.rows[r].to_value());
         }
         if let Some(item) = &p.item {
@@ -245,11 +353,21 @@ pub fn render(game: &Game, tpl: &Templates, comp: &Component, plans: &[FacePlan]
                 Ok(s) => Some(s),
                 Err(e) => {
                     let tname = e.name().unwrap_or(name).to_string();
-                    let file = tpl.files.get(&tname).cloned().unwrap_or_else(|| format!("templates/{tname}").into());
-                    let source = tpl.env.get_template(&tname).map(|t| t.source().to_string()).unwrap_or_default();
-                    diags.push(comp_diag(game, comp, template_error(&e, &file, &source))
-                        .with("row", p.label.clone())
-                        .with("template", format!("templates/{name}")));
+                    let file = tpl
+                        .files
+                        .get(&tname)
+                        .cloned()
+                        .unwrap_or_else(|| format!("templates/{tname}").into());
+                    let source = tpl
+                        .env
+                        .get_template(&tname)
+                        .map(|t| t.source().to_string())
+                        .unwrap_or_default();
+                    diags.push(
+                        comp_diag(game, comp, template_error(&e, &file, &source))
+                            .with("row", p.label.clone())
+                            .with("template", format!("templates/{name}")),
+                    );
                     None
                 }
             }
@@ -257,8 +375,16 @@ pub fn render(game: &Game, tpl: &Templates, comp: &Component, plans: &[FacePlan]
         let f = one(&front, "front");
         let b = back.as_ref().map(|b| one(b, "back"));
         match (f, b) {
-            (Some(f), None) => faces.push(Face { plan: p.clone(), front: f, back: None }),
-            (Some(f), Some(Some(b))) => faces.push(Face { plan: p.clone(), front: f, back: Some(b) }),
+            (Some(f), None) => faces.push(Face {
+                plan: p.clone(),
+                front: f,
+                back: None,
+            }),
+            (Some(f), Some(Some(b))) => faces.push(Face {
+                plan: p.clone(),
+                front: f,
+                back: Some(b),
+            }),
             _ => {}
         }
     }

@@ -16,7 +16,12 @@ pub const MAX_ELEMENTS: usize = 200_000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum SvgProblem {
     /// The XML does not parse; `line`/`col` are in the rendered text.
-    Syntax { message: String, line: usize, col: usize, text: String },
+    Syntax {
+        message: String,
+        line: usize,
+        col: usize,
+        text: String,
+    },
     /// The SVG has no usable size.
     Size(String),
     /// A `font-family` that is not compiled in (usvg would drop the text).
@@ -63,41 +68,59 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     let db = fonts::database();
 
     let p1 = problems.clone();
-    let select_font = Box::new(move |font: &usvg::Font, fontdb: &mut Arc<usvg::fontdb::Database>| {
-        use usvg::fontdb::{Family, Query, Stretch, Style, Weight};
-        let families: Vec<Family> = font
-            .families()
-            .iter()
-            .map(|f| match f {
-                usvg::FontFamily::Serif => Family::Serif,
-                usvg::FontFamily::SansSerif => Family::SansSerif,
-                usvg::FontFamily::Cursive => Family::Cursive,
-                usvg::FontFamily::Fantasy => Family::Fantasy,
-                usvg::FontFamily::Monospace => Family::Monospace,
-                usvg::FontFamily::Named(s) => Family::Name(s),
-            })
-            .collect();
-        let style = match font.style() {
-            usvg::FontStyle::Normal => Style::Normal,
-            usvg::FontStyle::Italic => Style::Italic,
-            usvg::FontStyle::Oblique => Style::Oblique,
-        };
-        let id = fontdb.query(&Query { families: &families, weight: Weight(font.weight()), stretch: Stretch::Normal, style });
-        if id.is_none() {
-            let names: Vec<String> = font.families().iter().map(|f| f.to_string()).collect();
-            p1.lock().unwrap().push(SvgProblem::MissingFont(names.join(", ")));
-        }
-        id
-    });
+    let select_font = Box::new(
+        move |font: &usvg::Font, fontdb: &mut Arc<usvg::fontdb::Database>| {
+            use usvg::fontdb::{Family, Query, Stretch, Style, Weight};
+            let families: Vec<Family> = font
+                .families()
+                .iter()
+                .map(|f| match f {
+                    usvg::FontFamily::Serif => Family::Serif,
+                    usvg::FontFamily::SansSerif => Family::SansSerif,
+                    usvg::FontFamily::Cursive => Family::Cursive,
+                    usvg::FontFamily::Fantasy => Family::Fantasy,
+                    usvg::FontFamily::Monospace => Family::Monospace,
+                    usvg::FontFamily::Named(s) => Family::Name(s),
+                })
+                .collect();
+            let style = match font.style() {
+                usvg::FontStyle::Normal => Style::Normal,
+                usvg::FontStyle::Italic => Style::Italic,
+                usvg::FontStyle::Oblique => Style::Oblique,
+            };
+            let id = fontdb.query(&Query {
+                families: &families,
+                weight: Weight(font.weight()),
+                stretch: Stretch::Normal,
+                style,
+            });
+            if id.is_none() {
+                let names: Vec<String> = font
+                    .families()
+                    .iter()
+                    .map(|f| f.to_string().trim_matches('"').to_string())
+                    .collect();
+                p1.lock()
+                    .unwrap()
+                    .push(SvgProblem::MissingFont(names.join(", ")));
+            }
+            id
+        },
+    );
     let p2 = problems.clone();
     let default_fallback = FontResolver::default_fallback_selector();
-    let select_fallback = Box::new(move |c: char, used: &[usvg::fontdb::ID], fontdb: &mut Arc<usvg::fontdb::Database>| {
-        let id = default_fallback(c, used, fontdb);
-        if id.is_none() && !c.is_whitespace() && !c.is_control() {
-            p2.lock().unwrap().push(SvgProblem::MissingGlyphs(format!("{c:?} (U+{:04X})", c as u32)));
-        }
-        id
-    });
+    let select_fallback = Box::new(
+        move |c: char, used: &[usvg::fontdb::ID], fontdb: &mut Arc<usvg::fontdb::Database>| {
+            let id = default_fallback(c, used, fontdb);
+            if id.is_none() && !c.is_whitespace() && !c.is_control() {
+                p2.lock().unwrap().push(SvgProblem::MissingGlyphs(format!(
+                    "{c:?} (U+{:04X})",
+                    c as u32
+                )));
+            }
+            id
+        },
+    );
 
     let p3 = problems.clone();
     let root = root.to_path_buf();
@@ -115,7 +138,10 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     let options = Options {
         font_family: fonts::DEFAULT_FAMILY.to_string(),
         fontdb: db,
-        font_resolver: FontResolver { select_font, select_fallback },
+        font_resolver: FontResolver {
+            select_font,
+            select_fallback,
+        },
         image_href_resolver: ImageHrefResolver {
             resolve_data: ImageHrefResolver::default_data_resolver(),
             resolve_string,
@@ -131,8 +157,19 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
         Err(usvg::Error::ParsingFailed(e)) => {
             let message = e.to_string();
             let (line, col) = parse_pos(&message);
-            let text_line = text.lines().nth(line.saturating_sub(1)).unwrap_or("").chars().take(160).collect();
-            Err(vec![SvgProblem::Syntax { message, line, col, text: text_line }])
+            let text_line = text
+                .lines()
+                .nth(line.saturating_sub(1))
+                .unwrap_or("")
+                .chars()
+                .take(160)
+                .collect();
+            Err(vec![SvgProblem::Syntax {
+                message,
+                line,
+                col,
+                text: text_line,
+            }])
         }
         Err(usvg::Error::ElementsLimitReached) => Err(vec![SvgProblem::TooBig(1_000_000)]),
         Err(e) => Err(vec![SvgProblem::Size(e.to_string())]),
@@ -150,17 +187,34 @@ fn parse_pos(msg: &str) -> (usize, usize) {
 fn load_image(href: &str, root: &Path, dir: &Path) -> Result<ImageKind, String> {
     let lower = href.to_ascii_lowercase();
     if lower.contains("://") || lower.starts_with("file:") || lower.starts_with("http") {
-        return Err(format!("image `{href}` is a URL: cardstock never fetches or reads URLs"));
+        return Err(format!(
+            "image `{href}` is a URL: cardstock never fetches or reads URLs"
+        ));
     }
     let rel = PathBuf::from(href);
-    if rel.is_absolute() || rel.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
-        return Err(format!("image `{href}` points outside the project (absolute path or `..`)"));
+    if rel.is_absolute()
+        || rel
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(format!(
+            "image `{href}` points outside the project (absolute path or `..`)"
+        ));
     }
     let path = dir.join(&rel);
-    let canon_root = root.canonicalize().map_err(|e| format!("cannot resolve project root: {e}"))?;
-    let canon = path.canonicalize().map_err(|_| format!("image `{href}` does not exist (looked for {})", path.strip_prefix(root).unwrap_or(&path).display()))?;
+    let canon_root = root
+        .canonicalize()
+        .map_err(|e| format!("cannot resolve project root: {e}"))?;
+    let canon = path.canonicalize().map_err(|_| {
+        format!(
+            "image `{href}` does not exist (looked for {})",
+            path.strip_prefix(root).unwrap_or(&path).display()
+        )
+    })?;
     if !canon.starts_with(&canon_root) {
-        return Err(format!("image `{href}` is a link to a file outside the project"));
+        return Err(format!(
+            "image `{href}` is a link to a file outside the project"
+        ));
     }
     let data = std::fs::read(&canon).map_err(|e| format!("cannot read image `{href}`: {e}"))?;
     let data = Arc::new(data);

@@ -49,16 +49,21 @@ impl Templates {
             let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             if size > MAX_TEMPLATE_BYTES {
                 diags.push(
-                    Diagnostic::error(format!("template {name} is {size} bytes, over the {MAX_TEMPLATE_BYTES} byte limit"))
-                        .at(&file, None)
-                        .hint("move large artwork into an image file or split the template"),
+                    Diagnostic::error(format!(
+                        "template {name} is {size} bytes, over the {MAX_TEMPLATE_BYTES} byte limit"
+                    ))
+                    .at(&file, None)
+                    .hint("move large artwork into an image file or split the template"),
                 );
                 continue;
             }
             let source = match std::fs::read_to_string(&path) {
                 Ok(s) => s,
                 Err(e) => {
-                    diags.push(Diagnostic::error(format!("cannot read template {name}: {e}")).at(&file, None));
+                    diags.push(
+                        Diagnostic::error(format!("cannot read template {name}: {e}"))
+                            .at(&file, None),
+                    );
                     continue;
                 }
             };
@@ -67,25 +72,48 @@ impl Templates {
             }
             files.insert(name, file);
         }
-        (Templates { env, files, network }, diags)
+        (
+            Templates {
+                env,
+                files,
+                network,
+            },
+            diags,
+        )
     }
 
     /// Resolves a component's template reference: `contract.svg` means
     /// `templates/<game>/contract.svg`; `common/x.svg` is taken from the templates root.
     pub fn resolve(&self, game: &str, reference: &str) -> Result<String, String> {
-        if reference.starts_with('/') || reference.contains("..") || reference.contains(':') || reference.contains('\\') {
+        if reference.starts_with('/')
+            || reference.contains("..")
+            || reference.contains(':')
+            || reference.contains('\\')
+        {
             return Err(format!(
                 "template `{reference}` must be a relative path inside templates/ (no `..`, no absolute path)"
             ));
         }
-        let name = if reference.contains('/') { reference.to_string() } else { format!("{game}/{reference}") };
+        let name = if reference.contains('/') {
+            reference.to_string()
+        } else {
+            format!("{game}/{reference}")
+        };
         if self.files.contains_key(&name) {
             Ok(name)
         } else {
-            let known: Vec<&str> = self.files.keys().filter(|k| k.starts_with(&format!("{game}/"))).map(String::as_str).collect();
+            let known: Vec<&str> = self
+                .files
+                .keys()
+                .filter(|k| k.starts_with(&format!("{game}/")))
+                .map(String::as_str)
+                .collect();
             let near = crate::diag::did_you_mean(&name, known.iter().copied());
             Err(match near {
-                Some(m) => format!("template `templates/{name}` does not exist; did you mean `{}`?", m.trim_start_matches(&format!("{game}/"))),
+                Some(m) => format!(
+                    "template `templates/{name}` does not exist; did you mean `{}`?",
+                    m.trim_start_matches(&format!("{game}/"))
+                ),
                 None => format!("template `templates/{name}` does not exist"),
             })
         }
@@ -96,7 +124,9 @@ fn collect(base: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     if depth > 8 {
         return;
     }
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let Ok(ft) = e.file_type() else { continue };
         let path = e.path();
@@ -119,7 +149,10 @@ pub fn template_error(e: &Error, file: &Path, source: &str) -> Diagnostic {
         .range()
         .filter(|r| r.end <= source.len())
         .or_else(|| e.line().and_then(|l| line_span(source, l)));
-    let what = e.detail().map(String::from).unwrap_or_else(|| e.kind().to_string());
+    let what = e
+        .detail()
+        .map(String::from)
+        .unwrap_or_else(|| e.kind().to_string());
     let mut d = Diagnostic::error(match e.kind() {
         ErrorKind::SyntaxError => format!("template syntax error: {what}"),
         ErrorKind::UndefinedError => {
@@ -130,9 +163,15 @@ pub fn template_error(e: &Error, file: &Path, source: &str) -> Diagnostic {
     })
     .at(file, span);
     d = match e.kind() {
-        ErrorKind::SyntaxError => d.hint("fix the template syntax at the caret (minijinja/Jinja2 syntax)"),
-        ErrorKind::UndefinedError => d.hint("add the field to the data rows, or test it with `is defined` in the template"),
-        ErrorKind::OutOfFuel => d.hint("the template runs too long: look for a loop over a huge range or endless recursion"),
+        ErrorKind::SyntaxError => {
+            d.hint("fix the template syntax at the caret (minijinja/Jinja2 syntax)")
+        }
+        ErrorKind::UndefinedError => {
+            d.hint("add the field to the data rows, or test it with `is defined` in the template")
+        }
+        ErrorKind::OutOfFuel => d.hint(
+            "the template runs too long: look for a loop over a huge range or endless recursion",
+        ),
         _ => d.hint("fix the expression at the caret"),
     };
     d
@@ -157,27 +196,40 @@ pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
     env.add_function("select", select);
     env.add_function("round_to", round_to);
     env.add_function("along", along);
-    env.add_function("distance", move |from: Value, to: Value| -> Result<Value, Error> {
-        let net = network.get().ok_or_else(|| {
-            Error::new(ErrorKind::InvalidOperation, "distance() needs a [network] in game.toml")
-        })?;
-        let from = names(&from)?;
-        let to = names(&to)?;
-        let f: Vec<&str> = from.iter().map(String::as_str).collect();
-        let t: Vec<&str> = to.iter().map(String::as_str).collect();
-        for n in f.iter().chain(t.iter()) {
-            if !net.has(n) {
-                return Err(Error::new(ErrorKind::InvalidOperation, format!("distance(): `{n}` is not a node of the network")));
+    env.add_function(
+        "distance",
+        move |from: Value, to: Value| -> Result<Value, Error> {
+            let net = network.get().ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    "distance() needs a [network] in game.toml",
+                )
+            })?;
+            let from = names(&from)?;
+            let to = names(&to)?;
+            let f: Vec<&str> = from.iter().map(String::as_str).collect();
+            let t: Vec<&str> = to.iter().map(String::as_str).collect();
+            for n in f.iter().chain(t.iter()) {
+                if !net.has(n) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidOperation,
+                        format!("distance(): `{n}` is not a node of the network"),
+                    ));
+                }
             }
-        }
-        match net.distance(&f, &t) {
-            Some(d) => Ok(number(d)),
-            None => Err(Error::new(
-                ErrorKind::InvalidOperation,
-                format!("distance(): no route from {} to {}", f.join("/"), t.join("/")),
-            )),
-        }
-    });
+            match net.distance(&f, &t) {
+                Some(d) => Ok(number(d)),
+                None => Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!(
+                        "distance(): no route from {} to {}",
+                        f.join("/"),
+                        t.join("/")
+                    ),
+                )),
+            }
+        },
+    );
     env
 }
 
@@ -195,7 +247,12 @@ fn names(v: &Value) -> Result<Vec<String>, Error> {
     }
     let mut out = Vec::new();
     for item in v.try_iter()? {
-        let s = item.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected a name or a list of names"))?;
+        let s = item.as_str().ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidOperation,
+                "expected a name or a list of names",
+            )
+        })?;
         out.push(s.to_string());
     }
     Ok(out)
@@ -203,12 +260,17 @@ fn names(v: &Value) -> Result<Vec<String>, Error> {
 
 /// `1700|money` -> `$1,700`.
 fn money(v: Value) -> Result<String, Error> {
-    let n = f64::try_from(v.clone()).map_err(|_| Error::new(ErrorKind::InvalidOperation, format!("money: `{v}` is not a number")))?;
+    let n = f64::try_from(v.clone()).map_err(|_| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("money: `{v}` is not a number"),
+        )
+    })?;
     let whole = n.round() as i64;
     let digits = whole.abs().to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
@@ -218,7 +280,12 @@ fn money(v: Value) -> Result<String, Error> {
 
 /// `94.9000015|num` -> `94.9`: a number for an SVG attribute.
 fn num(v: Value) -> Result<String, Error> {
-    let n = f64::try_from(v.clone()).map_err(|_| Error::new(ErrorKind::InvalidOperation, format!("num: `{v}` is not a number")))?;
+    let n = f64::try_from(v.clone()).map_err(|_| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("num: `{v}` is not a number"),
+        )
+    })?;
     Ok(fmt_num(n))
 }
 
@@ -228,7 +295,10 @@ fn rows_of(state: &State, table: &str) -> Result<Value, Error> {
         .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "no tables in this context"))?;
     let rows = tables.get_attr(table)?;
     if rows.is_undefined() {
-        return Err(Error::new(ErrorKind::InvalidOperation, format!("there is no table `{table}`")));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("there is no table `{table}`"),
+        ));
     }
     Ok(rows)
 }
@@ -240,7 +310,10 @@ fn lookup(state: &State, table: String, id: String) -> Result<Value, Error> {
             return Ok(row);
         }
     }
-    Err(Error::new(ErrorKind::InvalidOperation, format!("lookup(): table `{table}` has no row with id `{id}`")))
+    Err(Error::new(
+        ErrorKind::InvalidOperation,
+        format!("lookup(): table `{table}` has no row with id `{id}`"),
+    ))
 }
 
 /// `select("city", "goods", "books")`: the rows of `table` whose `field` equals
@@ -266,7 +339,10 @@ fn round_to(x: Value, step: Value) -> Result<Value, Error> {
     let x = f64::try_from(x)?;
     let step = f64::try_from(step)?;
     if step <= 0.0 {
-        return Err(Error::new(ErrorKind::InvalidOperation, "round_to(): step must be positive"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "round_to(): step must be positive",
+        ));
     }
     Ok(number((x / step).round() * step))
 }
@@ -278,7 +354,10 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
     let inset: f64 = kwargs.get::<Option<f64>>("inset")?.unwrap_or(0.0);
     kwargs.assert_all_used()?;
     if !(0..=10_000).contains(&n) {
-        return Err(Error::new(ErrorKind::InvalidOperation, "along(): n must be between 0 and 10000"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "along(): n must be between 0 and 10000",
+        ));
     }
     let mut pts = Vec::new();
     for p in points.try_iter()? {
@@ -287,9 +366,15 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
         pts.push((x, y));
     }
     if pts.len() < 2 {
-        return Err(Error::new(ErrorKind::InvalidOperation, "along(): needs at least two points"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "along(): needs at least two points",
+        ));
     }
-    let seg: Vec<f64> = pts.windows(2).map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt()).collect();
+    let seg: Vec<f64> = pts
+        .windows(2)
+        .map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt())
+        .collect();
     let total: f64 = seg.iter().sum();
     let usable = (total - 2.0 * inset).max(0.0);
     let mut out = Vec::new();
@@ -298,7 +383,11 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
         let mut acc = 0.0;
         for (k, len) in seg.iter().enumerate() {
             if acc + len >= target || k == seg.len() - 1 {
-                let t = if *len > 0.0 { ((target - acc) / len).clamp(0.0, 1.0) } else { 0.0 };
+                let t = if *len > 0.0 {
+                    ((target - acc) / len).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
                 let (a, b) = (pts[k], pts[k + 1]);
                 let x = a.0 + (b.0 - a.0) * t;
                 let y = a.1 + (b.1 - a.1) * t;
@@ -316,6 +405,11 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
     Ok(Value::from(out))
 }
 
+/// Converts any serialisable data (TOML values, the `[game]` table) to a template value.
+pub fn to_value<T: serde::Serialize>(x: &T) -> Value {
+    Value::from(minijinja::value::Serde(x))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,15 +421,25 @@ mod tests {
     #[test]
     fn money_and_num() {
         let e = env();
-        assert_eq!(e.render_str("{{ 1700|money }} {{ 250000|money }} {{ 100|money }}", ()).unwrap(), "$1,700 $250,000 $100");
-        assert_eq!(e.render_str("{{ 94.9000015258789|num }}", ()).unwrap(), "94.9");
+        assert_eq!(
+            e.render_str("{{ 1700|money }} {{ 250000|money }} {{ 100|money }}", ())
+                .unwrap(),
+            "$1,700 $250,000 $100"
+        );
+        assert_eq!(
+            e.render_str("{{ 94.9000015258789|num }}", ()).unwrap(),
+            "94.9"
+        );
     }
 
     #[test]
     fn along_spaces_points_evenly() {
         let e = env();
         let out = e
-            .render_str("{% for p in along([[0,0],[40,0]], 4) %}{{ p.x }} {% endfor %}", ())
+            .render_str(
+                "{% for p in along([[0,0],[40,0]], 4) %}{{ p.x }} {% endfor %}",
+                (),
+            )
             .unwrap();
         assert_eq!(out, "5.0 15.0 25.0 35.0 ");
     }
@@ -343,13 +447,13 @@ mod tests {
     #[test]
     fn escapes_svg() {
         let mut e = env();
-        e.add_template_owned("t.svg", "<text>{{ s }}</text>").unwrap();
-        let out = e.get_template("t.svg").unwrap().render(minijinja::context! { s => "A & B <C>" }).unwrap();
+        e.add_template_owned("t.svg", "<text>{{ s }}</text>")
+            .unwrap();
+        let out = e
+            .get_template("t.svg")
+            .unwrap()
+            .render(minijinja::context! { s => "A & B <C>" })
+            .unwrap();
         assert_eq!(out, "<text>A &amp; B &lt;C&gt;</text>");
     }
-}
-
-/// Converts any serialisable data (TOML values, the `[game]` table) to a template value.
-pub fn to_value<T: serde::Serialize>(x: &T) -> Value {
-    Value::from(minijinja::value::Serde(x))
 }

@@ -22,14 +22,20 @@ pub fn mm_to_px(mm: f64, dpi: f64) -> f64 {
 /// that silently means the wrong unit costs a print run.
 pub fn parse_length(text: &str) -> Result<f64, String> {
     let t = text.trim();
-    let split = t
-        .find(|c: char| c.is_ascii_alphabetic())
-        .ok_or_else(|| format!("`{t}` has no unit: write it as e.g. `63.5mm`, `2.5in` or `72pt`"))?;
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).ok_or_else(|| {
+        format!("`{t}` has no unit: write it as e.g. `63.5mm`, `2.5in` or `72pt`")
+    })?;
     let (num, unit) = t.split_at(split);
     let num = num.trim();
     let value = if let Some((a, b)) = num.split_once('/') {
-        let a: f64 = a.trim().parse().map_err(|_| format!("`{t}` is not a length"))?;
-        let b: f64 = b.trim().parse().map_err(|_| format!("`{t}` is not a length"))?;
+        let a: f64 = a
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{t}` is not a length"))?;
+        let b: f64 = b
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{t}` is not a length"))?;
         if b == 0.0 {
             return Err(format!("`{t}` divides by zero"));
         }
@@ -42,11 +48,7 @@ pub fn parse_length(text: &str) -> Result<f64, String> {
         "cm" => 10.0,
         "in" => MM_PER_IN,
         "pt" => 1.0 / PT_PER_MM,
-        other => {
-            return Err(format!(
-                "`{other}` is not a unit: use mm, cm, in or pt"
-            ))
-        }
+        other => return Err(format!("`{other}` is not a unit: use mm, cm, in or pt")),
     };
     let mm = value * factor;
     if !mm.is_finite() {
@@ -81,7 +83,9 @@ mod tests {
         assert!((parse_length("72pt").unwrap() - 25.4).abs() < 1e-9);
         assert_eq!(parse_length("1cm").unwrap(), 10.0);
         assert!(parse_length("12").unwrap_err().contains("no unit"));
-        assert!(parse_length("12furlong").unwrap_err().contains("not a unit"));
+        assert!(parse_length("12furlong")
+            .unwrap_err()
+            .contains("not a unit"));
     }
 
     #[test]

@@ -17,7 +17,12 @@ pub struct Args {
     pub paper: String,
     /// Formats to write, comma-separated: pdf (print-and-play sheets and real-size
     /// boards), svg and png (one file per distinct face).
-    #[arg(long, default_value = "pdf", value_delimiter = ',', value_name = "FORMATS")]
+    #[arg(
+        long,
+        default_value = "pdf",
+        value_delimiter = ',',
+        value_name = "FORMATS"
+    )]
     pub format: Vec<String>,
     /// Output folder; each game goes to <DIR>/<game>/.
     #[arg(long, value_name = "DIR")]
@@ -44,29 +49,46 @@ pub fn run(args: &Args) -> i32 {
         Some(p) => p,
         None => {
             let names: Vec<&str> = PAPERS.iter().map(|p| p.name).collect();
-            diags.push(Diagnostic::error(format!("unknown paper `{}`", args.paper)).hint(format!("use one of: {}", names.join(", "))));
+            diags.push(
+                Diagnostic::error(format!("unknown paper `{}`", args.paper))
+                    .hint(format!("use one of: {}", names.join(", "))),
+            );
             return super::finish(diags, &root, false);
         }
     };
-    let mut opts = Options { paper, pdf: false, svg: false, png: false, dpi: args.dpi };
+    let mut opts = Options {
+        paper,
+        pdf: false,
+        svg: false,
+        png: false,
+        dpi: args.dpi,
+    };
     for f in &args.format {
         match f.trim() {
             "pdf" => opts.pdf = true,
             "svg" => opts.svg = true,
             "png" => opts.png = true,
             other => {
-                diags.push(Diagnostic::error(format!("unknown format `{other}`")).hint("use pdf, svg or png, comma-separated"));
+                diags.push(
+                    Diagnostic::error(format!("unknown format `{other}`"))
+                        .hint("use pdf, svg or png, comma-separated"),
+                );
                 return super::finish(diags, &root, false);
             }
         }
     }
     if !(10.0..=2400.0).contains(&args.dpi) {
-        diags.push(Diagnostic::error(format!("--dpi {} is outside 10..2400", args.dpi)).hint("300 is what print shops ask for"));
+        diags.push(
+            Diagnostic::error(format!("--dpi {} is outside 10..2400", args.dpi))
+                .hint("300 is what print shops ask for"),
+        );
         return super::finish(diags, &root, false);
     }
     let out = args.out.clone().unwrap_or_else(|| root.join("output"));
     if let Err(e) = check_out_dir(&root, &out) {
-        diags.push(Diagnostic::error(e).hint("choose an output folder of its own, e.g. --out output"));
+        diags.push(
+            Diagnostic::error(e).hint("choose an output folder of its own, e.g. --out output"),
+        );
         return super::finish(diags, &root, false);
     }
     let games = match super::select_games(&project, &args.games) {
@@ -78,7 +100,8 @@ pub fn run(args: &Args) -> i32 {
     };
     for id in &games {
         let mut built = build(&root, id, &opts);
-        let failed = built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);
+        let failed =
+            built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);
         if failed {
             eprintln!("{id}: not built (nothing written)");
         } else {
@@ -94,7 +117,9 @@ pub fn run(args: &Args) -> i32 {
                         built.outputs.files.len()
                     );
                 }
-                Err(e) => built.diags.push(Diagnostic::error(e).with("game", id.clone())),
+                Err(e) => built
+                    .diags
+                    .push(Diagnostic::error(e).with("game", id.clone())),
             }
         }
         diags.extend(built.diags.items);

@@ -17,14 +17,20 @@ pub fn count_table(counts: &[Count]) -> String {
         return s;
     }
     let w = counts.iter().map(|c| c.id.len()).max().unwrap_or(0).max(9);
-    s.push_str(&format!("  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n", "component", "kind", "faces", "parts", "rules"));
+    s.push_str(&format!(
+        "  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n",
+        "component", "kind", "faces", "parts", "rules"
+    ));
     for c in counts {
         let rules = match c.expected {
             Some(e) if e == c.parts as i64 => format!("{e} ok"),
             Some(e) => format!("{e} MISMATCH"),
             None => "-".into(),
         };
-        s.push_str(&format!("  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n", c.id, c.kind, c.faces, c.parts, rules));
+        s.push_str(&format!(
+            "  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n",
+            c.id, c.kind, c.faces, c.parts, rules
+        ));
     }
     s
 }
@@ -42,7 +48,10 @@ pub fn run(args: &Args) -> i32 {
     for id in project.games() {
         let mut built = Built::default();
         let _ = load_and_check(&project.root, &id, &mut built);
-        let name = crate::model::load_game(&project.root, &id).0.map(|g| g.meta.name).unwrap_or_default();
+        let name = crate::model::load_game(&project.root, &id)
+            .0
+            .map(|g| g.meta.name)
+            .unwrap_or_default();
         println!("{id} ({name})");
         print!("{}", count_table(&built.counts));
         diags.extend(built.diags.items);

@@ -43,13 +43,17 @@ pub fn select_games(project: &Project, named: &[String]) -> Result<Vec<String>, 
     let all = project.games();
     if named.is_empty() {
         if all.is_empty() {
-            return Err(Diagnostic::error("no games found: data/ has no folder with a game.toml").hint("create data/<game>/game.toml (see README.md, \"Adding a game\")"));
+            return Err(
+                Diagnostic::error("no games found: data/ has no folder with a game.toml")
+                    .hint("create data/<game>/game.toml (see README.md, \"Adding a game\")"),
+            );
         }
         return Ok(all);
     }
     for n in named {
         if let Err(why) = crate::project::check_name(n) {
-            return Err(Diagnostic::error(format!("game name `{n}` {why}")).hint("name a folder under data/"));
+            return Err(Diagnostic::error(format!("game name `{n}` {why}"))
+                .hint("name a folder under data/"));
         }
         if !all.contains(n) {
             let hint = match did_you_mean(n, all.iter().map(String::as_str)) {

@@ -39,10 +39,22 @@ fn krect(r: &Rect) -> Option<KRect> {
 }
 
 /// Writes `pages` as one PDF. `faces[i]` is the picture of face index `i`.
-pub fn write(title: &str, pages: &[Page], faces: &[Tree], bookmarks: &[Bookmark]) -> Result<Vec<u8>, String> {
-    let settings = SerializeSettings { xmp_metadata: false, ..SerializeSettings::default() };
+pub fn write(
+    title: &str,
+    pages: &[Page],
+    faces: &[Tree],
+    bookmarks: &[Bookmark],
+) -> Result<Vec<u8>, String> {
+    let settings = SerializeSettings {
+        xmp_metadata: false,
+        ..SerializeSettings::default()
+    };
     let mut doc = Document::new_with(settings);
-    doc.set_metadata(Metadata::new().title(title.to_string()).creator("cardstock".to_string()));
+    doc.set_metadata(
+        Metadata::new()
+            .title(title.to_string())
+            .creator("cardstock".to_string()),
+    );
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
     for page in pages {
         let s = page.sheet;
@@ -53,17 +65,20 @@ pub fn write(title: &str, pages: &[Page], faces: &[Tree], bookmarks: &[Bookmark]
         let mut p = doc.start_page_with(ps);
         let mut surface = p.surface();
         for pl in &s.placements {
-            let tree = faces.get(pl.face).ok_or("a placement names a face that was not rendered")?;
+            let tree = faces
+                .get(pl.face)
+                .ok_or("a placement names a face that was not rendered")?;
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or("a face has no size")?;
-            if !graphics.contains_key(&pl.face) {
+            if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
                 gs.draw_svg(tree, psize, SvgSettings::default());
                 gs.finish();
-                let stream = sb.finish();
-                graphics.insert(pl.face, Graphic::new(stream, false));
+                slot.insert(Graphic::new(sb.finish(), false));
             }
-            let Some(clip) = krect(&pl.clip) else { continue };
+            let Some(clip) = krect(&pl.clip) else {
+                continue;
+            };
             let mut pb = PathBuilder::new();
             pb.push_rect(clip);
             let Some(path) = pb.finish() else { continue };
@@ -80,9 +95,13 @@ pub fn write(title: &str, pages: &[Page], faces: &[Tree], bookmarks: &[Bookmark]
     if !bookmarks.is_empty() {
         let mut outline = Outline::new();
         for b in bookmarks {
-            outline.push_child(OutlineNode::new(b.title.clone(), XyzDestination::new(b.page, Point::from_xy(0.0, 0.0))));
+            outline.push_child(OutlineNode::new(
+                b.title.clone(),
+                XyzDestination::new(b.page, Point::from_xy(0.0, 0.0)),
+            ));
         }
         doc.set_outline(outline);
     }
-    doc.finish().map_err(|e| format!("PDF writer failed: {e:?}"))
+    doc.finish()
+        .map_err(|e| format!("PDF writer failed: {e:?}"))
 }

@@ -10,7 +10,12 @@ pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, Str
         return Err(format!("a {w} x {h} px image is too large to rasterise"));
     }
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("cannot allocate the image")?;
-    let ts = resvg::tiny_skia::Transform::from_scale(w as f32 / tree.size().width(), h as f32 / tree.size().height());
+    let ts = resvg::tiny_skia::Transform::from_scale(
+        w as f32 / tree.size().width(),
+        h as f32 / tree.size().height(),
+    );
     resvg::render(tree, ts, &mut pixmap.as_mut());
-    pixmap.encode_png().map_err(|e| format!("PNG encoding failed: {e}"))
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("PNG encoding failed: {e}"))
 }

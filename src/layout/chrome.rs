@@ -14,7 +14,11 @@ impl Chrome {
     pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64) {
         self.body.push_str(&format!(
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\" stroke-width=\"{}\"/>\n",
-            f(x1), f(y1), f(x2), f(y2), f(MARK_WIDTH)
+            f(x1),
+            f(y1),
+            f(x2),
+            f(y2),
+            f(MARK_WIDTH)
         ));
     }
 
@@ -46,8 +50,15 @@ impl Chrome {
 
     /// A small label; `rotate` turns it -90 degrees (reading upwards).
     pub fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, rotate: bool, text: &str) {
-        let esc = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-        let tr = if rotate { format!(" transform=\"rotate(-90 {} {})\"", f(x), f(y)) } else { String::new() };
+        let esc = text
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        let tr = if rotate {
+            format!(" transform=\"rotate(-90 {} {})\"", f(x), f(y))
+        } else {
+            String::new()
+        };
         self.body.push_str(&format!(
             "<text x=\"{}\" y=\"{}\" font-family=\"Lato\" font-size=\"{}\" fill=\"#333\" text-anchor=\"{anchor}\"{tr}>{esc}</text>\n",
             f(x), f(y), f(size)

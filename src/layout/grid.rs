@@ -34,15 +34,29 @@ fn fit(paper: Paper, size: Size, bleed: f64, gap: f64, edge: f64) -> (usize, usi
     let n = |avail: f64, w: f64| -> usize {
         // cols*w + (cols-1)*gap + 2*bleed <= avail
         let k = ((avail - 2.0 * bleed + gap) / (w + gap)).floor();
-        if k.is_finite() && k > 0.0 { k as usize } else { 0 }
+        if k.is_finite() && k > 0.0 {
+            k as usize
+        } else {
+            0
+        }
     };
-    (n(paper.width - 2.0 * edge, size.width), n(paper.height - 2.0 * edge, size.height))
+    (
+        n(paper.width - 2.0 * edge, size.width),
+        n(paper.height - 2.0 * edge, size.height),
+    )
 }
 
 /// Lays out `items` on sheets of `paper`. Cards (`cut_lines == false`) are butted
 /// together with crop marks; chits are spaced `2 * bleed` apart with cut lines.
 /// Sheets with backs are followed by their back sheet, mirrored for a long-edge flip.
-pub fn grid(items: &[GridItem], size: Size, bleed: f64, cut_lines: bool, paper: Paper, title: &str) -> Result<Vec<Sheet>, String> {
+pub fn grid(
+    items: &[GridItem],
+    size: Size,
+    bleed: f64,
+    cut_lines: bool,
+    paper: Paper,
+    title: &str,
+) -> Result<Vec<Sheet>, String> {
     let gap = if cut_lines { 2.0 * bleed } else { 0.0 };
     // Butted cards may use the page to 3 mm of the edge (Letter is only just tall
     // enough for 3 poker cards with bleed); spaced chits stay in the printable area.
@@ -57,7 +71,15 @@ pub fn grid(items: &[GridItem], size: Size, bleed: f64, cut_lines: bool, paper: 
             let (pitch_x, pitch_y) = (size.width + gap, size.height + gap);
             let gw = cols as f64 * size.width + (cols - 1) as f64 * gap;
             let gh = rows as f64 * size.height + (rows - 1) as f64 * gap;
-            best = Some(Geometry { paper: p, cols, rows, x0: (p.width - gw) / 2.0, y0: (p.height - gh) / 2.0, pitch_x, pitch_y });
+            best = Some(Geometry {
+                paper: p,
+                cols,
+                rows,
+                x0: (p.width - gw) / 2.0,
+                y0: (p.height - gh) / 2.0,
+                pitch_x,
+                pitch_y,
+            });
         }
     }
     let g = best.ok_or_else(|| {
@@ -72,16 +94,43 @@ pub fn grid(items: &[GridItem], size: Size, bleed: f64, cut_lines: bool, paper: 
     let mut sheets = Vec::new();
     for (page, chunk) in items.chunks(per).enumerate() {
         let n = format!("{}/{}", page + 1, pages);
-        sheets.push(sheet(&g, chunk, size, bleed, cut_lines, false, &format!("{title} — fronts {n}"), has_backs));
+        sheets.push(sheet(
+            &g,
+            chunk,
+            size,
+            bleed,
+            cut_lines,
+            false,
+            &format!("{title} — fronts {n}"),
+            has_backs,
+        ));
         if has_backs {
-            sheets.push(sheet(&g, chunk, size, bleed, cut_lines, true, &format!("{title} — backs {n} (reverse of the page before; flip on the long edge)"), true));
+            sheets.push(sheet(
+                &g,
+                chunk,
+                size,
+                bleed,
+                cut_lines,
+                true,
+                &format!("{title} — backs {n} (reverse of the page before; flip on the long edge)"),
+                true,
+            ));
         }
     }
     Ok(sheets)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn sheet(g: &Geometry, chunk: &[GridItem], size: Size, bleed: f64, cut_lines: bool, back: bool, label: &str, duplex: bool) -> Sheet {
+fn sheet(
+    g: &Geometry,
+    chunk: &[GridItem],
+    size: Size,
+    bleed: f64,
+    cut_lines: bool,
+    back: bool,
+    label: &str,
+    duplex: bool,
+) -> Sheet {
     // Occupied cells, after mirroring for the back.
     let cell = |k: usize| -> (usize, usize) {
         let (r, c) = (k / g.cols, k % g.cols);
@@ -93,7 +142,11 @@ fn sheet(g: &Geometry, chunk: &[GridItem], size: Size, bleed: f64, cut_lines: bo
         occupied[r][c] = true;
     }
     let occ = |r: isize, c: isize| -> bool {
-        r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols && occupied[r as usize][c as usize]
+        r >= 0
+            && c >= 0
+            && (r as usize) < g.rows
+            && (c as usize) < g.cols
+            && occupied[r as usize][c as usize]
     };
     let mut chrome = Chrome::default();
     let mut placements = Vec::new();
@@ -102,7 +155,12 @@ fn sheet(g: &Geometry, chunk: &[GridItem], size: Size, bleed: f64, cut_lines: bo
         let face = if back { item.back } else { Some(item.front) };
         let Some(face) = face else { continue };
         let (r, c) = cell(k);
-        let trim = Rect { x: g.x0 + c as f64 * g.pitch_x, y: g.y0 + r as f64 * g.pitch_y, w: size.width, h: size.height };
+        let trim = Rect {
+            x: g.x0 + c as f64 * g.pitch_x,
+            y: g.y0 + r as f64 * g.pitch_y,
+            w: size.width,
+            h: size.height,
+        };
         let clip = if cut_lines {
             trim.grow(bleed)
         } else {
@@ -112,7 +170,12 @@ fn sheet(g: &Geometry, chunk: &[GridItem], size: Size, bleed: f64, cut_lines: bo
             let rt = if occ(ri, ci + 1) { 0.0 } else { bleed };
             let t = if occ(ri - 1, ci) { 0.0 } else { bleed };
             let b = if occ(ri + 1, ci) { 0.0 } else { bleed };
-            Rect { x: trim.x - l, y: trim.y - t, w: trim.w + l + rt, h: trim.h + t + b }
+            Rect {
+                x: trim.x - l,
+                y: trim.y - t,
+                w: trim.w + l + rt,
+                h: trim.h + t + b,
+            }
         };
         if cut_lines {
             chrome.cut(&shape_path(item.shape, &trim));
@@ -130,13 +193,23 @@ fn sheet(g: &Geometry, chunk: &[GridItem], size: Size, bleed: f64, cut_lines: bo
     }
     let gw = g.cols as f64 * size.width + (g.cols - 1) as f64 * (g.pitch_x - size.width);
     let gh = g.rows as f64 * size.height + (g.rows - 1) as f64 * (g.pitch_y - size.height);
-    let grid_rect = Rect { x: g.x0, y: g.y0, w: gw, h: gh };
+    let grid_rect = Rect {
+        x: g.x0,
+        y: g.y0,
+        w: gw,
+        h: gh,
+    };
     if !cut_lines {
         crop_marks(&mut chrome, g, size, bleed, &grid_rect);
     }
     label_sheet(&mut chrome, g, bleed, &grid_rect, label, duplex && !back);
     let trim = trim_all.unwrap_or(grid_rect);
-    let bleed_box = trim.grow(bleed).intersect(&Rect { x: 0.0, y: 0.0, w: g.paper.width, h: g.paper.height });
+    let bleed_box = trim.grow(bleed).intersect(&Rect {
+        x: 0.0,
+        y: 0.0,
+        w: g.paper.width,
+        h: g.paper.height,
+    });
     Sheet {
         width: g.paper.width,
         height: g.paper.height,
@@ -159,25 +232,53 @@ fn crop_marks(chrome: &mut Chrome, g: &Geometry, size: Size, bleed: f64, grid: &
         let x = grid.x + c as f64 * size.width;
         if top_room > 0.5 {
             chrome.line(x, grid.y - start, x, grid.y - start - top_room);
-            chrome.line(x, grid.bottom() + start, x, (grid.bottom() + start + top_room).min(ph));
+            chrome.line(
+                x,
+                grid.bottom() + start,
+                x,
+                (grid.bottom() + start + top_room).min(ph),
+            );
         }
     }
     for r in 0..=g.rows {
         let y = grid.y + r as f64 * size.height;
         if side_room > 0.5 {
             chrome.line(grid.x - start, y, grid.x - start - side_room, y);
-            chrome.line(grid.right() + start, y, (grid.right() + start + side_room).min(pw), y);
+            chrome.line(
+                grid.right() + start,
+                y,
+                (grid.right() + start + side_room).min(pw),
+                y,
+            );
         }
     }
 }
 
 /// Puts the sheet's label where there is room: the bottom margin, else the left margin.
-fn label_sheet(chrome: &mut Chrome, g: &Geometry, bleed: f64, grid: &Rect, label: &str, duplex_front: bool) {
+fn label_sheet(
+    chrome: &mut Chrome,
+    g: &Geometry,
+    bleed: f64,
+    grid: &Rect,
+    label: &str,
+    duplex_front: bool,
+) {
     let size = 2.4;
-    let text = if duplex_front { format!("{label} — print double-sided") } else { label.to_string() };
+    let text = if duplex_front {
+        format!("{label} — print double-sided")
+    } else {
+        label.to_string()
+    };
     let bottom_room = g.paper.height - grid.bottom() - bleed - MARK_LEN - MARK_GAP;
     if bottom_room >= size + 1.5 {
-        chrome.text(g.paper.width / 2.0, g.paper.height - (bottom_room - size) / 2.0 - 1.0, size, "middle", false, &text);
+        chrome.text(
+            g.paper.width / 2.0,
+            g.paper.height - (bottom_room - size) / 2.0 - 1.0,
+            size,
+            "middle",
+            false,
+            &text,
+        );
     } else if grid.x - bleed - MARK_LEN - MARK_GAP >= 3.0 || grid.x >= 10.0 {
         // In the left margin, reading upwards, centred on the middle of the first row
         // so it never meets a crop mark.
@@ -192,13 +293,27 @@ mod tests {
     use super::*;
 
     fn items(n: usize) -> Vec<GridItem> {
-        (0..n).map(|i| GridItem { front: i, back: Some(1000), shape: Shape::Rect }).collect()
+        (0..n)
+            .map(|i| GridItem {
+                front: i,
+                back: Some(1000),
+                shape: Shape::Rect,
+            })
+            .collect()
     }
 
     #[test]
     fn poker_nine_up_on_letter_with_mirrored_backs() {
         let letter = Paper::named("letter").unwrap();
-        let sheets = grid(&items(10), Size::named("poker").unwrap(), 3.0, false, letter, "t").unwrap();
+        let sheets = grid(
+            &items(10),
+            Size::named("poker").unwrap(),
+            3.0,
+            false,
+            letter,
+            "t",
+        )
+        .unwrap();
         assert_eq!(sheets.len(), 4, "2 front sheets + 2 back sheets");
         let front = &sheets[0];
         assert_eq!(front.placements.len(), 9);
@@ -206,7 +321,9 @@ mod tests {
         // The back of the first card (top-left) is top-right on the back sheet.
         let f0 = &front.placements[0];
         let b0 = &sheets[1].placements[0];
-        assert!((f0.trim.x + f0.trim.w / 2.0 - (215.9 - (b0.trim.x + b0.trim.w / 2.0))).abs() < 1e-9);
+        assert!(
+            (f0.trim.x + f0.trim.w / 2.0 - (215.9 - (b0.trim.x + b0.trim.w / 2.0))).abs() < 1e-9
+        );
         assert_eq!(f0.trim.y, b0.trim.y);
         // Inner edges are clipped at the trim; outer edges keep their bleed.
         assert!((f0.clip.x - (f0.trim.x - 3.0)).abs() < 1e-9);
@@ -216,7 +333,15 @@ mod tests {
     #[test]
     fn chits_are_spaced_by_their_bleed() {
         let a4 = Paper::named("a4").unwrap();
-        let sheets = grid(&items(5), Size::named("chit-3/4in").unwrap(), 1.5, true, a4, "t").unwrap();
+        let sheets = grid(
+            &items(5),
+            Size::named("chit-3/4in").unwrap(),
+            1.5,
+            true,
+            a4,
+            "t",
+        )
+        .unwrap();
         let p = &sheets[0].placements;
         assert!((p[1].trim.x - p[0].trim.x - (19.05 + 3.0)).abs() < 1e-9);
         assert!(sheets[0].chrome.contains("<path"));
@@ -225,7 +350,18 @@ mod tests {
     #[test]
     fn too_big_is_an_error() {
         let letter = Paper::named("letter").unwrap();
-        let e = grid(&items(1), Size { width: 400.0, height: 400.0 }, 3.0, false, letter, "t").unwrap_err();
+        let e = grid(
+            &items(1),
+            Size {
+                width: 400.0,
+                height: 400.0,
+            },
+            3.0,
+            false,
+            letter,
+            "t",
+        )
+        .unwrap_err();
         assert!(e.contains("does not fit"));
     }
 }

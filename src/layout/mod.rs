@@ -21,8 +21,16 @@ pub struct Paper {
 
 /// The paper sizes `--paper` accepts.
 pub const PAPERS: &[Paper] = &[
-    Paper { name: "letter", width: 215.9, height: 279.4 },
-    Paper { name: "a4", width: 210.0, height: 297.0 },
+    Paper {
+        name: "letter",
+        width: 215.9,
+        height: 279.4,
+    },
+    Paper {
+        name: "a4",
+        width: 210.0,
+        height: 297.0,
+    },
 ];
 
 impl Paper {
@@ -33,7 +41,11 @@ impl Paper {
 
     /// The same paper turned sideways.
     pub fn landscape(self) -> Paper {
-        Paper { width: self.height, height: self.width, ..self }
+        Paper {
+            width: self.height,
+            height: self.width,
+            ..self
+        }
     }
 }
 
@@ -64,21 +76,36 @@ impl Rect {
 
     /// Grows the rectangle by `d` on every side.
     pub fn grow(&self, d: f64) -> Rect {
-        Rect { x: self.x - d, y: self.y - d, w: self.w + 2.0 * d, h: self.h + 2.0 * d }
+        Rect {
+            x: self.x - d,
+            y: self.y - d,
+            w: self.w + 2.0 * d,
+            h: self.h + 2.0 * d,
+        }
     }
 
     /// The smallest rectangle holding both.
     pub fn union(&self, o: &Rect) -> Rect {
         let x = self.x.min(o.x);
         let y = self.y.min(o.y);
-        Rect { x, y, w: self.right().max(o.right()) - x, h: self.bottom().max(o.bottom()) - y }
+        Rect {
+            x,
+            y,
+            w: self.right().max(o.right()) - x,
+            h: self.bottom().max(o.bottom()) - y,
+        }
     }
 
     /// The overlap of both (zero-sized if they do not overlap).
     pub fn intersect(&self, o: &Rect) -> Rect {
         let x = self.x.max(o.x);
         let y = self.y.max(o.y);
-        Rect { x, y, w: (self.right().min(o.right()) - x).max(0.0), h: (self.bottom().min(o.bottom()) - y).max(0.0) }
+        Rect {
+            x,
+            y,
+            w: (self.right().min(o.right()) - x).max(0.0),
+            h: (self.bottom().min(o.bottom()) - y).max(0.0),
+        }
     }
 }
 
@@ -119,7 +146,14 @@ pub struct Sheet {
 pub fn shape_path(shape: Shape, r: &Rect) -> String {
     use crate::units::fmt_num as f;
     match shape {
-        Shape::Rect => format!("M{} {}H{}V{}H{}Z", f(r.x), f(r.y), f(r.right()), f(r.bottom()), f(r.x)),
+        Shape::Rect => format!(
+            "M{} {}H{}V{}H{}Z",
+            f(r.x),
+            f(r.y),
+            f(r.right()),
+            f(r.bottom()),
+            f(r.x)
+        ),
         Shape::Rounded => {
             let k = (r.w.min(r.h) * 0.08).min(3.0);
             format!(
@@ -134,12 +168,26 @@ pub fn shape_path(shape: Shape, r: &Rect) -> String {
             let (cx, cy) = (r.x + rx, r.y + ry);
             format!(
                 "M{} {}A{} {} 0 1 0 {} {}A{} {} 0 1 0 {} {}Z",
-                f(cx - rx), f(cy), f(rx), f(ry), f(cx + rx), f(cy), f(rx), f(ry), f(cx - rx), f(cy)
+                f(cx - rx),
+                f(cy),
+                f(rx),
+                f(ry),
+                f(cx + rx),
+                f(cy),
+                f(rx),
+                f(ry),
+                f(cx - rx),
+                f(cy)
             )
         }
         Shape::Triangle => format!(
             "M{} {}L{} {}L{} {}Z",
-            f(r.x + r.w / 2.0), f(r.y), f(r.right()), f(r.bottom()), f(r.x), f(r.bottom())
+            f(r.x + r.w / 2.0),
+            f(r.y),
+            f(r.right()),
+            f(r.bottom()),
+            f(r.x),
+            f(r.bottom())
         ),
     }
 }

@@ -14,8 +14,16 @@ const REAL_MARGIN: f64 = 10.0;
 
 /// One page at the part's own size plus bleed and room for crop marks.
 pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
-    let (w, h) = (size.width + 2.0 * (bleed + REAL_MARGIN), size.height + 2.0 * (bleed + REAL_MARGIN));
-    let trim = Rect { x: bleed + REAL_MARGIN, y: bleed + REAL_MARGIN, w: size.width, h: size.height };
+    let (w, h) = (
+        size.width + 2.0 * (bleed + REAL_MARGIN),
+        size.height + 2.0 * (bleed + REAL_MARGIN),
+    );
+    let trim = Rect {
+        x: bleed + REAL_MARGIN,
+        y: bleed + REAL_MARGIN,
+        w: size.width,
+        h: size.height,
+    };
     let mut chrome = Chrome::default();
     let gap = bleed + 0.5;
     let len = REAL_MARGIN - 1.5;
@@ -27,13 +35,32 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
         chrome.line(trim.x - gap, y, trim.x - gap - len, y);
         chrome.line(trim.right() + gap, y, trim.right() + gap + len, y);
     }
-    chrome.text(w / 2.0, h - 3.0, 2.4, "middle", false, &format!("{label} — real size {} x {} mm", crate::units::fmt_num(size.width), crate::units::fmt_num(size.height)));
+    chrome.text(
+        w / 2.0,
+        h - 3.0,
+        2.4,
+        "middle",
+        false,
+        &format!(
+            "{label} — real size {} x {} mm",
+            crate::units::fmt_num(size.width),
+            crate::units::fmt_num(size.height)
+        ),
+    );
     Sheet {
         width: w,
         height: h,
         trim,
         bleed: trim.grow(bleed),
-        placements: vec![Placement { face, x: trim.x - bleed, y: trim.y - bleed, w: size.width + 2.0 * bleed, h: size.height + 2.0 * bleed, clip: trim.grow(bleed), trim }],
+        placements: vec![Placement {
+            face,
+            x: trim.x - bleed,
+            y: trim.y - bleed,
+            w: size.width + 2.0 * bleed,
+            h: size.height + 2.0 * bleed,
+            clip: trim.grow(bleed),
+            trim,
+        }],
         chrome: chrome.finish(w, h),
         label: format!("{label} — real size"),
     }
@@ -51,7 +78,10 @@ fn count(total: f64, avail: f64) -> usize {
 /// tile shows a window of the part; neighbours share an `OVERLAP` band holding two
 /// registration targets, and a dashed guide marks where to cut the overlapping tile.
 pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> Vec<Sheet> {
-    let full = Size { width: size.width + 2.0 * bleed, height: size.height + 2.0 * bleed };
+    let full = Size {
+        width: size.width + 2.0 * bleed,
+        height: size.height + 2.0 * bleed,
+    };
     let plan = |p: Paper| {
         let (aw, ah) = (p.width - 2.0 * TILE_MARGIN, p.height - 2.0 * TILE_MARGIN);
         (p, aw, ah, count(full.width, aw), count(full.height, ah))
@@ -67,11 +97,32 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
             // Window of the part (in part coordinates, origin at the bleed corner).
             let wx = c as f64 * step_x;
             let wy = r as f64 * step_y;
-            let win = Rect { x: wx, y: wy, w: aw, h: ah }.intersect(&Rect { x: 0.0, y: 0.0, w: full.width, h: full.height });
+            let win = Rect {
+                x: wx,
+                y: wy,
+                w: aw,
+                h: ah,
+            }
+            .intersect(&Rect {
+                x: 0.0,
+                y: 0.0,
+                w: full.width,
+                h: full.height,
+            });
             let ox = TILE_MARGIN - wx; // page x of the part's origin
             let oy = TILE_MARGIN - wy;
-            let clip = Rect { x: win.x + ox, y: win.y + oy, w: win.w, h: win.h };
-            let part_trim = Rect { x: ox + bleed, y: oy + bleed, w: size.width, h: size.height };
+            let clip = Rect {
+                x: win.x + ox,
+                y: win.y + oy,
+                w: win.w,
+                h: win.h,
+            };
+            let part_trim = Rect {
+                x: ox + bleed,
+                y: oy + bleed,
+                w: size.width,
+                h: size.height,
+            };
             let mut chrome = Chrome::default();
             // Registration targets in the shared bands, at the same part position on
             // both tiles.
@@ -87,7 +138,12 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                 for f in [0.25, 0.75] {
                     chrome.target(bx, clip.y + clip.h * f, tr);
                 }
-                chrome.dashed(clip.x + OVERLAP / 2.0, clip.y, clip.x + OVERLAP / 2.0, clip.bottom());
+                chrome.dashed(
+                    clip.x + OVERLAP / 2.0,
+                    clip.y,
+                    clip.x + OVERLAP / 2.0,
+                    clip.bottom(),
+                );
             }
             if r + 1 < rows {
                 let by = clip.bottom() - OVERLAP / 2.0;
@@ -113,7 +169,11 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                 2.4,
                 "middle",
                 false,
-                &format!("{label} — tile {name} (row {} of {rows}, column {} of {cols}){how}", r + 1, c + 1),
+                &format!(
+                    "{label} — tile {name} (row {} of {rows}, column {} of {cols}){how}",
+                    r + 1,
+                    c + 1
+                ),
             );
             let _ = MARK_WIDTH + PRINTER_MARGIN;
             let trim = part_trim.intersect(&clip);
@@ -122,7 +182,15 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                 height: p.height,
                 trim,
                 bleed: part_trim.grow(bleed).intersect(&clip),
-                placements: vec![Placement { face, x: ox, y: oy, w: full.width, h: full.height, clip, trim: part_trim }],
+                placements: vec![Placement {
+                    face,
+                    x: ox,
+                    y: oy,
+                    w: full.width,
+                    h: full.height,
+                    clip,
+                    trim: part_trim,
+                }],
                 chrome: chrome.finish(p.width, p.height),
                 label: format!("{label} — tile {name}"),
             });
@@ -137,7 +205,10 @@ mod tests {
 
     #[test]
     fn tiles_cover_the_board_with_overlap() {
-        let size = Size { width: 609.6, height: 406.4 };
+        let size = Size {
+            width: 609.6,
+            height: 406.4,
+        };
         let sheets = tiles(0, size, 3.0, Paper::named("letter").unwrap(), "board");
         assert!(sheets.len() >= 6);
         // Neighbouring windows overlap by exactly OVERLAP (in part coordinates).
@@ -155,7 +226,15 @@ mod tests {
 
     #[test]
     fn real_size_page_has_room_for_marks() {
-        let s = real_size(0, Size { width: 609.6, height: 406.4 }, 3.0, "board");
+        let s = real_size(
+            0,
+            Size {
+                width: 609.6,
+                height: 406.4,
+            },
+            3.0,
+            "board",
+        );
         assert!((s.trim.w - 609.6).abs() < 1e-9);
         assert!(s.width > 609.6 + 6.0);
     }

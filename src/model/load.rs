@@ -49,7 +49,10 @@ pub(crate) fn toml_error(rel: &Path, game: &str, err: &toml::de::Error) -> Diagn
             let candidates: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
             d = match did_you_mean(word, candidates.iter().copied()) {
                 Some(m) => d.hint(format!("did you mean `{m}`?")),
-                None => d.hint(format!("remove it; known fields: {}", candidates.join(", "))),
+                None => d.hint(format!(
+                    "remove it; known fields: {}",
+                    candidates.join(", ")
+                )),
             };
         }
     } else if msg.starts_with("missing field") {
@@ -89,15 +92,29 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
         let span = c.span();
         let def = c.into_inner();
         let cid = def.id.get_ref().clone();
-        let at = |d: Diagnostic, span| d.at(&file, Some(span)).with("game", id).with("component", cid.clone());
+        let at = |d: Diagnostic, span| {
+            d.at(&file, Some(span))
+                .with("game", id)
+                .with("component", cid.clone())
+        };
         if let Err(why) = crate::project::check_name(&cid) {
-            diags.push(at(Diagnostic::error(format!("component id `{cid}` {why}")), def.id.span())
-                .hint("use lowercase letters, digits and hyphens, e.g. `contract-cards`"));
+            diags.push(
+                at(
+                    Diagnostic::error(format!("component id `{cid}` {why}")),
+                    def.id.span(),
+                )
+                .hint("use lowercase letters, digits and hyphens, e.g. `contract-cards`"),
+            );
             continue;
         }
         if seen.insert(cid.clone(), def.id.span()).is_some() {
-            diags.push(at(Diagnostic::error(format!("duplicate component id `{cid}`")), def.id.span())
-                .hint("give every [[component]] its own id"));
+            diags.push(
+                at(
+                    Diagnostic::error(format!("duplicate component id `{cid}`")),
+                    def.id.span(),
+                )
+                .hint("give every [[component]] its own id"),
+            );
             continue;
         }
         let kind = match Kind::parse(def.kind.get_ref()) {
@@ -108,7 +125,13 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                     Some(m) => format!("did you mean `{m}`?"),
                     None => format!("use one of: {}", Kind::NAMES.join(", ")),
                 };
-                diags.push(at(Diagnostic::error(format!("unknown component kind `{word}`")), def.kind.span()).hint(hint));
+                diags.push(
+                    at(
+                        Diagnostic::error(format!("unknown component kind `{word}`")),
+                        def.kind.span(),
+                    )
+                    .hint(hint),
+                );
                 continue;
             }
         };
@@ -125,12 +148,20 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
             Some(b) => match parse_length(b.get_ref()) {
                 Ok(v) if (0.0..=25.4).contains(&v) => v,
                 Ok(v) => {
-                    diags.push(at(Diagnostic::error(format!("bleed {v} mm is outside 0..25.4 mm")), b.span())
-                        .hint("print shops ask for 3mm (1/8in)"));
+                    diags.push(
+                        at(
+                            Diagnostic::error(format!("bleed {v} mm is outside 0..25.4 mm")),
+                            b.span(),
+                        )
+                        .hint("print shops ask for 3mm (1/8in)"),
+                    );
                     continue;
                 }
                 Err(why) => {
-                    diags.push(at(Diagnostic::error(why), b.span()).hint("write the bleed like \"3mm\" or \"1/8in\""));
+                    diags.push(
+                        at(Diagnostic::error(why), b.span())
+                            .hint("write the bleed like \"3mm\" or \"1/8in\""),
+                    );
                     continue;
                 }
             },
@@ -140,14 +171,37 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                 let names: Vec<&str> = tables.keys().map(String::as_str).collect();
                 let hint = match did_you_mean(t.get_ref(), names.iter().copied()) {
                     Some(m) => format!("did you mean `{m}`?"),
-                    None => format!("add [[{}]] rows to a .toml file in {}; tables found: {}", t.get_ref(), dir.display(), names.join(", ")),
+                    None => format!(
+                        "add [[{}]] rows to a .toml file in {}; tables found: {}",
+                        t.get_ref(),
+                        dir.display(),
+                        names.join(", ")
+                    ),
                 };
-                diags.push(at(Diagnostic::error(format!("component `{cid}` uses table `{}`, which no data file defines", t.get_ref())), t.span()).hint(hint));
+                diags.push(
+                    at(
+                        Diagnostic::error(format!(
+                            "component `{cid}` uses table `{}`, which no data file defines",
+                            t.get_ref()
+                        )),
+                        t.span(),
+                    )
+                    .hint(hint),
+                );
             }
         } else if let Some(e) = &def.expand {
-            diags.push(at(Diagnostic::error("`expand` needs a `table`"), e.span()).hint("add `table = \"...\"` or remove `expand`"));
+            diags.push(
+                at(Diagnostic::error("`expand` needs a `table`"), e.span())
+                    .hint("add `table = \"...\"` or remove `expand`"),
+            );
         }
-        components.push(Component { def, span, kind, size, bleed });
+        components.push(Component {
+            def,
+            span,
+            kind,
+            size,
+            bleed,
+        });
     }
 
     let contents = parsed.contents.into_iter().collect();
@@ -168,7 +222,12 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
 }
 
 /// Loads every `*.toml` in the game folder except `game.toml`, in name order.
-fn load_tables(root: &Path, dir: &Path, game: &str, diags: &mut Vec<Diagnostic>) -> BTreeMap<String, Table> {
+fn load_tables(
+    root: &Path,
+    dir: &Path,
+    game: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, Table> {
     let mut tables: BTreeMap<String, Table> = BTreeMap::new();
     let mut files: Vec<PathBuf> = match std::fs::read_dir(root.join(dir)) {
         Ok(rd) => rd
@@ -207,7 +266,10 @@ fn load_tables(root: &Path, dir: &Path, game: &str, diags: &mut Vec<Diagnostic>)
                     Diagnostic::error(format!("table `{tname}` is defined twice"))
                         .at(&rel, Some(name.span()))
                         .with("game", game)
-                        .hint(format!("keep all [[{tname}]] rows in one file (first seen in {})", prev.file.display())),
+                        .hint(format!(
+                            "keep all [[{tname}]] rows in one file (first seen in {})",
+                            prev.file.display()
+                        )),
                 );
                 continue;
             }
@@ -222,13 +284,31 @@ fn load_tables(root: &Path, dir: &Path, game: &str, diags: &mut Vec<Diagnostic>)
                         .map(|(k, v)| {
                             let key_span = k.span();
                             let span = v.span();
-                            (k.into_inner(), Field { key_span, span, value: v.into_inner() })
+                            (
+                                k.into_inner(),
+                                Field {
+                                    key_span,
+                                    span,
+                                    value: v.into_inner(),
+                                },
+                            )
                         })
                         .collect();
-                    Row { span, fields, derived: BTreeMap::new() }
+                    Row {
+                        span,
+                        fields,
+                        derived: BTreeMap::new(),
+                    }
                 })
                 .collect();
-            tables.insert(tname.clone(), Table { name: tname, file: rel.clone(), rows });
+            tables.insert(
+                tname.clone(),
+                Table {
+                    name: tname,
+                    file: rel.clone(),
+                    rows,
+                },
+            );
         }
     }
     tables

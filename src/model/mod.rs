@@ -57,7 +57,10 @@ impl Component {
 
     /// Human name, e.g. "contract cards".
     pub fn name(&self) -> String {
-        self.def.name.clone().unwrap_or_else(|| self.id().to_string())
+        self.def
+            .name
+            .clone()
+            .unwrap_or_else(|| self.id().to_string())
     }
 }
 
@@ -84,8 +87,9 @@ pub enum Kind {
 
 impl Kind {
     /// All kind names, for errors and hints.
-    pub const NAMES: [&'static str; 8] =
-        ["card", "chit", "token", "money", "aid", "board", "mat", "pad"];
+    pub const NAMES: [&'static str; 8] = [
+        "card", "chit", "token", "money", "aid", "board", "mat", "pad",
+    ];
 
     /// Parses a kind name.
     pub fn parse(s: &str) -> Option<Kind> {

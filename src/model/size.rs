@@ -43,7 +43,10 @@ impl Size {
         NAMED
             .iter()
             .find(|(n, _, _)| *n == name)
-            .map(|&(_, w, h)| Size { width: w, height: h })
+            .map(|&(_, w, h)| Size {
+                width: w,
+                height: h,
+            })
     }
 
     /// Reads a size from `"poker"` or `{ width = "..", height = ".." }`.
@@ -59,19 +62,31 @@ impl Size {
             toml::Value::Table(t) => {
                 for k in t.keys() {
                     if k != "width" && k != "height" {
-                        return Err(format!("unknown key `{k}` in size: use `width` and `height`"));
+                        return Err(format!(
+                            "unknown key `{k}` in size: use `width` and `height`"
+                        ));
                     }
                 }
                 let get = |k: &str| -> Result<f64, String> {
                     match t.get(k) {
                         Some(toml::Value::String(s)) => parse_length(s),
-                        Some(_) => Err(format!("size `{k}` must be a length string like \"63.5mm\"")),
+                        Some(_) => Err(format!(
+                            "size `{k}` must be a length string like \"63.5mm\""
+                        )),
                         None => Err(format!("size needs a `{k}`")),
                     }
                 };
-                Size { width: get("width")?, height: get("height")? }
+                Size {
+                    width: get("width")?,
+                    height: get("height")?,
+                }
             }
-            _ => return Err("size must be a name like \"poker\" or { width = \"..\", height = \"..\" }".into()),
+            _ => {
+                return Err(
+                    "size must be a name like \"poker\" or { width = \"..\", height = \"..\" }"
+                        .into(),
+                )
+            }
         };
         if size.width <= 0.0 || size.height <= 0.0 {
             return Err(format!(

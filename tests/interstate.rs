@@ -1,0 +1,283 @@
+//! Interstate Trucking end to end: build the real data and read the output back.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use lopdf::{Document, Object};
+
+fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
+    let dict = doc.get_dictionary(page).unwrap();
+    let arr = dict
+        .get(key)
+        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
+        .as_array()
+        .unwrap();
+    arr.iter()
+        .map(|o| match o {
+            Object::Integer(i) => *i as f64,
+            Object::Real(r) => *r as f64,
+            _ => panic!("not a number"),
+        })
+        .collect()
+}
+
+fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
+}
+
+/// Builds the real game once per test binary into a temporary folder.
+fn built() -> &'static Path {
+    use std::sync::OnceLock;
+    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    OUT.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let o = run(
+            &repo(),
+            &[
+                "build",
+                "interstate-trucking",
+                "--format",
+                "pdf,svg,png",
+                "--out",
+                out.path().to_str().unwrap(),
+            ],
+        );
+        let (stdout, stderr) = texts(&o);
+        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
+        assert!(
+            stdout.contains("interstate-trucking: 9 component sets, 319 parts, 43 pages"),
+            "{stdout}"
+        );
+        out
+    })
+    .path()
+}
+
+#[test]
+fn print_and_play_pdf_pages_and_boxes() {
+    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let doc = Document::load(&pdf).unwrap();
+    let pages = doc.get_pages();
+    // 10 contract fronts + 10 backs, goods chits, rest markers, trailers, cabs,
+    // colour markers, 7 money, 3 aids, 8 board tiles.
+    assert_eq!(pages.len(), 43);
+    let first = pages[&1];
+    assert!(
+        close(&rect(&doc, first, b"MediaBox"), &[0.0, 0.0, 612.0, 792.0]),
+        "Letter"
+    );
+    // 3 x 3 poker cards = 190.5 x 266.7 mm = 540 x 756 pt, centred.
+    assert!(close(
+        &rect(&doc, first, b"TrimBox"),
+        &[36.0, 18.0, 576.0, 774.0]
+    ));
+    // Bleed 3 mm = 8.504 pt around the trim.
+    assert!(close(
+        &rect(&doc, first, b"BleedBox"),
+        &[27.496, 9.496, 584.504, 782.504]
+    ));
+    for (_, id) in pages {
+        let media = rect(&doc, id, b"MediaBox");
+        let trim = rect(&doc, id, b"TrimBox");
+        let bleed = rect(&doc, id, b"BleedBox");
+        assert!(
+            bleed[0] <= trim[0]
+                && bleed[1] <= trim[1]
+                && bleed[2] >= trim[2]
+                && bleed[3] >= trim[3]
+        );
+        assert!(media[0] <= bleed[0] && media[2] >= bleed[2]);
+    }
+}
+
+#[test]
+fn fonts_are_embedded_subsets() {
+    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let doc = Document::load(&pdf).unwrap();
+    let mut names = Vec::new();
+    let mut embedded = 0;
+    for (_, obj) in doc.objects.iter() {
+        if let Ok(d) = obj.as_dict() {
+            if d.get(b"Type").ok().and_then(|t| t.as_name().ok()) == Some(b"FontDescriptor") {
+                names.push(
+                    String::from_utf8_lossy(d.get(b"FontName").unwrap().as_name().unwrap())
+                        .into_owned(),
+                );
+                if d.has(b"FontFile2") || d.has(b"FontFile3") || d.has(b"FontFile") {
+                    embedded += 1;
+                }
+            }
+        }
+    }
+    names.sort();
+    assert_eq!(embedded, names.len(), "every font is embedded: {names:?}");
+    assert!(
+        names.iter().any(|n| n.ends_with("+Lato-Regular")),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n.contains("+BebasNeue")), "{names:?}");
+    assert!(
+        names.iter().all(|n| n.as_bytes()[6] == b'+'),
+        "subset tags: {names:?}"
+    );
+}
+
+#[test]
+fn contract_text_reads_back() {
+    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let text = pdftotext(&pdf, 2 - 1);
+    // The rulebook's example contract (Minneapolis bread to Memphis, $1,700) is a
+    // starting contract on the first sheet, with its start city and player counts.
+    assert!(text.contains("MEMPHIS, TN"), "{text}");
+    assert!(text.contains("$1,700"), "{text}");
+    assert!(text.contains("* START: Minneapolis"), "{text}");
+    assert!(text.contains("players: 3, 6"), "{text}");
+    let back = pdftotext(&pdf, 2);
+    assert_eq!(back.matches("TRUCKING").count(), 9, "nine backs: {back}");
+}
+
+#[test]
+fn player_aid_shows_the_rules_numbers() {
+    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let text = pdftotext(&pdf, 33);
+    assert!(text.contains("Buy a Trailer"), "{text}");
+    assert!(
+        text.contains("1 AP + $1,000"),
+        "the rule text's price, not the aid pages' $1,500: {text}"
+    );
+    assert!(!text.contains("$1,500"));
+    assert!(text.contains("1 AP + $100"));
+    assert!(text.contains("$800") && text.contains("$600") && text.contains("$400"));
+    assert!(text.contains("YOUR TURN: 5 ACTION POINTS"));
+}
+
+#[test]
+fn board_real_size_and_tiles() {
+    let pdf = built().join("interstate-trucking/interstate-trucking-board-real-size.pdf");
+    let doc = Document::load(&pdf).unwrap();
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 1);
+    let trim = rect(&doc, pages[&1], b"TrimBox");
+    assert!(
+        ((trim[2] - trim[0]) - 24.0 * 72.0).abs() < 0.01
+            && ((trim[3] - trim[1]) - 16.0 * 72.0).abs() < 0.01,
+        "{trim:?}"
+    );
+    let text = pdftotext(&pdf, 1);
+    assert!(
+        text.contains("MINNEAPOLIS") && text.contains("SAN DIEGO"),
+        "{text}"
+    );
+    let pnp = built().join("interstate-trucking/interstate-trucking.pdf");
+    let tile = pdftotext(&pnp, 37);
+    assert!(
+        tile.contains("tile A2 (row 1 of 2, column 2 of 4)"),
+        "{tile}"
+    );
+}
+
+#[test]
+fn svg_and_png_per_distinct_face() {
+    let dir = built().join("interstate-trucking");
+    let svgs = std::fs::read_dir(dir.join("svg/contracts"))
+        .unwrap()
+        .count();
+    // 88 distinct fronts and one common back.
+    assert_eq!(svgs, 89);
+    // 44 goods-chit faces but only 22 goods: identical faces are written once.
+    assert_eq!(
+        std::fs::read_dir(dir.join("png/goods-chits"))
+            .unwrap()
+            .count(),
+        22
+    );
+    let png = std::fs::read(dir.join("png/contracts/001-front.png")).unwrap();
+    // IHDR width/height: poker + 3 mm bleed = 69.5 x 94.9 mm at 300 dpi.
+    let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((w, h), (821, 1121));
+    let svg = std::fs::read_to_string(dir.join("svg/contracts/001-front.svg")).unwrap();
+    assert!(svg.contains("viewBox=\"-3 -3 69.5 94.9\""), "{svg}");
+}
+
+#[test]
+fn two_builds_are_byte_identical() {
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        &repo(),
+        &[
+            "build",
+            "interstate-trucking",
+            "--format",
+            "pdf,svg,png",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success());
+    let a = built().join("interstate-trucking");
+    let b = out.path().join("interstate-trucking");
+    let mut n = 0;
+    for sub in ["", "svg/contracts", "png/contracts", "png/board"] {
+        for e in std::fs::read_dir(a.join(sub)).unwrap() {
+            let e = e.unwrap();
+            if e.path().is_file() {
+                let other = b.join(sub).join(e.file_name());
+                assert_eq!(
+                    std::fs::read(e.path()).unwrap(),
+                    std::fs::read(&other).unwrap(),
+                    "{}",
+                    e.path().display()
+                );
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 150);
+}
+
+#[test]
+fn a4_paper() {
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        &repo(),
+        &[
+            "build",
+            "interstate-trucking",
+            "--paper",
+            "a4",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let doc = Document::load(
+        out.path()
+            .join("interstate-trucking/interstate-trucking.pdf"),
+    )
+    .unwrap();
+    let pages = doc.get_pages();
+    assert!(close(
+        &rect(&doc, pages[&1], b"MediaBox"),
+        &[0.0, 0.0, 595.276, 841.89]
+    ));
+}
+
+#[test]
+fn check_prints_counts_and_writes_nothing() {
+    let tmp = project_copy(&["interstate-trucking"]);
+    let o = run(tmp.path(), &["check"]);
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("contracts      card       88     88  88 ok"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("goods-chits    chit       44     88  88 ok"),
+        "{stdout}"
+    );
+    assert!(!tmp.path().join("output").exists());
+}
