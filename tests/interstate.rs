@@ -130,7 +130,7 @@ fn contract_text_reads_back() {
     let text = pdftotext(&pdf, 2 - 1);
     // The rulebook's example contract (Minneapolis bread to Memphis, $1,700) is a
     // starting contract on the first sheet, with its start city and player counts.
-    assert!(text.contains("MEMPHIS, TN"), "{text}");
+    assert!(text.contains("Memphis, TN"), "{text}");
     assert!(text.contains("$1,700"), "{text}");
     assert!(text.contains("* START: Minneapolis"), "{text}");
     assert!(text.contains("players: 3, 6"), "{text}");
