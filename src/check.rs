@@ -196,32 +196,81 @@ pub fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
     let base = base_context(game);
     for a in &game.asserts {
         let def = a.get_ref();
+        let (that, template) = match (&def.that, &def.template) {
+            (Some(t), None) if def.message.is_some() => (Some(t), None),
+            (None, Some(t)) => (None, Some(t)),
+            (Some(_), None) => {
+                diags.push(
+                    Diagnostic::error("[[assert]] with `that` needs a `message`")
+                        .at(&game.file, Some(a.span()))
+                        .with("game", &game.id)
+                        .hint("say which rule is broken when the expression is false"),
+                );
+                continue;
+            }
+            _ => {
+                diags.push(
+                    Diagnostic::error("[[assert]] needs exactly one of `that` (an expression) or `template` (a check that prints problems)")
+                        .at(&game.file, Some(a.span()))
+                        .with("game", &game.id)
+                        .hint("write `that = \"...\"` with a `message`, or `template = \"\"\"...\"\"\"`"),
+                );
+                continue;
+            }
+        };
+        let hint = def.hint.clone().unwrap_or_else(|| {
+            "fix the data so the check holds, or the check if the rules changed".into()
+        });
         let mut run =
             |ctx: BTreeMap<String, Value>,
              row: Option<(String, std::path::PathBuf, std::ops::Range<usize>)>| {
-                match eval(tpl, game, &def.that, &ctx) {
+                let place = |d: Diagnostic, span: std::ops::Range<usize>| match &row {
+                    Some((label, file, rspan)) => {
+                        d.at(file, Some(rspan.clone())).with("row", label.clone())
+                    }
+                    None => d.at(&game.file, Some(span)),
+                };
+                if let Some(t) = template {
+                    match tpl.env.render_str(t.get_ref(), &ctx) {
+                        Ok(out) => {
+                            for line in out.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                                let msg = match &def.message {
+                                    Some(m) => format!("{m}: {line}"),
+                                    None => line.to_string(),
+                                };
+                                diags.push(
+                                    place(Diagnostic::error(msg).with("game", &game.id), t.span())
+                                        .hint(hint.clone()),
+                                );
+                            }
+                        }
+                        Err(e) => diags.push(
+                            Diagnostic::error(format!(
+                                "check template failed: {}",
+                                e.detail()
+                                    .map(String::from)
+                                    .unwrap_or_else(|| e.kind().to_string())
+                            ))
+                            .at(&game.file, Some(t.span()))
+                            .with("game", &game.id)
+                            .hint("fix the template of this [[assert]]"),
+                        ),
+                    }
+                    return;
+                }
+                let Some(that) = that else { return };
+                match eval(tpl, game, that, &ctx) {
                     Ok(v) if v.is_true() => {}
                     Ok(_) => {
-                        let msg = tpl
-                            .env
-                            .render_str(&def.message, &ctx)
-                            .unwrap_or_else(|_| def.message.clone());
-                        let mut d = Diagnostic::error(msg).with("game", &game.id);
-                        d = match &row {
-                            Some((label, file, span)) => {
-                                d.at(file, Some(span.clone())).with("row", label.clone())
-                            }
-                            None => d.at(&game.file, Some(def.that.span())),
-                        };
-                        d = d.with("check", def.that.get_ref().clone());
-                        d = d.hint(def.hint.clone().unwrap_or_else(|| {
-                            "fix the data so the check holds, or the check if the rules changed"
-                                .into()
-                        }));
+                        let message = def.message.clone().unwrap_or_default();
+                        let msg = tpl.env.render_str(&message, &ctx).unwrap_or(message);
+                        let d = place(Diagnostic::error(msg).with("game", &game.id), that.span())
+                            .with("check", that.get_ref().clone())
+                            .hint(hint.clone());
                         diags.push(d);
                     }
-                    Err(d) => diags.push(match row {
-                        Some((label, _, _)) => d.with("row", label),
+                    Err(d) => diags.push(match &row {
+                        Some((label, _, _)) => d.with("row", label.clone()),
                         None => d,
                     }),
                 }

@@ -27,6 +27,12 @@ pub fn base_context(game: &Game) -> BTreeMap<String, Value> {
     ctx.insert("game".into(), Value::from(meta));
     ctx.insert("rules".into(), crate::template::to_value(&game.rules));
     ctx.insert("tables".into(), game.tables_value());
+    let mut settings = game.settings.clone();
+    settings.entry("copies".into()).or_insert(Value::from(()));
+    settings
+        .entry("paper".into())
+        .or_insert(Value::from("letter"));
+    ctx.insert("settings".into(), Value::from(settings));
     ctx
 }
 

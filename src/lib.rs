@@ -26,4 +26,5 @@ pub mod project;
 pub mod render;
 pub mod svg;
 pub mod template;
+pub mod text;
 pub mod units;

@@ -26,6 +26,8 @@ pub struct Options {
     pub png: bool,
     /// PNG resolution.
     pub dpi: f64,
+    /// `--copies N`: templates and expressions see it as `settings.copies`.
+    pub copies: Option<u32>,
 }
 
 impl Default for Options {
@@ -36,6 +38,7 @@ impl Default for Options {
             svg: false,
             png: false,
             dpi: 300.0,
+            copies: None,
         }
     }
 }
@@ -67,6 +70,7 @@ pub struct Built {
 pub fn load_and_check(
     root: &Path,
     id: &str,
+    opts: &Options,
     built: &mut Built,
 ) -> Option<(Game, Templates, Vec<Vec<FacePlan>>)> {
     let (tpl, tdiags) = Templates::load(root);
@@ -80,6 +84,14 @@ pub fn load_and_check(
     let (game, diags) = load_game(root, id);
     built.diags.extend(diags);
     let mut game = game?;
+    game.settings
+        .insert("paper".into(), minijinja::Value::from(opts.paper.name));
+    game.settings.insert(
+        "copies".into(),
+        opts.copies
+            .map(minijinja::Value::from)
+            .unwrap_or(minijinja::Value::from(())),
+    );
     let structure = check_structure(&game);
     let broken = structure
         .iter()
@@ -213,7 +225,7 @@ impl FaceStore {
 /// Runs a game through the whole pipeline.
 pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
     let mut built = Built::default();
-    let Some((game, tpl, plans)) = load_and_check(root, id, &mut built) else {
+    let Some((game, tpl, plans)) = load_and_check(root, id, opts, &mut built) else {
         return built;
     };
 
@@ -262,6 +274,7 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
     let mut sheets: Vec<Sheet> = Vec::new();
     let mut bookmarks = Vec::new();
     let mut real: Vec<(String, Sheet)> = Vec::new();
+    let mut pad_pages: Vec<(String, Vec<Sheet>)> = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
         let title = format!("{} · {}", game.meta.name, comp.name());
         bookmarks.push(pdf::Bookmark {
@@ -298,7 +311,15 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
                 )
             })
             .collect();
-        match layout::grid(&items, comp.size, comp.bleed, comp.kind.uses_cut_lines(), opts.paper, &title) {
+        if comp.kind == crate::model::Kind::Pad {
+            // Pads also go 1-up at their own size, one page per sheet, for a copy shop.
+            let pages: Vec<Sheet> = per_comp[ci]
+                .iter()
+                .map(|(f, _, p)| layout::one_up(*f, comp.size, comp.bleed, &p.label))
+                .collect();
+            pad_pages.push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
+        }
+        match layout::grid(&items, comp.size, comp.bleed, comp.kind.grid_style(), opts.paper, &title) {
             Ok(s) => sheets.extend(s),
             Err(why) => built.diags.push(
                 Diagnostic::error(format!("component `{}`: {why}", comp.id()))
@@ -340,6 +361,30 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
             Err(e) => built
                 .diags
                 .push(Diagnostic::error(e).with("game", &game.id)),
+        }
+        for (name, pages) in &pad_pages {
+            let empty = match svg::parse(&pages[0].chrome, root, root) {
+                Ok(t) => t,
+                Err(p) => {
+                    built.diags.push(Diagnostic::error(format!(
+                        "internal error: sheet marks do not parse: {p:?}"
+                    )));
+                    return built;
+                }
+            };
+            let list: Vec<pdf::Page> = pages
+                .iter()
+                .map(|sheet| pdf::Page {
+                    sheet,
+                    chrome: &empty,
+                })
+                .collect();
+            match pdf::write(&game.meta.name, &list, &store.trees, &[]) {
+                Ok(bytes) => out.add(format!("{name}.pdf"), bytes),
+                Err(e) => built
+                    .diags
+                    .push(Diagnostic::error(e).with("game", &game.id)),
+            }
         }
         for (name, sheet) in &real {
             match svg::parse(&sheet.chrome, root, root) {

@@ -25,6 +25,8 @@ pub struct FacePlan {
     pub item: Option<Value>,
     /// Printed copies.
     pub qty: u32,
+    /// With `repeat`: which distinct copy this is (1-based).
+    pub copy: Option<u32>,
     /// For messages: `contract #12`, `city `seattle` item 2`.
     pub label: String,
     pub shape: Shape,
@@ -238,13 +240,62 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
                 }
             }
         };
-        out.push(FacePlan {
-            row,
-            item,
-            qty,
-            label,
-            shape,
-        });
+        // Distinct copies per row (`repeat`), each with its own `copy` number.
+        let repeat = match &def.repeat {
+            None => None,
+            Some(r) => {
+                let v = match r.get_ref() {
+                    toml::Value::Integer(n) => Ok(Value::from(*n)),
+                    toml::Value::String(expr) => {
+                        eval(tpl, game, &toml::Spanned::new(r.span(), expr.clone()), &ctx)
+                    }
+                    other => Err(Diagnostic::error(format!(
+                        "`repeat` must be an integer or an expression string, not {}",
+                        other.type_str()
+                    ))
+                    .at(&game.file, Some(r.span()))),
+                };
+                match v.map(|v| v.as_i64()) {
+                    Ok(Some(n)) if (1..=MAX_QTY).contains(&n) => Some(n as u32),
+                    Ok(n) => {
+                        diags.push(comp_diag(game, comp, Diagnostic::error(format!("{label}: `repeat` gives {}, not a whole number from 1 to {MAX_QTY}", n.map(|n| n.to_string()).unwrap_or_else(|| "something else".into()))))
+                            .at(&game.file, Some(r.span()))
+                            .hint("repeat is the number of distinct copies of each face"));
+                        continue;
+                    }
+                    Err(d) => {
+                        diags.push(comp_diag(game, comp, d).with("row", label.clone()));
+                        continue;
+                    }
+                }
+            }
+        };
+        match repeat {
+            None => out.push(FacePlan {
+                row,
+                item,
+                qty,
+                copy: None,
+                label,
+                shape,
+            }),
+            Some(n) => {
+                total += (n as u64 - 1) * qty as u64;
+                for k in 1..=n {
+                    out.push(FacePlan {
+                        row,
+                        item: item.clone(),
+                        qty,
+                        copy: Some(k),
+                        label: format!("{label} copy {k}"),
+                        shape,
+                    });
+                }
+            }
+        }
+        if total > MAX_PARTS {
+            break;
+        }
     }
     if total > MAX_PARTS {
         diags.push(
@@ -345,11 +396,29 @@ pub fn render(
         }
         ctx.insert("index".into(), Value::from(index));
         ctx.insert("qty".into(), Value::from(p.qty));
+        if let Some(c) = p.copy {
+            ctx.insert("copy".into(), Value::from(c));
+        }
         let mut one = |name: &str, side: &str| -> Option<String> {
             let mut c = ctx.clone();
             c.insert("face".into(), face_value(comp, p.shape, side));
             let t = tpl.env.get_template(name).ok()?;
-            match t.render(&c) {
+            crate::template::take_warnings();
+            let rendered = t.render(&c);
+            for w in crate::template::take_warnings() {
+                let file = tpl
+                    .files
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_else(|| format!("templates/{name}").into());
+                diags.push(
+                    comp_diag(game, comp, Diagnostic::warning(w).at(&file, None))
+                        .with("row", p.label.clone())
+                        .with("template", format!("templates/{name}"))
+                        .hint("shorten the text, widen its box, or lower the minimum size"),
+                );
+            }
+            match rendered {
                 Ok(s) => Some(s),
                 Err(e) => {
                     let tname = e.name().unwrap_or(name).to_string();

@@ -196,6 +196,12 @@ pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
     env.add_function("select", select);
     env.add_function("round_to", round_to);
     env.add_function("along", along);
+    env.add_function("text_width", text_width);
+    env.add_function("wrap", wrap);
+    env.add_function("fit", fit);
+    env.add_function("shrink", shrink);
+    env.add_function("shuffle", shuffle);
+    env.add_function("connected", connected);
     env.add_function(
         "distance",
         move |from: Value, to: Value| -> Result<Value, Error> {
@@ -403,6 +409,160 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
         }
     }
     Ok(Value::from(out))
+}
+
+thread_local! {
+    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Takes the warnings template functions raised since the last call (e.g. text
+/// that overflows its box), for the caller to report with the face's context.
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}
+
+fn warn(msg: String) {
+    WARNINGS.with(|w| w.borrow_mut().push(msg));
+}
+
+fn font_spec(kwargs: &Kwargs) -> Result<crate::text::FontSpec, Error> {
+    let mut f = crate::text::FontSpec::default();
+    if let Some(family) = kwargs.get::<Option<String>>("font")? {
+        f.family = family;
+    }
+    if let Some(w) = kwargs.get::<Option<Value>>("weight")? {
+        f.weight = match w.as_str() {
+            Some("bold") => 700,
+            Some("normal") => 400,
+            Some("black") => 900,
+            _ => u16::try_from(w.clone()).map_err(|_| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("weight `{w}` is not a number or bold/normal/black"),
+                )
+            })?,
+        };
+    }
+    if let Some(style) = kwargs.get::<Option<String>>("style")? {
+        f.italic = style == "italic";
+    }
+    Ok(f)
+}
+
+fn text_err(e: String) -> Error {
+    Error::new(ErrorKind::InvalidOperation, e)
+}
+
+/// `text_width(text, size, font=, weight=, style=)`: width in mm at `size` mm.
+fn text_width(text: String, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
+    let f = font_spec(&kwargs)?;
+    kwargs.assert_all_used()?;
+    Ok(Value::from(
+        crate::text::width(&text, size, &f).map_err(text_err)?,
+    ))
+}
+
+/// `wrap(text, width, size, font=, weight=, style=)`: the lines that fit `width` mm.
+fn wrap(text: String, width: f64, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
+    let f = font_spec(&kwargs)?;
+    kwargs.assert_all_used()?;
+    Ok(Value::from(
+        crate::text::wrap(&text, width, size, &f).map_err(text_err)?,
+    ))
+}
+
+/// `fit(text, width, height, max, min, leading=1.2, font=, weight=, style=)`:
+/// `{size, lines, line_height}` for the largest size that fits the box; an error
+/// when the text does not fit even at `min`.
+fn fit(text: String, args: minijinja::value::Rest<f64>, kwargs: Kwargs) -> Result<Value, Error> {
+    let f = font_spec(&kwargs)?;
+    let (w, h, max) = match args.0[..] {
+        [w, h, max, ..] => (w, h, max),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::MissingArgument,
+                "fit(text, width, height, max, min) needs the box and the sizes",
+            ))
+        }
+    };
+    let min = match (args.0.get(3).copied(), kwargs.get::<Option<f64>>("min")?) {
+        (Some(m), _) | (None, Some(m)) => m,
+        (None, None) => max * 0.6,
+    };
+    let leading = kwargs.get::<Option<f64>>("leading")?.unwrap_or(1.2);
+    kwargs.assert_all_used()?;
+    let r = crate::text::fit(&text, w, h, max, min, leading, &f).map_err(text_err)?;
+    let mut m = BTreeMap::new();
+    m.insert("size", Value::from(r.size));
+    m.insert("lines", Value::from(r.lines));
+    m.insert(
+        "line_height",
+        Value::from((r.line_height * 1000.0).round() / 1000.0),
+    );
+    Ok(Value::from(m))
+}
+
+/// `shrink(text, width, size, min=size*0.7, font=, weight=, style=)`: the size at
+/// which `text` fits one line of `width` mm; warns (and returns `min`) when even
+/// `min` is too large.
+fn shrink(text: String, w: f64, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
+    let f = font_spec(&kwargs)?;
+    let min = kwargs.get::<Option<f64>>("min")?.unwrap_or(size * 0.7);
+    kwargs.assert_all_used()?;
+    match crate::text::shrink(&text, w, size, min, &f).map_err(text_err)? {
+        Ok(s) => Ok(Value::from(s)),
+        Err((measured, min)) => {
+            warn(format!(
+                "text \"{text}\" overflows its box: {} mm wide at the minimum size {} mm, the box allows {} mm",
+                fmt_num(measured),
+                fmt_num(min),
+                fmt_num(w)
+            ));
+            Ok(Value::from(min))
+        }
+    }
+}
+
+/// `shuffle(list, seed)`: a permutation of `list` that depends only on `seed`.
+fn shuffle(list: Value, seed: i64) -> Result<Value, Error> {
+    let mut items: Vec<Value> = list.try_iter()?.collect();
+    // splitmix64: small, fast, and the same on every machine.
+    let mut state = seed as u64 ^ 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..items.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+    Ok(Value::from(items))
+}
+
+/// `connected(nodes, edges)`: the connected groups of a graph given as a list of
+/// node ids and a list of `[a, b]` edges (one group means connected).
+fn connected(nodes: Value, edges: Value) -> Result<Value, Error> {
+    let ids: Vec<String> = nodes.try_iter()?.map(|v| v.to_string()).collect();
+    let mut net = Network::new(ids);
+    for e in edges.try_iter()? {
+        let a = e.get_item_by_index(0)?.to_string();
+        let b = e.get_item_by_index(1)?.to_string();
+        if !net.add_edge(&a, &b, 1.0) {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("connected(): edge [{a}, {b}] names a node that is not in the list"),
+            ));
+        }
+    }
+    Ok(Value::from(
+        net.components()
+            .into_iter()
+            .map(Value::from)
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// Converts any serialisable data (TOML values, the `[game]` table) to a template value.

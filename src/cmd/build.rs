@@ -27,6 +27,9 @@ pub struct Args {
     /// Output folder; each game goes to <DIR>/<game>/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Number of sheets for components that use `settings.copies` (score pads).
+    #[arg(long, value_name = "N")]
+    pub copies: Option<u32>,
     /// Resolution of PNG output, in dots per inch.
     #[arg(long, default_value_t = 300.0, value_name = "DPI")]
     pub dpi: f64,
@@ -62,7 +65,15 @@ pub fn run(args: &Args) -> i32 {
         svg: false,
         png: false,
         dpi: args.dpi,
+        copies: args.copies,
     };
+    if args.copies.is_some_and(|c| !(1..=10_000).contains(&c)) {
+        diags.push(
+            Diagnostic::error("--copies must be between 1 and 10000")
+                .hint("a pad of 40 sheets is typical"),
+        );
+        return super::finish(diags, &root, false);
+    }
     for f in &args.format {
         match f.trim() {
             "pdf" => opts.pdf = true,

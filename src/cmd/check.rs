@@ -31,7 +31,13 @@ pub fn run(args: &Args) -> i32 {
     };
     for id in &games {
         let mut built = Built::default();
-        let ok = load_and_check(&project.root, id, &mut built).is_some();
+        let ok = load_and_check(
+            &project.root,
+            id,
+            &crate::pipeline::Options::default(),
+            &mut built,
+        )
+        .is_some();
         println!("{id}: {}", if ok { "ok" } else { "FAILED" });
         print!("{}", super::list::count_table(&built.counts));
         diags.extend(built.diags.items);

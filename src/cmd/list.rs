@@ -47,7 +47,12 @@ pub fn run(args: &Args) -> i32 {
     let mut diags = Diagnostics::default();
     for id in project.games() {
         let mut built = Built::default();
-        let _ = load_and_check(&project.root, &id, &mut built);
+        let _ = load_and_check(
+            &project.root,
+            &id,
+            &crate::pipeline::Options::default(),
+            &mut built,
+        );
         let name = crate::model::load_game(&project.root, &id)
             .0
             .map(|g| g.meta.name)

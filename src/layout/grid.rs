@@ -6,6 +6,41 @@ use super::chrome::Chrome;
 use super::{shape_path, Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
 use crate::model::{Shape, Size};
 
+/// How a kind of part is laid out on a sheet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridStyle {
+    /// Space the parts apart by twice their bleed and draw a cut line around each
+    /// shape (chits); otherwise butt them together with crop marks (cards).
+    pub cut_lines: bool,
+    /// Paper kept free at each edge, in mm.
+    pub edge: f64,
+    /// Draw thin cut lines along the inner column/row boundaries across the sheet
+    /// (pads printed 2-up edge to edge have no room for crop marks outside).
+    pub inner_lines: bool,
+}
+
+impl GridStyle {
+    /// Cards, money, aids: butted, crop marks, 3 mm of paper edge (Letter is only
+    /// just tall enough for 3 poker cards with bleed).
+    pub const BUTTED: GridStyle = GridStyle {
+        cut_lines: false,
+        edge: 3.0,
+        inner_lines: false,
+    };
+    /// Chits and tokens: spaced, cut lines, inside the printable area.
+    pub const SPACED: GridStyle = GridStyle {
+        cut_lines: true,
+        edge: PRINTER_MARGIN,
+        inner_lines: false,
+    };
+    /// Pads: butted edge to edge (A5 2-up on A4, half-letter 2-up on Letter).
+    pub const EDGE_TO_EDGE: GridStyle = GridStyle {
+        cut_lines: false,
+        edge: 0.0,
+        inner_lines: true,
+    };
+}
+
 /// One printed part: its front picture, back picture and cut shape.
 #[derive(Debug, Clone, Copy)]
 pub struct GridItem {
@@ -53,14 +88,12 @@ pub fn grid(
     items: &[GridItem],
     size: Size,
     bleed: f64,
-    cut_lines: bool,
+    style: GridStyle,
     paper: Paper,
     title: &str,
 ) -> Result<Vec<Sheet>, String> {
-    let gap = if cut_lines { 2.0 * bleed } else { 0.0 };
-    // Butted cards may use the page to 3 mm of the edge (Letter is only just tall
-    // enough for 3 poker cards with bleed); spaced chits stay in the printable area.
-    let edge = if cut_lines { PRINTER_MARGIN } else { 3.0 };
+    let gap = if style.cut_lines { 2.0 * bleed } else { 0.0 };
+    let edge = style.edge;
     let mut best: Option<Geometry> = None;
     for p in [paper, paper.landscape()] {
         let (cols, rows) = fit(p, size, bleed, gap, edge);
@@ -99,7 +132,7 @@ pub fn grid(
             chunk,
             size,
             bleed,
-            cut_lines,
+            style,
             false,
             &format!("{title} — fronts {n}"),
             has_backs,
@@ -110,7 +143,7 @@ pub fn grid(
                 chunk,
                 size,
                 bleed,
-                cut_lines,
+                style,
                 true,
                 &format!("{title} — backs {n} (reverse of the page before; flip on the long edge)"),
                 true,
@@ -126,11 +159,12 @@ fn sheet(
     chunk: &[GridItem],
     size: Size,
     bleed: f64,
-    cut_lines: bool,
+    style: GridStyle,
     back: bool,
     label: &str,
     duplex: bool,
 ) -> Sheet {
+    let cut_lines = style.cut_lines;
     // Occupied cells, after mirroring for the back.
     let cell = |k: usize| -> (usize, usize) {
         let (r, c) = (k / g.cols, k % g.cols);
@@ -201,6 +235,16 @@ fn sheet(
     };
     if !cut_lines {
         crop_marks(&mut chrome, g, size, bleed, &grid_rect);
+    }
+    if style.inner_lines {
+        for c in 1..g.cols {
+            let x = grid_rect.x + c as f64 * size.width;
+            chrome.dashed(x, 0.0, x, g.paper.height);
+        }
+        for r in 1..g.rows {
+            let y = grid_rect.y + r as f64 * size.height;
+            chrome.dashed(0.0, y, g.paper.width, y);
+        }
     }
     label_sheet(&mut chrome, g, bleed, &grid_rect, label, duplex && !back);
     let trim = trim_all.unwrap_or(grid_rect);
@@ -309,7 +353,7 @@ mod tests {
             &items(10),
             Size::named("poker").unwrap(),
             3.0,
-            false,
+            GridStyle::BUTTED,
             letter,
             "t",
         )
@@ -337,7 +381,7 @@ mod tests {
             &items(5),
             Size::named("chit-3/4in").unwrap(),
             1.5,
-            true,
+            GridStyle::SPACED,
             a4,
             "t",
         )
@@ -345,6 +389,31 @@ mod tests {
         let p = &sheets[0].placements;
         assert!((p[1].trim.x - p[0].trim.x - (19.05 + 3.0)).abs() < 1e-9);
         assert!(sheets[0].chrome.contains("<path"));
+    }
+
+    #[test]
+    fn a5_pads_print_two_up_on_a4_landscape() {
+        let a4 = Paper::named("a4").unwrap();
+        let sheets = grid(
+            &items(4),
+            Size::named("a5").unwrap(),
+            0.0,
+            GridStyle::EDGE_TO_EDGE,
+            a4,
+            "t",
+        )
+        .unwrap();
+        let fronts: Vec<_> = sheets
+            .iter()
+            .filter(|s| s.label.contains("fronts"))
+            .collect();
+        assert_eq!(fronts.len(), 2);
+        assert_eq!(fronts[0].placements.len(), 2);
+        assert_eq!((fronts[0].width, fronts[0].height), (297.0, 210.0));
+        assert!(
+            fronts[0].chrome.contains("stroke-dasharray"),
+            "a cut line between the two pads"
+        );
     }
 
     #[test]
@@ -357,7 +426,7 @@ mod tests {
                 height: 400.0,
             },
             3.0,
-            false,
+            GridStyle::BUTTED,
             letter,
             "t",
         )

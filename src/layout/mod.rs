@@ -6,8 +6,8 @@ mod chrome;
 mod grid;
 mod tile;
 
-pub use grid::{grid, GridItem};
-pub use tile::{real_size, tiles};
+pub use grid::{grid, GridItem, GridStyle};
+pub use tile::{one_up, real_size, tiles};
 
 use crate::model::Shape;
 

@@ -2,7 +2,7 @@
 //! overlap band, registration targets in the band and a dashed cut guide.
 
 use super::chrome::Chrome;
-use super::{Paper, Placement, Rect, Sheet, MARK_WIDTH, PRINTER_MARGIN};
+use super::{Paper, Placement, Rect, Sheet};
 use crate::model::Size;
 
 /// Width of the band two neighbouring tiles share.
@@ -63,6 +63,35 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
         }],
         chrome: chrome.finish(w, h),
         label: format!("{label} — real size"),
+    }
+}
+
+/// One page exactly the size of the part plus its bleed, no marks: what a print shop
+/// (or a pad printer) takes one face at a time.
+pub fn one_up(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
+    let trim = Rect {
+        x: bleed,
+        y: bleed,
+        w: size.width,
+        h: size.height,
+    };
+    let (w, h) = (size.width + 2.0 * bleed, size.height + 2.0 * bleed);
+    Sheet {
+        width: w,
+        height: h,
+        trim,
+        bleed: trim.grow(bleed),
+        placements: vec![Placement {
+            face,
+            x: 0.0,
+            y: 0.0,
+            w,
+            h,
+            clip: trim.grow(bleed),
+            trim,
+        }],
+        chrome: Chrome::default().finish(w, h),
+        label: label.to_string(),
     }
 }
 
@@ -175,7 +204,6 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                     c + 1
                 ),
             );
-            let _ = MARK_WIDTH + PRINTER_MARGIN;
             let trim = part_trim.intersect(&clip);
             sheets.push(Sheet {
                 width: p.width,

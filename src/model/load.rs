@@ -217,6 +217,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
         references: parsed.reference,
         network: parsed.network,
         tables,
+        settings: BTreeMap::new(),
     };
     (Some(game), diags)
 }

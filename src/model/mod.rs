@@ -35,6 +35,8 @@ pub struct Game {
     pub network: Option<Spanned<NetworkDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
     pub tables: BTreeMap<String, Table>,
+    /// Run settings templates and expressions see as `settings` (`copies`, `paper`).
+    pub settings: BTreeMap<String, minijinja::Value>,
 }
 
 /// A component set after its size and kind were resolved.
@@ -112,16 +114,28 @@ impl Kind {
         matches!(self, Kind::Chit | Kind::Token)
     }
 
+    /// How the kind is laid out on print-and-play sheets.
+    pub fn grid_style(self) -> crate::layout::GridStyle {
+        match self {
+            Kind::Chit | Kind::Token => crate::layout::GridStyle::SPACED,
+            Kind::Pad => crate::layout::GridStyle::EDGE_TO_EDGE,
+            _ => crate::layout::GridStyle::BUTTED,
+        }
+    }
+
     /// Whether this kind is printed at real size and tiled (boards, mats).
     pub fn is_large(self) -> bool {
         matches!(self, Kind::Board | Kind::Mat)
     }
 
     /// Default bleed in millimetres: 3 mm (1/8 in) for everything a shop trims,
-    /// 1.5 mm for chits so a chit sheet does not waste half its paper on gutters.
+    /// 1.5 mm for chits so a chit sheet does not waste half its paper on gutters,
+    /// none for pads (white paper, printed 2-up edge to edge).
     pub fn default_bleed(self) -> f64 {
         if self.uses_cut_lines() {
             1.5
+        } else if self == Kind::Pad {
+            0.0
         } else {
             3.0
         }

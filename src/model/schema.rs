@@ -69,6 +69,11 @@ pub struct ComponentDef {
     /// Default: the row's `qty` field, or 1.
     #[serde(default)]
     pub qty: Option<Spanned<toml::Value>>,
+    /// Distinct faces per row: a number or an expression (e.g. `settings.copies or 10`).
+    /// Each gets `copy` (1-based) in its context, so every copy can differ (a
+    /// numbered, shuffled score-pad sheet). Unlike `qty`, which prints identical copies.
+    #[serde(default)]
+    pub repeat: Option<Spanned<toml::Value>>,
     /// Front template, in `templates/<game>/` (or `common/...`).
     pub front: Spanned<String>,
     /// Back template; omit for one-sided parts.
@@ -94,9 +99,16 @@ pub struct DeriveDef {
 #[serde(deny_unknown_fields)]
 pub struct AssertDef {
     /// A minijinja expression that must be true.
-    pub that: Spanned<String>,
-    /// What is wrong when it is false (may use `{{ row.field }}`).
-    pub message: String,
+    #[serde(default)]
+    pub that: Option<Spanned<String>>,
+    /// Or: a template that prints nothing when all is well and one problem per line
+    /// otherwise (for checks that need loops).
+    #[serde(default)]
+    pub template: Option<Spanned<String>>,
+    /// What is wrong when `that` is false (may use `{{ row.field }}`); for a
+    /// `template` check, a prefix for each printed problem.
+    #[serde(default)]
+    pub message: Option<String>,
     /// Evaluate once per row of this table, with the row as `row`.
     #[serde(default)]
     pub each: Option<Spanned<String>>,
