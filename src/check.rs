@@ -14,7 +14,50 @@ use crate::template::Templates;
 /// first: formulas and assertions over dangling references would only repeat them.
 pub fn check_structure(game: &Game) -> Vec<Diagnostic> {
     let mut diags = check_ids(game);
+    diags.extend(check_field_typos(game));
     diags.extend(check_references(game));
+    diags
+}
+
+/// Fields the engine itself reads from rows.
+const ENGINE_FIELDS: [&str; 2] = ["id", "qty"];
+
+/// A row field that only a few rows have and that looks like a field the others
+/// have (or like `qty`/`id`) is probably a typo: `qyt = 2` would silently print one
+/// copy. An error for the engine's own fields, a warning otherwise.
+fn check_field_typos(game: &Game) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for t in game.tables.values() {
+        let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+        for row in &t.rows {
+            for k in row.fields.keys() {
+                *uses.entry(k.as_str()).or_default() += 1;
+            }
+        }
+        let common = (t.rows.len() / 2).max(2);
+        let mut known: BTreeSet<&str> = uses.iter().filter(|(_, &n)| n >= common).map(|(k, _)| *k).collect();
+        known.extend(ENGINE_FIELDS);
+        for (i, row) in t.rows.iter().enumerate() {
+            for (k, f) in &row.fields {
+                if known.contains(k.as_str()) {
+                    continue;
+                }
+                let Some(m) = did_you_mean(k, known.iter().copied()) else { continue };
+                let label = format!("{} {}", t.name, row.label(i));
+                let d = if ENGINE_FIELDS.contains(&m) {
+                    Diagnostic::error(format!("{label}: unknown field `{k}`"))
+                } else {
+                    Diagnostic::warning(format!("{label}: field `{k}` appears in {} row(s) only", uses[k.as_str()]))
+                };
+                diags.push(
+                    d.at(&t.file, Some(f.key_span.clone()))
+                        .with("game", &game.id)
+                        .with("row", label)
+                        .hint(format!("did you mean `{m}`?")),
+                );
+            }
+        }
+    }
     diags
 }
 
@@ -50,6 +93,9 @@ pub fn check_contents(game: &Game, counts: &BTreeMap<String, u64>) -> Vec<Diagno
     let mut diags = Vec::new();
     for (name, expected) in &game.contents {
         let id = name.get_ref();
+        if game.rejected.contains(id) {
+            continue;
+        }
         let Some(comp) = game.component(id) else {
             let hint = match did_you_mean(id, game.components.iter().map(|c| c.id())) {
                 Some(m) => format!("did you mean `{m}`?"),
@@ -116,6 +162,9 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
         };
         let (Some(src), Some(dst)) = (game.tables.get(tname), game.tables.get(def.to.get_ref()))
         else {
+            if game.unparsed_data {
+                continue; // the table is probably in the file that did not parse
+            }
             for (name, span) in [
                 (tname, def.from.span()),
                 (def.to.get_ref().as_str(), def.to.span()),

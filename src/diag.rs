@@ -217,15 +217,34 @@ pub fn line_span(text: &str, line: usize) -> Option<Range<usize>> {
     None
 }
 
-/// The closest candidate to `word`, for "did you mean" hints.
-pub fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+/// The closest candidate to `word`, for "did you mean" hints: few edits apart
+/// (transpositions like `qyt`/`qty` count as one) or very similar.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let allowed = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()
-        .map(|c| (strsim::jaro_winkler(word, c), c))
-        .filter(|(s, _)| *s > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+        .filter(|c| *c != word)
+        .map(|c| (strsim::damerau_levenshtein(word, c), strsim::jaro_winkler(word, c), c))
+        .filter(|(d, j, _)| *d <= allowed || *j > 0.88)
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, _, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(did_you_mean("qyt", ["id", "qty", "name"]), Some("qty"));
+        assert_eq!(did_you_mean("pokr", ["poker", "bridge"]), Some("poker"));
+        assert_eq!(did_you_mean("crad.svg", ["card.svg", "back.svg"]), Some("card.svg"));
+        assert_eq!(did_you_mean("zebra", ["poker", "bridge"]), None);
+    }
+
+    #[test]
+    fn positions() {
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_span("ab\ncd", 2), Some(3..5));
+    }
 }

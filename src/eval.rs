@@ -73,7 +73,7 @@ pub fn eval(
 /// Builds the `[network]` (if any) and hands it to the templates' `distance()`.
 pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    let Some(net) = &game.network else {
+    let Some(net) = game.network.as_ref().filter(|_| !game.unparsed_data) else {
         return diags;
     };
     let def = net.get_ref();

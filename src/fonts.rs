@@ -60,3 +60,12 @@ pub fn families() -> Vec<String> {
     names.dedup();
     names
 }
+
+/// Whether some embedded font has a glyph for `c`.
+pub fn has_glyph(c: char) -> bool {
+    static FACES: OnceLock<Vec<ttf_parser::Face<'static>>> = OnceLock::new();
+    FACES
+        .get_or_init(|| FONTS.iter().filter_map(|(_, data)| ttf_parser::Face::parse(data, 0).ok()).collect())
+        .iter()
+        .any(|f| f.glyph_index(c).is_some())
+}

@@ -93,7 +93,7 @@ pub fn load_and_check(
             .unwrap_or(minijinja::Value::from(())),
     );
     let structure = check_structure(&game);
-    let broken = structure
+    let broken = game.unparsed_data || structure
         .iter()
         .any(|d| d.severity == crate::diag::Severity::Error);
     built.diags.extend(structure);
@@ -114,9 +114,14 @@ pub fn load_and_check(
     let mut counts = BTreeMap::new();
     for comp in &game.components {
         let (p, d) = render::plan(&game, &tpl, comp);
+        let planned = !d.iter().any(|d| d.severity == crate::diag::Severity::Error)
+            && comp.def.table.as_ref().is_none_or(|t| game.tables.contains_key(t.get_ref()));
         built.diags.extend(d);
         let parts: u64 = p.iter().map(|f| f.qty as u64).sum();
-        counts.insert(comp.id().to_string(), parts);
+        if planned {
+            // A set whose rows had errors is not counted: its count would be wrong.
+            counts.insert(comp.id().to_string(), parts);
+        }
         built.counts.push(Count {
             id: comp.id().to_string(),
             kind: format!("{:?}", comp.kind).to_lowercase(),
@@ -188,6 +193,7 @@ impl FaceStore {
                     let needle = match &p {
                         SvgProblem::MissingFont(f) => f.trim_matches('"').to_string(),
                         SvgProblem::Href(h) => h.split('`').nth(1).unwrap_or("href").to_string(),
+                        SvgProblem::BadColour { attribute, .. } => format!("{attribute}=\""),
                         SvgProblem::MissingGlyphs(_)
                         | SvgProblem::Syntax { .. }
                         | SvgProblem::Size(_)

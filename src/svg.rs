@@ -32,6 +32,9 @@ pub enum SvgProblem {
     Href(String),
     /// Too many elements.
     TooBig(usize),
+    /// A colour that is not a colour (`fill="reed"`): usvg would silently paint
+    /// nothing or black.
+    BadColour { attribute: String, value: String },
 }
 
 impl SvgProblem {
@@ -52,6 +55,10 @@ impl SvgProblem {
                 "replace the characters, or add an OFL font that has them to assets/fonts/".into(),
             ),
             SvgProblem::Href(m) => (m.clone(), "images must be files inside the project, referenced by a relative path (no `..`, no absolute path, no URL)".into()),
+            SvgProblem::BadColour { attribute, value } => (
+                format!("`{attribute}=\"{value}\"` is not a colour"),
+                "use #rrggbb, #rgb, rgb(r, g, b), a CSS colour name (e.g. darkred) or none".into(),
+            ),
             SvgProblem::TooBig(n) => (format!("the rendered SVG has {n} elements, over the limit of {MAX_ELEMENTS}"), "check the template for a loop that draws far too much".into()),
         }
     }
@@ -63,6 +70,10 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     let elements = text.matches('<').count();
     if elements > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(elements)]);
+    }
+    let lint = lint(text);
+    if !lint.is_empty() {
+        return Err(lint);
     }
     let problems: Arc<Mutex<Vec<SvgProblem>>> = Arc::new(Mutex::new(Vec::new()));
     let db = fonts::database();
@@ -174,6 +185,52 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
         Err(usvg::Error::ElementsLimitReached) => Err(vec![SvgProblem::TooBig(1_000_000)]),
         Err(e) => Err(vec![SvgProblem::Size(e.to_string())]),
     }
+}
+
+/// Attributes holding a paint or colour.
+const COLOUR_ATTRIBUTES: [&str; 6] = ["fill", "stroke", "stop-color", "flood-color", "lighting-color", "color"];
+
+/// Checks usvg would not catch: XML errors (with the rendered line) and colours.
+fn lint(text: &str) -> Vec<SvgProblem> {
+    let doc = match roxmltree::Document::parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            let pos = e.pos();
+            let line = text.lines().nth((pos.row as usize).saturating_sub(1)).unwrap_or("").chars().take(160).collect();
+            return vec![SvgProblem::Syntax { message: e.to_string(), line: pos.row as usize, col: pos.col as usize, text: line }];
+        }
+    };
+    let mut problems = Vec::new();
+    let mut missing: Vec<char> = Vec::new();
+    for node in doc.descendants().filter(|n| n.is_text()) {
+        let in_text = node.ancestors().any(|a| a.has_tag_name("text"));
+        if !in_text {
+            continue;
+        }
+        for c in node.text().unwrap_or("").chars() {
+            if !c.is_whitespace() && !c.is_control() && !missing.contains(&c) && !fonts::has_glyph(c) {
+                missing.push(c);
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
+        problems.push(SvgProblem::MissingGlyphs(list.join(", ")));
+    }
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        for a in node.attributes() {
+            if COLOUR_ATTRIBUTES.contains(&a.name()) {
+                let v = a.value().trim();
+                let ok = matches!(v, "inherit" | "currentColor" | "context-fill" | "context-stroke")
+                    || svgtypes::Paint::from_str(v).is_ok();
+                if !ok {
+                    problems.push(SvgProblem::BadColour { attribute: a.name().to_string(), value: v.to_string() });
+                }
+            }
+        }
+    }
+    problems.dedup();
+    problems
 }
 
 fn parse_pos(msg: &str) -> (usize, usize) {

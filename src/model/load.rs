@@ -75,6 +75,15 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let dir = PathBuf::from("data").join(id);
     let file = dir.join("game.toml");
+    if let Err(why) = crate::project::check_name(id) {
+        return (
+            None,
+            vec![Diagnostic::error(format!("game folder name `{id}` {why}"))
+                .at(&file, None)
+                .with("game", id)
+                .hint("rename the folder under data/: it becomes the output folder's name")],
+        );
+    }
     let text = match read_text(root, &file) {
         Ok(t) => t,
         Err(d) => return (None, vec![d]),
@@ -84,7 +93,10 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
         Err(e) => return (None, vec![toml_error(&file, id, &e)]),
     };
 
+    let before = diags.len();
     let tables = load_tables(root, &dir, id, &mut diags);
+    let unparsed_data = diags.len() > before;
+    let mut rejected = std::collections::BTreeSet::new();
 
     let mut components = Vec::new();
     let mut seen: BTreeMap<String, std::ops::Range<usize>> = BTreeMap::new();
@@ -98,6 +110,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                 .with("component", cid.clone())
         };
         if let Err(why) = crate::project::check_name(&cid) {
+            rejected.insert(cid.clone());
             diags.push(
                 at(
                     Diagnostic::error(format!("component id `{cid}` {why}")),
@@ -117,6 +130,9 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
             );
             continue;
         }
+        let reject = |rejected: &mut std::collections::BTreeSet<String>| {
+            rejected.insert(cid.clone());
+        };
         let kind = match Kind::parse(def.kind.get_ref()) {
             Some(k) => k,
             None => {
@@ -132,6 +148,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                     )
                     .hint(hint),
                 );
+                reject(&mut rejected);
                 continue;
             }
         };
@@ -140,6 +157,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
             Err(why) => {
                 diags.push(at(Diagnostic::error(why), def.size.span())
                     .hint("use a named size (poker, bridge, mini-euro, chit-3/4in, tile-2in, ...) or { width = \"63.5mm\", height = \"88.9mm\" }"));
+                reject(&mut rejected);
                 continue;
             }
         };
@@ -155,19 +173,21 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                         )
                         .hint("print shops ask for 3mm (1/8in)"),
                     );
-                    continue;
+                    reject(&mut rejected);
+                continue;
                 }
                 Err(why) => {
                     diags.push(
                         at(Diagnostic::error(why), b.span())
                             .hint("write the bleed like \"3mm\" or \"1/8in\""),
                     );
-                    continue;
+                    reject(&mut rejected);
+                continue;
                 }
             },
         };
         if let Some(t) = &def.table {
-            if !tables.contains_key(t.get_ref()) {
+            if !tables.contains_key(t.get_ref()) && !unparsed_data {
                 let names: Vec<&str> = tables.keys().map(String::as_str).collect();
                 let hint = match did_you_mean(t.get_ref(), names.iter().copied()) {
                     Some(m) => format!("did you mean `{m}`?"),
@@ -218,6 +238,8 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
         network: parsed.network,
         tables,
         settings: BTreeMap::new(),
+        rejected,
+        unparsed_data,
     };
     (Some(game), diags)
 }

@@ -35,6 +35,12 @@ pub struct Game {
     pub network: Option<Spanned<NetworkDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
     pub tables: BTreeMap<String, Table>,
+    /// Components whose definition had an error (already reported): other checks
+    /// skip them instead of repeating the error.
+    pub rejected: std::collections::BTreeSet<String>,
+    /// Whether a data file failed to parse (already reported): a table it held is
+    /// then missing, and "no such table" errors would only repeat that.
+    pub unparsed_data: bool,
     /// Run settings templates and expressions see as `settings` (`copies`, `paper`).
     pub settings: BTreeMap<String, minijinja::Value>,
 }

@@ -1,0 +1,394 @@
+//! Special Delivery (the parcel-delivery game): build the real data, read the PDF
+//! back, and break the rules the checks guard in copies of the data.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+use lopdf::{Document, Object};
+
+const GAME: &str = "parcel-delivery";
+
+fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
+    let dict = doc.get_dictionary(page).unwrap();
+    dict.get(key)
+        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| match o {
+            Object::Integer(i) => *i as f64,
+            Object::Real(r) => *r as f64,
+            _ => panic!("not a number"),
+        })
+        .collect()
+}
+
+/// A data file of the real game, parsed.
+fn data(file: &str) -> toml::Table {
+    let s = std::fs::read_to_string(repo().join("data").join(GAME).join(file)).unwrap();
+    toml::from_str(&s).unwrap()
+}
+
+fn rule(name: &str) -> i64 {
+    data("game.toml")["rules"][name].as_integer().unwrap()
+}
+
+fn rows(file: &str, table: &str) -> Vec<toml::Table> {
+    data(file)[table]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_table().unwrap().clone())
+        .collect()
+}
+
+/// Text with every run of white space made one space (pdftotext -layout pads columns).
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The addresses printed on the cards: "<number> <STREET NAME>".
+fn addresses() -> Vec<String> {
+    let streets = rows("streets.toml", "street");
+    rows("houses.toml", "house")
+        .iter()
+        .map(|h| {
+            let street = streets
+                .iter()
+                .find(|s| s["id"].as_str() == h["street"].as_str())
+                .unwrap();
+            format!(
+                "{} {}",
+                h["number"].as_integer().unwrap(),
+                street["name"].as_str().unwrap().to_uppercase()
+            )
+        })
+        .collect()
+}
+
+/// The real game built once per test binary (PDF only: fast).
+fn built() -> &'static Path {
+    use std::sync::OnceLock;
+    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    OUT.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let o = run(
+            &repo(),
+            &["build", GAME, "--out", out.path().to_str().unwrap()],
+        );
+        let (stdout, stderr) = texts(&o);
+        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
+        assert!(
+            stdout.contains("parcel-delivery: 7 component sets, 118 parts, 30 pages"),
+            "{stdout}"
+        );
+        out
+    })
+    .path()
+}
+
+fn pnp() -> PathBuf {
+    built().join(GAME).join("parcel-delivery.pdf")
+}
+
+/// The text of every page of a PDF, in order.
+fn pages_text(pdf: &Path) -> Vec<String> {
+    let n = Document::load(pdf).unwrap().get_pages().len();
+    (1..=n).map(|p| pdftotext(pdf, p)).collect()
+}
+
+/// Runs `cardstock check` on a project folder; the exit status and all it printed.
+fn check(dir: &Path) -> (bool, String) {
+    let o = run(dir, &["check", GAME]);
+    let (out, err) = texts(&o);
+    (o.status.success(), format!("{out}\n{err}"))
+}
+
+/// A copy of the game with one edit in one data file; `check` must fail saying `needle`.
+fn broken(file: &str, from: &str, to: &str, needle: &str) {
+    let tmp = project_copy(&[GAME]);
+    edit(&tmp.path().join("data").join(GAME).join(file), from, to);
+    let (ok, all) = check(tmp.path());
+    assert!(!ok, "check passed after editing {file}: {from:?} -> {to:?}\n{all}");
+    assert!(all.contains(needle), "expected {needle:?} in:\n{all}");
+}
+
+#[test]
+fn print_and_play_pages() {
+    let doc = Document::load(pnp()).unwrap();
+    let pages = doc.get_pages();
+    // 24 destination cards: 3 sheets + 3 back sheets; 45 bonus cards: 5 + 5; vans,
+    // parcel counters and trap counters one sheet each; 6 aids 2 to a sheet: 3;
+    // the 24 x 18 in board in 8 Letter tiles.
+    assert_eq!(pages.len(), 30);
+    assert_eq!(rows("houses.toml", "house").len(), 24);
+    let bonus: i64 = rows("bonus.toml", "bonus")
+        .iter()
+        .map(|b| b["qty"].as_integer().unwrap())
+        .sum();
+    assert_eq!(bonus, 45);
+    let letter = rect(&doc, pages[&1], b"MediaBox");
+    assert!((letter[2] - 612.0).abs() < 0.01 && (letter[3] - 792.0).abs() < 0.01);
+}
+
+#[test]
+fn one_destination_card_per_house() {
+    let texts = pages_text(&pnp());
+    let fronts: String = texts
+        .iter()
+        .filter(|t| t.contains("Destination cards — fronts"))
+        .map(|t| squash(t))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let houses = rows("houses.toml", "house");
+    assert_eq!(fronts.matches("DELIVER TO").count(), houses.len(), "{fronts}");
+    for a in addresses() {
+        assert_eq!(fronts.matches(&a).count(), 1, "{a} once on the cards");
+    }
+    // The first house in houses.toml is the first card: address, resident, grid
+    // reference of its entrance and its distance from the warehouse.
+    let first = squash(&texts[0]);
+    assert!(first.contains("3 MEADOW LANE"), "{first}");
+    assert!(first.contains("the Okafor family"), "{first}");
+    assert!(first.contains("ENTRANCE B3"), "{first}");
+    assert!(first.contains("16 spaces from the warehouse"), "{first}");
+    assert!(first.contains("RED HOUSE"), "{first}");
+    // The back sheet follows.
+    assert_eq!(texts[1].matches("DESTINATION").count(), 9, "{}", texts[1]);
+}
+
+#[test]
+fn bonus_cards_read_back() {
+    let texts = pages_text(&pnp());
+    let fronts: String = texts
+        .iter()
+        .filter(|t| t.contains("Bonus cards — fronts"))
+        .map(|t| squash(t))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let bonus = rows("bonus.toml", "bonus");
+    for b in &bonus {
+        let qty = b["qty"].as_integer().unwrap() as usize;
+        match b["kind"].as_str().unwrap() {
+            "blue" => {
+                let a = b["amount"].as_integer().unwrap();
+                assert_eq!(fronts.matches(&format!("Add {a} to one roll")).count(), qty);
+            }
+            _ => assert_eq!(fronts.matches("Set your trap").count(), qty),
+        }
+    }
+    let trap = rule("trap_test");
+    assert!(fronts.contains(&format!("rolls {trap}+")), "{fronts}");
+    assert!(fronts.contains(&format!("Hold up to {} bonus cards", rule("bonus_hand"))));
+}
+
+#[test]
+fn player_aid_shows_the_rules() {
+    let texts = pages_text(&pnp());
+    let aid = texts
+        .iter()
+        .find(|t| t.contains("Player aids — fronts 1/3"))
+        .map(|t| squash(t))
+        .expect("an aid page");
+    assert!(
+        aid.contains(&format!("{} destination cards", rule("delivery_hand"))),
+        "{aid}"
+    );
+    assert!(aid.contains(&format!("{} bonus cards", rule("bonus_hand"))), "{aid}");
+    assert!(aid.contains(&format!("Roll {}+", rule("trap_test"))), "{aid}");
+    for c in rows("colours.toml", "colour") {
+        let label = format!(
+            "{} {}",
+            c["name"].as_str().unwrap().to_uppercase(),
+            c["points"].as_integer().unwrap()
+        );
+        assert_eq!(aid.matches(&label).count(), 2, "two aids a page show {label}");
+    }
+    assert!(aid.contains("BLUE 1") && aid.contains("RED 6"), "{aid}");
+    for action in ["Move", "Claim cards", "Deliver", "Set or remove trap"] {
+        assert!(aid.contains(action), "{action}: {aid}");
+    }
+}
+
+#[test]
+fn board_real_size_and_tiles() {
+    let pdf = built().join(GAME).join("parcel-delivery-board-real-size.pdf");
+    let doc = Document::load(&pdf).unwrap();
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 1);
+    let trim = rect(&doc, pages[&1], b"TrimBox");
+    assert!(
+        ((trim[2] - trim[0]) - 24.0 * 72.0).abs() < 0.01
+            && ((trim[3] - trim[1]) - 18.0 * 72.0).abs() < 0.01,
+        "{trim:?}"
+    );
+    let text = squash(&pdftotext(&pdf, 1));
+    assert!(text.contains("WAREHOUSE"), "{text}");
+    for s in rows("streets.toml", "street") {
+        let name = s["name"].as_str().unwrap().to_uppercase();
+        assert!(text.contains(&name), "{name}: {text}");
+    }
+    for hz in rows("zones.toml", "hazard") {
+        let tag = format!(
+            "{} · ROLL {}+",
+            hz["name"].as_str().unwrap().to_uppercase(),
+            hz["value"].as_integer().unwrap()
+        );
+        assert!(text.contains(&tag), "{tag}: {text}");
+    }
+    let tiles = pages_text(&pnp())
+        .iter()
+        .filter(|t| t.contains("Town board") && t.contains("tile "))
+        .count();
+    assert_eq!(tiles, 8, "24 x 18 in over Letter: 4 columns x 2 rows");
+}
+
+#[test]
+fn check_counts_counters_per_player() {
+    let (ok, all) = check(&repo());
+    assert!(ok, "{all}");
+    let line = |id: &str| -> Vec<String> {
+        all.lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("{id} in {all}"))
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    let players = rows("players.toml", "player").len() as i64;
+    assert_eq!(players, 6);
+    let parcels = (players * rule("parcels_per_player")).to_string();
+    assert_eq!(line("parcel-counters")[3..], [parcels.clone(), parcels, "ok".into()]);
+    let traps = (players * rule("traps_per_player")).to_string();
+    assert_eq!(line("trap-counters")[3..], [traps.clone(), traps, "ok".into()]);
+    assert_eq!(line("vans")[3..], ["6", "6", "ok"]);
+    assert_eq!(line("destinations")[2..4], ["24", "24"]);
+}
+
+// ---- Rules the checks guard ----
+
+#[test]
+fn entrance_off_the_road_network_is_caught() {
+    // A plot cell, not a road space.
+    broken(
+        "houses.toml",
+        "entrance = \"B3\"",
+        "entrance = \"C3\"",
+        "`entrance` refers to `C3`, which is not a `space` id",
+    );
+    // A road space, but not at the house's door.
+    broken(
+        "houses.toml",
+        "entrance = \"B3\"",
+        "entrance = \"B5\"",
+        "3 Meadow Lane: its entrance B5 is not a road space next to the house's plot",
+    );
+}
+
+#[test]
+fn cut_road_is_caught() {
+    // Bell Close is a dead end: cutting it off strands 10 Bell Close.
+    broken(
+        "town.toml",
+        "{ from = \"N2\", to = \"N3\" },",
+        "",
+        "the network is not connected",
+    );
+}
+
+#[test]
+fn road_jumping_across_town_is_caught() {
+    broken(
+        "town.toml",
+        "{ from = \"N2\", to = \"N3\" },",
+        "{ from = \"N2\", to = \"N4\" },",
+        "the road N2 - N4 jumps across the town",
+    );
+}
+
+#[test]
+fn hazard_on_an_entrance_is_caught() {
+    broken(
+        "zones.toml",
+        "spaces = [\"F2\", \"G2\", \"H2\"]",
+        "spaces = [\"E2\", \"F2\", \"G2\"]",
+        "hazard Roadworks covers a house entrance (E2)",
+    );
+    broken(
+        "zones.toml",
+        "spaces = [\"F2\", \"G2\", \"H2\"]",
+        "spaces = [\"F2\", \"G2\", \"J2\"]",
+        "Roadworks falls apart into F2-G2 and J2",
+    );
+}
+
+#[test]
+fn counters_per_player_are_checked() {
+    broken(
+        "game.toml",
+        "parcels_per_player = 5",
+        "parcels_per_player = 4",
+        "component set `parcel-counters`: the rules have 30, but the data would print 24",
+    );
+    broken(
+        "players.toml",
+        "[[player]]\nid = \"white\"",
+        "[[not_a_player]]\nid = \"white\"",
+        "the rules have 6, but the data would print 5",
+    );
+}
+
+#[test]
+fn points_follow_the_colour_table() {
+    broken(
+        "colours.toml",
+        "points = 6",
+        "points = 5",
+        "blue 1, green 2, yellow 4, red 6 points",
+    );
+    broken(
+        "houses.toml",
+        "colour = \"red\"",
+        "colour = \"blue\"",
+        "3 Meadow Lane is blue but 16 spaces from the warehouse",
+    );
+}
+
+#[test]
+fn duplicate_address_is_caught() {
+    broken(
+        "houses.toml",
+        "number = 3\nstreet = \"meadow\"",
+        "number = 35\nstreet = \"meadow\"",
+        "two houses share the address 35 Meadow Lane",
+    );
+}
+
+#[test]
+fn adding_a_house_adds_its_card() {
+    let tmp = project_copy(&[GAME]);
+    let houses = tmp.path().join("data").join(GAME).join("houses.toml");
+    let mut s = std::fs::read_to_string(&houses).unwrap();
+    s.push_str(
+        "\n[[house]]\nid = \"hilltop-3\"\nnumber = 3\nstreet = \"hilltop\"\nresident = \"Test\"\ncolour = \"red\"\nx = 2\ny = 0\nentrance = \"C2\"\n",
+    );
+    std::fs::write(&houses, s).unwrap();
+    let (ok, all) = check(tmp.path());
+    assert!(ok, "{all}");
+    let dest = all
+        .lines()
+        .find(|l| l.trim_start().starts_with("destinations"))
+        .unwrap();
+    assert_eq!(squash(dest), "destinations card 25 25 -", "{all}");
+    let out = tmp.path().join("out");
+    let o = run(
+        tmp.path(),
+        &["build", GAME, "--out", out.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let text = squash(&pdftotext(&out.join(GAME).join("parcel-delivery.pdf"), 5));
+    assert!(text.contains("3 HILLTOP ROAD"), "{text}");
+    assert!(text.contains("ENTRANCE C2"), "{text}");
+}

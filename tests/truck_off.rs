@@ -1,0 +1,381 @@
+//! Truck Off (roll and write): build the game pad from the real data, read the PDF and
+//! SVG back, and break each rule the checks guard in a copy of the data.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::*;
+use lopdf::{Document, Object};
+
+const SHEETS: usize = 4;
+
+fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
+    let dict = doc.get_dictionary(page).unwrap();
+    dict.get(key)
+        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| match o {
+            Object::Integer(i) => *i as f64,
+            Object::Real(r) => *r as f64,
+            _ => panic!("not a number"),
+        })
+        .collect()
+}
+
+fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
+}
+
+/// A table of the real data, parsed.
+fn data(file: &str) -> toml::Table {
+    let s = std::fs::read_to_string(repo().join("data/truck-off").join(file)).unwrap();
+    toml::from_str(&s).unwrap()
+}
+
+fn rules() -> toml::Table {
+    data("game.toml")["rules"].as_table().unwrap().clone()
+}
+
+/// How often each space code is on the (unshuffled) map.
+fn map_counts() -> BTreeMap<String, usize> {
+    let mut n = BTreeMap::new();
+    for row in data("map.toml")["map_row"].as_array().unwrap() {
+        for c in row["cells"].as_array().unwrap() {
+            *n.entry(c.as_str().unwrap().to_string()).or_insert(0) += 1;
+        }
+    }
+    n
+}
+
+fn tracker_rows() -> usize {
+    data("tracker.toml")["tracker_row"].as_array().unwrap().len()
+}
+
+/// The real game built once per test binary: 4 sheets, PDF and SVG.
+fn built() -> &'static Path {
+    use std::sync::OnceLock;
+    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    OUT.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let copies = SHEETS.to_string();
+        let o = run(
+            &repo(),
+            &[
+                "build",
+                "truck-off",
+                "--copies",
+                &copies,
+                "--format",
+                "pdf,svg",
+                "--out",
+                out.path().to_str().unwrap(),
+            ],
+        );
+        let (stdout, stderr) = texts(&o);
+        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
+        assert!(
+            stdout.contains("truck-off: 1 component sets, 4 parts, 2 pages"),
+            "{stdout}"
+        );
+        out
+    })
+    .path()
+}
+
+/// Runs `cardstock check truck-off` on a copy of the data changed by `change`, and
+/// returns its output; the check must fail.
+fn broken(change: impl FnOnce(&Path)) -> String {
+    let tmp = project_copy(&["truck-off"]);
+    change(&tmp.path().join("data/truck-off"));
+    let o = run(tmp.path(), &["check", "truck-off"]);
+    let (stdout, stderr) = texts(&o);
+    assert!(!o.status.success(), "check passed:\n{stdout}\n{stderr}");
+    format!("{stdout}\n{stderr}")
+}
+
+/// Replaces every `from` with `to` in a file.
+fn replace_all(path: &Path, from: &str, to: &str) {
+    let s = std::fs::read_to_string(path).unwrap();
+    assert!(s.contains(from), "{} has no {from:?}", path.display());
+    std::fs::write(path, s.replace(from, to)).unwrap();
+}
+
+/// Labels printed on the map's venues (in font weight 900) in a sheet's SVG, counted.
+fn map_labels(svg: &str) -> BTreeMap<String, usize> {
+    let wanted = ["D4", "D6", "D8", "D10", "D12", "D20", "WILD"];
+    let mut n = BTreeMap::new();
+    for (i, _) in svg.match_indices("font-weight=\"900\" font-size=\"") {
+        let rest = &svg[i..];
+        let open = rest.find('>').unwrap();
+        let close = rest.find("</text>").unwrap();
+        let label = &rest[open + 1..close];
+        if wanted.contains(&label) {
+            *n.entry(label.to_lowercase()).or_insert(0) += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn the_real_data_passes_every_check() {
+    let o = run(&repo(), &["check", "truck-off"]);
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    // Without --copies the pad has rules.pad_sheets sheets.
+    let sheets = rules()["pad_sheets"].as_integer().unwrap().to_string();
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("pad "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(cols[..4], ["pad", "pad", sheets.as_str(), sheets.as_str()], "{line}");
+}
+
+#[test]
+fn pad_pages_two_up_on_letter_and_pad_size() {
+    let pdf = built().join("truck-off/truck-off.pdf");
+    let doc = Document::load(&pdf).unwrap();
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), SHEETS / 2, "two half-letter sheets a page");
+    for (_, id) in &pages {
+        assert!(
+            close(&rect(&doc, *id, b"MediaBox"), &[0.0, 0.0, 792.0, 612.0]),
+            "Letter landscape"
+        );
+    }
+    let pad = Document::load(built().join("truck-off/truck-off-pad-pad-size.pdf")).unwrap();
+    let pad_pages = pad.get_pages();
+    assert_eq!(pad_pages.len(), SHEETS);
+    let trim = rect(&pad, pad_pages[&1], b"TrimBox");
+    assert!(
+        ((trim[2] - trim[0]) - 5.5 * 72.0).abs() < 0.01 && ((trim[3] - trim[1]) - 8.5 * 72.0).abs() < 0.01,
+        "half-letter: {trim:?}"
+    );
+}
+
+#[test]
+fn sheets_are_numbered_with_their_seed() {
+    let pdf = built().join("truck-off/truck-off.pdf");
+    let seed = rules()["seed"].as_integer().unwrap();
+    for page in 1..=SHEETS / 2 {
+        let text = pdftotext(&pdf, page);
+        for sheet in [2 * page - 1, 2 * page] {
+            assert!(text.contains(&format!("SHEET {sheet}")), "{text}");
+            assert!(
+                text.contains(&format!("standard map (seed {})", seed + sheet as i64)),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn map_tracker_and_scoring_read_back() {
+    let pdf = built().join("truck-off/truck-off.pdf");
+    let text = pdftotext(&pdf, 1);
+    let counts = map_counts();
+    let rows = tracker_rows();
+    // Two sheets on the page. The START locations, numbered.
+    for n in 1..=rules()["start_locations"].as_integer().unwrap() {
+        assert_eq!(text.matches(&format!("START {n}")).count(), 2, "{text}");
+    }
+    assert_eq!(text.matches("START 4").count(), 0);
+    assert_eq!(text.matches("WILD").count(), 2 * counts["wild"], "{text}");
+    // A die's label: on its map venues, in each tracker row, above its column and in
+    // the promotion scoring.
+    for die in ["d8", "d10", "d12", "d20"] {
+        let label = die.to_uppercase();
+        assert_eq!(
+            text.matches(label.as_str()).count(),
+            2 * (counts[die] + rows + 2),
+            "{label} in\n{text}"
+        );
+    }
+    assert_eq!(text.matches("FINISH").count(), 2);
+    assert_eq!(text.matches("TOTAL").count(), 2);
+    assert_eq!(text.matches("Promotions").count(), 2);
+    // The $ bonuses the scoring names: the last row, the D4 and the D6 columns.
+    let cash = rules()["cash_bonus"].as_integer().unwrap();
+    assert!(text.contains(&format!("${cash} bonuses")), "{text}");
+    assert!(text.contains("last row") && text.contains("D4 column") && text.contains("D6 column"));
+    // The bonus menu legend, with the numbers of [rules].
+    for name in ["Bridge", "Gas station", "2x venue", "Promote", "+1 movement", "Reroll two", "Move truck"] {
+        assert_eq!(text.matches(name).count(), 2, "{name} in\n{text}");
+    }
+    let r = rules();
+    assert!(text.contains(&format!("+{} movement through it", r["gas_station_moves"].as_integer().unwrap())));
+    assert!(text.contains(&format!("reroll up to {} dice", r["bonus_rerolls"].as_integer().unwrap())));
+    assert!(text.contains(&format!(
+        "mark {} circles above it, others mark {}",
+        r["promote_self"].as_integer().unwrap(),
+        r["promote_others"].as_integer().unwrap()
+    )));
+    assert!(text.contains(&format!("Drive up to {} spaces", r["moves"].as_integer().unwrap())));
+}
+
+#[test]
+fn svg_per_sheet_and_png_on_request() {
+    let dir = built().join("truck-off/svg/pad");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), SHEETS);
+    let svg = std::fs::read_to_string(dir.join("001-front.svg")).unwrap();
+    let labels = map_labels(&svg);
+    for (code, n) in map_counts() {
+        if code != "start" && code != "lot" {
+            assert_eq!(labels.get(&code), Some(&n), "{code}: {labels:?}");
+        }
+    }
+    // Promotion circles: rules.promotion_circles above each of the six columns.
+    let circles = rules()["promotion_circles"].as_integer().unwrap() as usize;
+    assert!(svg.matches("<circle").count() >= 6 * circles);
+
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        &repo(),
+        &["build", "truck-off", "--copies", "1", "--format", "png", "--dpi", "100", "--out", out.path().to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let png = std::fs::read(out.path().join("truck-off/png/pad/001-front.png")).unwrap();
+    let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((w, h), (550, 850), "half-letter at 100 dpi, no bleed");
+}
+
+#[test]
+fn seeded_variants_shuffle_reproducibly_and_keep_the_counts() {
+    let tmp = project_copy(&["truck-off"]);
+    let game = tmp.path().join("data/truck-off/game.toml");
+    edit(&game, "shuffle = false", "shuffle = true");
+    let o = run(tmp.path(), &["check", "truck-off"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let build = |name: &str| {
+        let out = tmp.path().join(name);
+        let o = run(
+            tmp.path(),
+            &["build", "truck-off", "--copies", "3", "--format", "svg", "--out", out.to_str().unwrap()],
+        );
+        assert!(o.status.success(), "{:?}", texts(&o));
+        (1..=3)
+            .map(|i| std::fs::read_to_string(out.join(format!("truck-off/svg/pad/{i:03}-front.svg"))).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let a = build("a");
+    let b = build("b");
+    assert_eq!(a, b, "the same seed gives the same sheets");
+    assert_ne!(map_labels(&a[0]), BTreeMap::new());
+    assert_ne!(a[0], a[1]);
+    assert_ne!(a[1], a[2]);
+    let seed = rules()["seed"].as_integer().unwrap();
+    let mut expected = map_counts();
+    expected.remove("start");
+    expected.remove("lot");
+    for (i, svg) in a.iter().enumerate() {
+        assert!(svg.contains(&format!("map seed {} (venues shuffled)", seed + 1 + i as i64)));
+        assert_eq!(map_labels(svg), expected, "sheet {} keeps the venue counts", i + 1);
+        assert_eq!(svg.matches(">START ").count(), 3, "three numbered START locations");
+    }
+    // The venue layout differs from the standard map.
+    let standard = std::fs::read_to_string(built().join("truck-off/svg/pad/001-front.svg")).unwrap();
+    assert_ne!(standard, a[0]);
+}
+
+#[test]
+fn rule_numbers_come_from_one_place() {
+    let tmp = project_copy(&["truck-off"]);
+    let game = tmp.path().join("data/truck-off/game.toml");
+    edit(&game, "gas_station_moves = 3", "gas_station_moves = 4");
+    edit(&game, "cash_bonus = 5", "cash_bonus = 10");
+    let out = tmp.path().join("out");
+    let o = run(
+        tmp.path(),
+        &["build", "truck-off", "--copies", "2", "--out", out.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let text = pdftotext(&out.join("truck-off/truck-off.pdf"), 1);
+    assert!(text.contains("+4 movement through it"), "{text}");
+    assert!(text.contains("$10 bonuses") && text.contains("+$10 in the final scoring"), "{text}");
+    assert!(!text.contains("$5"), "{text}");
+}
+
+#[test]
+fn four_start_locations_are_refused() {
+    let out = broken(|d| edit(&d.join("map.toml"), "cells = [\"d4\", \"d20\", \"d10\", \"d8\",", "cells = [\"d4\", \"d20\", \"d10\", \"start\","));
+    assert!(out.contains("the map has 4 START locations, the rules 3"), "{out}");
+}
+
+#[test]
+fn a_tracker_not_ending_on_d4_is_refused() {
+    // The last row runs left to right: it ends on the D20.
+    let out = broken(|d| {
+        let f = d.join("tracker.toml");
+        edit(&f, "id = \"row-8\"\ndirection = \"left\"", "id = \"row-8\"\ndirection = \"right\"");
+    });
+    assert!(out.contains("the route tracker must end on a D4"), "{out}");
+    assert!(out.contains("the FINISH (last cell of row-8, in col-6) is a D20"), "{out}");
+    assert!(out.contains("tracker row-8 runs right, not left"), "{out}");
+}
+
+#[test]
+fn a_row_without_bonus_is_refused() {
+    let out = broken(|d| edit(&d.join("tracker.toml"), "bonus = \"relocate\"\n", ""));
+    assert!(out.contains("tracker row-7 has no bonus"), "{out}");
+    // ... and the menu's Move truck action is then on no row or column.
+    assert!(out.contains("Move truck is on no row or column"), "{out}");
+}
+
+#[test]
+fn a_column_without_bonus_is_refused() {
+    let out = broken(|d| edit(&d.join("tracker.toml"), "space = \"d12\"\nbonus = \"gas\"", "space = \"d12\""));
+    assert!(out.contains("tracker col-5 (d12) has no bonus"), "{out}");
+}
+
+#[test]
+fn a_die_missing_from_the_map_is_refused() {
+    let out = broken(|d| replace_all(&d.join("map.toml"), "\"d12\"", "\"d10\""));
+    assert!(out.contains("every venue die (and the Wild venue) must appear on the map: the map has no D12 venue"), "{out}");
+}
+
+#[test]
+fn a_disconnected_map_is_refused() {
+    // A river that closes off the top-left corner (2 x 2 spaces).
+    let out = broken(|d| {
+        let f = d.join("map.toml");
+        let s = std::fs::read_to_string(&f).unwrap();
+        std::fs::write(&f, s + "\n[[river]]\nid = \"moat\"\npath = [[0, 2], [1, 2], [2, 2], [2, 1], [2, 0]]\n").unwrap();
+    });
+    assert!(
+        out.contains("the map falls apart into 2 parts: rivers cut off c1r1, c1r2, c2r1, c2r2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_river_off_the_grid_lines_is_refused() {
+    let out = broken(|d| edit(&d.join("map.toml"), "path = [[10, 3], [9, 3], [8, 3]]", "path = [[10, 3], [8, 3]]"));
+    assert!(out.contains("river east-canal jumps from [10, 3] to [8, 3]"), "{out}");
+}
+
+#[test]
+fn misplaced_cash_bonuses_are_refused() {
+    let out = broken(|d| {
+        let f = d.join("tracker.toml");
+        edit(&f, "space = \"d6\"\nbonus = \"cash\"", "space = \"d6\"\nbonus = \"reroll\"");
+        edit(&f, "id = \"row-1\"\ndirection = \"right\"\nbonus = \"bridge\"", "id = \"row-1\"\ndirection = \"right\"\nbonus = \"cash\"");
+    });
+    assert!(out.contains("tracker col-2 does not carry the $5 bonus"), "{out}");
+    assert!(out.contains("tracker row-1 carries a $ bonus the scoring does not name"), "{out}");
+}
+
+#[test]
+fn the_promotion_example_must_fit_the_pad() {
+    let out = broken(|d| edit(&d.join("game.toml"), "promotion_circles = 8", "promotion_circles = 2"));
+    assert!(
+        out.contains("rules example: the D6 line (3 promotions x 2 results) cannot be filled in: the pad has 2 promotion circles"),
+        "{out}"
+    );
+    let out = broken(|d| edit(&d.join("game.toml"), "promotions = 3\nresults = 2\nscore = 6", "promotions = 3\nresults = 2\nscore = 5"));
+    assert!(out.contains("rules example: D6: 3 x 2 must be $5"), "{out}");
+}
