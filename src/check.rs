@@ -35,19 +35,28 @@ fn check_field_typos(game: &Game) -> Vec<Diagnostic> {
             }
         }
         let common = (t.rows.len() / 2).max(2);
-        let mut known: BTreeSet<&str> = uses.iter().filter(|(_, &n)| n >= common).map(|(k, _)| *k).collect();
+        let mut known: BTreeSet<&str> = uses
+            .iter()
+            .filter(|(_, &n)| n >= common)
+            .map(|(k, _)| *k)
+            .collect();
         known.extend(ENGINE_FIELDS);
         for (i, row) in t.rows.iter().enumerate() {
             for (k, f) in &row.fields {
                 if known.contains(k.as_str()) {
                     continue;
                 }
-                let Some(m) = did_you_mean(k, known.iter().copied()) else { continue };
+                let Some(m) = did_you_mean(k, known.iter().copied()) else {
+                    continue;
+                };
                 let label = format!("{} {}", t.name, row.label(i));
                 let d = if ENGINE_FIELDS.contains(&m) {
                     Diagnostic::error(format!("{label}: unknown field `{k}`"))
                 } else {
-                    Diagnostic::warning(format!("{label}: field `{k}` appears in {} row(s) only", uses[k.as_str()]))
+                    Diagnostic::warning(format!(
+                        "{label}: field `{k}` appears in {} row(s) only",
+                        uses[k.as_str()]
+                    ))
                 };
                 diags.push(
                     d.at(&t.file, Some(f.key_span.clone()))

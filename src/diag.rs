@@ -219,12 +219,21 @@ pub fn line_span(text: &str, line: usize) -> Option<Range<usize>> {
 
 /// The closest candidate to `word`, for "did you mean" hints: few edits apart
 /// (transpositions like `qyt`/`qty` count as one) or very similar.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let allowed = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()
         .filter(|c| *c != word)
-        .map(|c| (strsim::damerau_levenshtein(word, c), strsim::jaro_winkler(word, c), c))
+        .map(|c| {
+            (
+                strsim::damerau_levenshtein(word, c),
+                strsim::jaro_winkler(word, c),
+                c,
+            )
+        })
         .filter(|(d, j, _)| *d <= allowed || *j > 0.88)
         .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
         .map(|(_, _, c)| c)
@@ -238,7 +247,10 @@ mod tests {
     fn suggestions() {
         assert_eq!(did_you_mean("qyt", ["id", "qty", "name"]), Some("qty"));
         assert_eq!(did_you_mean("pokr", ["poker", "bridge"]), Some("poker"));
-        assert_eq!(did_you_mean("crad.svg", ["card.svg", "back.svg"]), Some("card.svg"));
+        assert_eq!(
+            did_you_mean("crad.svg", ["card.svg", "back.svg"]),
+            Some("card.svg")
+        );
         assert_eq!(did_you_mean("zebra", ["poker", "bridge"]), None);
     }
 

@@ -65,7 +65,12 @@ pub fn families() -> Vec<String> {
 pub fn has_glyph(c: char) -> bool {
     static FACES: OnceLock<Vec<ttf_parser::Face<'static>>> = OnceLock::new();
     FACES
-        .get_or_init(|| FONTS.iter().filter_map(|(_, data)| ttf_parser::Face::parse(data, 0).ok()).collect())
+        .get_or_init(|| {
+            FONTS
+                .iter()
+                .filter_map(|(_, data)| ttf_parser::Face::parse(data, 0).ok())
+                .collect()
+        })
         .iter()
         .any(|f| f.glyph_index(c).is_some())
 }

@@ -13,15 +13,19 @@
 
 pub mod check;
 pub mod cmd;
+pub mod deliver;
 pub mod diag;
 pub mod eval;
 pub mod export;
+pub mod faces;
 pub mod fonts;
 pub mod layout;
 pub mod model;
 pub mod network;
 pub mod output;
 pub mod pipeline;
+pub mod preflight;
+pub mod profile;
 pub mod project;
 pub mod render;
 pub mod svg;

@@ -9,12 +9,29 @@ use std::path::{Component, Path, PathBuf};
 #[derive(Debug, Default)]
 pub struct Outputs {
     pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// What each file is, for the manifest (same order as `files`).
+    pub what: Vec<String>,
 }
 
 impl Outputs {
-    /// Adds a file. `rel` must be a plain relative path.
-    pub fn add(&mut self, rel: impl Into<PathBuf>, bytes: Vec<u8>) {
+    /// Adds a file and a short description of it. `rel` must be a plain relative path.
+    pub fn add(&mut self, rel: impl Into<PathBuf>, what: impl Into<String>, bytes: Vec<u8>) {
         self.files.push((rel.into(), bytes));
+        self.what.push(what.into());
+    }
+
+    /// `manifest.json`: every file, its size and what it is.
+    pub fn manifest(&self, game: &str, profile: &str) -> Vec<u8> {
+        let files: Vec<serde_json::Value> = self
+            .files
+            .iter()
+            .zip(&self.what)
+            .map(|((p, b), w)| serde_json::json!({ "path": p.to_string_lossy().replace('\\', "/"), "bytes": b.len(), "what": w }))
+            .collect();
+        let v = serde_json::json!({ "game": game, "profile": profile, "files": files });
+        let mut out = serde_json::to_vec_pretty(&v).unwrap_or_default();
+        out.push(b'\n');
+        out
     }
 
     /// Writes every file under `out`, each atomically (temp file + rename).

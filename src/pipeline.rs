@@ -2,19 +2,17 @@
 //! Returns the files to write and every diagnostic; writes nothing itself.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-use usvg::Tree;
+use std::path::Path;
 
 use crate::check::{check_asserts, check_contents, check_structure};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{apply_derives, build_network};
-use crate::export::{pdf, png};
-use crate::layout::{self, GridItem, Paper, Sheet};
-use crate::model::{load_game, Component, Game};
+use crate::faces::render_all;
+use crate::layout::{self, Paper};
+use crate::model::{load_game, Game};
 use crate::output::Outputs;
-use crate::render::{self, Face, FacePlan};
-use crate::svg::{self, SvgProblem};
+use crate::profile::{Output, Profile};
+use crate::render::{self, FacePlan};
 use crate::template::Templates;
 
 /// What to produce.
@@ -28,6 +26,12 @@ pub struct Options {
     pub dpi: f64,
     /// `--copies N`: templates and expressions see it as `settings.copies`.
     pub copies: Option<u32>,
+    /// How the parts leave the tool (home sheets, a shop's files, ...).
+    pub profile: Profile,
+    /// Shift of every back sheet, in mm (`--back-offset X,Y`).
+    pub back_offset: (f64, f64),
+    /// Where the output will be, for absolute links (Tabletop Simulator's URLs).
+    pub url_base: String,
 }
 
 impl Default for Options {
@@ -39,6 +43,9 @@ impl Default for Options {
             png: false,
             dpi: 300.0,
             copies: None,
+            profile: Profile::home(),
+            back_offset: (0.0, 0.0),
+            url_base: "file:///output".into(),
         }
     }
 }
@@ -93,9 +100,10 @@ pub fn load_and_check(
             .unwrap_or(minijinja::Value::from(())),
     );
     let structure = check_structure(&game);
-    let broken = game.unparsed_data || structure
-        .iter()
-        .any(|d| d.severity == crate::diag::Severity::Error);
+    let broken = game.unparsed_data
+        || structure
+            .iter()
+            .any(|d| d.severity == crate::diag::Severity::Error);
     built.diags.extend(structure);
     let net = build_network(&game, &tpl);
     let broken = broken
@@ -115,7 +123,11 @@ pub fn load_and_check(
     for comp in &game.components {
         let (p, d) = render::plan(&game, &tpl, comp);
         let planned = !d.iter().any(|d| d.severity == crate::diag::Severity::Error)
-            && comp.def.table.as_ref().is_none_or(|t| game.tables.contains_key(t.get_ref()));
+            && comp
+                .def
+                .table
+                .as_ref()
+                .is_none_or(|t| game.tables.contains_key(t.get_ref()));
         built.diags.extend(d);
         let parts: u64 = p.iter().map(|f| f.qty as u64).sum();
         if planned {
@@ -146,288 +158,48 @@ pub fn load_and_check(
     Some((game, tpl, plans))
 }
 
-/// Distinct face pictures, deduplicated by their SVG text.
-#[derive(Default)]
-struct FaceStore {
-    trees: Vec<Tree>,
-    /// Full size (trim + bleed) in mm.
-    sizes: Vec<(f64, f64)>,
-    /// Output name: `<component>/<NNN>-front`.
-    names: Vec<String>,
-    svgs: Vec<String>,
-    by_text: BTreeMap<String, usize>,
-}
-
-impl FaceStore {
-    #[allow(clippy::too_many_arguments)]
-    fn add(
-        &mut self,
-        root: &Path,
-        game: &Game,
-        comp: &Component,
-        face: &Face,
-        side: &str,
-        text: &str,
-        index: usize,
-        diags: &mut Diagnostics,
-    ) -> Option<usize> {
-        if let Some(&i) = self.by_text.get(text) {
-            return Some(i);
-        }
-        let image_dir = root.join("templates").join(&game.id);
-        let tree = match svg::parse(text, root, &image_dir) {
-            Ok(t) => t,
-            Err(problems) => {
-                let template = if side == "front" {
-                    &comp.def.front
-                } else {
-                    comp.def.back.as_ref().unwrap_or(&comp.def.front)
-                };
-                let file = PathBuf::from("templates")
-                    .join(&game.id)
-                    .join(template.get_ref());
-                let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
-                for p in problems {
-                    let (msg, hint) = p.describe();
-                    // Point at the template line that most likely caused it.
-                    let needle = match &p {
-                        SvgProblem::MissingFont(f) => f.trim_matches('"').to_string(),
-                        SvgProblem::Href(h) => h.split('`').nth(1).unwrap_or("href").to_string(),
-                        SvgProblem::BadColour { attribute, .. } => format!("{attribute}=\""),
-                        SvgProblem::MissingGlyphs(_)
-                        | SvgProblem::Syntax { .. }
-                        | SvgProblem::Size(_)
-                        | SvgProblem::TooBig(_) => String::new(),
-                    };
-                    let span = (!needle.is_empty())
-                        .then(|| source.find(&needle).map(|i| i..i + needle.len()))
-                        .flatten();
-                    let d = Diagnostic::error(msg)
-                        .at(&file, span)
-                        .with("game", &game.id)
-                        .with("component", comp.id())
-                        .with("row", face.plan.label.clone())
-                        .with("template", template.get_ref().clone())
-                        .hint(hint);
-                    diags.push(d);
-                }
-                return None;
-            }
-        };
-        let i = self.trees.len();
-        self.trees.push(tree);
-        self.sizes.push((
-            comp.size.width + 2.0 * comp.bleed,
-            comp.size.height + 2.0 * comp.bleed,
-        ));
-        self.names
-            .push(format!("{}/{:03}-{side}", comp.id(), index + 1));
-        self.svgs.push(text.to_string());
-        self.by_text.insert(text.to_string(), i);
-        Some(i)
-    }
-}
-
 /// Runs a game through the whole pipeline.
 pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
     let mut built = Built::default();
-    let Some((game, tpl, plans)) = load_and_check(root, id, opts, &mut built) else {
+    let Some((mut game, tpl, plans)) = load_and_check(root, id, opts, &mut built) else {
         return built;
     };
-
-    // Render and parse every face.
-    let mut store = FaceStore::default();
-    let mut per_comp: Vec<Vec<(usize, Option<usize>, &FacePlan)>> = Vec::new();
-    let mut rendered: Vec<Vec<Face>> = Vec::new();
-    for (comp, p) in game.components.iter().zip(&plans) {
-        let (faces, d) = render::render(&game, &tpl, comp, p);
-        built.diags.extend(d);
-        rendered.push(faces);
-    }
-    if built.diags.has_errors() {
-        return built;
-    }
-    for (ci, comp) in game.components.iter().enumerate() {
-        let mut list = Vec::new();
-        for (i, face) in rendered[ci].iter().enumerate() {
-            let f = store.add(
-                root,
-                &game,
-                comp,
-                face,
-                "front",
-                &face.front,
-                i,
-                &mut built.diags,
-            );
-            let b = face
-                .back
-                .as_ref()
-                .map(|b| store.add(root, &game, comp, face, "back", b, i, &mut built.diags));
-            match (f, b) {
-                (Some(f), None) => list.push((f, None, &face.plan)),
-                (Some(f), Some(Some(b))) => list.push((f, Some(b), &face.plan)),
-                _ => {}
-            }
-        }
-        per_comp.push(list);
-    }
-    if built.diags.has_errors() {
-        return built;
-    }
-
-    // Lay out.
-    let mut sheets: Vec<Sheet> = Vec::new();
-    let mut bookmarks = Vec::new();
-    let mut real: Vec<(String, Sheet)> = Vec::new();
-    let mut pad_pages: Vec<(String, Vec<Sheet>)> = Vec::new();
-    for (ci, comp) in game.components.iter().enumerate() {
-        let title = format!("{} · {}", game.meta.name, comp.name());
-        bookmarks.push(pdf::Bookmark {
-            title: comp.name(),
-            page: sheets.len(),
-        });
-        if comp.kind.is_large() {
-            for (k, (f, _, _)) in per_comp[ci].iter().enumerate() {
-                let t = if per_comp[ci].len() > 1 {
-                    format!("{title} {}", k + 1)
-                } else {
-                    title.clone()
-                };
-                sheets.extend(layout::tiles(*f, comp.size, comp.bleed, opts.paper, &t));
-                let name = if per_comp[ci].len() > 1 {
-                    format!("{}-{}-{}", game.id, comp.id(), k + 1)
-                } else {
-                    format!("{}-{}", game.id, comp.id())
-                };
-                real.push((name, layout::real_size(*f, comp.size, comp.bleed, &t)));
-            }
-            continue;
-        }
-        let items: Vec<GridItem> = per_comp[ci]
-            .iter()
-            .flat_map(|(f, b, p)| {
-                std::iter::repeat_n(
-                    GridItem {
-                        front: *f,
-                        back: *b,
-                        shape: p.shape,
-                    },
-                    p.qty as usize,
-                )
-            })
-            .collect();
-        if comp.kind == crate::model::Kind::Pad {
-            // Pads also go 1-up at their own size, one page per sheet, for a copy shop.
-            let pages: Vec<Sheet> = per_comp[ci]
-                .iter()
-                .map(|(f, _, p)| layout::one_up(*f, comp.size, comp.bleed, &p.label))
-                .collect();
-            pad_pages.push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
-        }
-        match layout::grid(&items, comp.size, comp.bleed, comp.kind.grid_style(), opts.paper, &title) {
-            Ok(s) => sheets.extend(s),
-            Err(why) => built.diags.push(
-                Diagnostic::error(format!("component `{}`: {why}", comp.id()))
-                    .at(&game.file, Some(comp.def.size.span()))
-                    .with("game", &game.id)
-                    .with("component", comp.id())
-                    .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size"),
-            ),
-        }
-    }
-    if built.diags.has_errors() {
-        return built;
-    }
-    built.pages = sheets.len();
-
-    // Export.
-    let out = &mut built.outputs;
-    if opts.pdf {
-        let chromes: Result<Vec<Tree>, _> = sheets
-            .iter()
-            .map(|s| svg::parse(&s.chrome, root, root))
-            .collect();
-        let chromes = match chromes {
-            Ok(c) => c,
-            Err(p) => {
-                built.diags.push(Diagnostic::error(format!(
-                    "internal error: sheet marks do not parse: {p:?}"
-                )));
-                return built;
-            }
-        };
-        let pages: Vec<pdf::Page> = sheets
-            .iter()
-            .zip(&chromes)
-            .map(|(sheet, chrome)| pdf::Page { sheet, chrome })
-            .collect();
-        match pdf::write(&game.meta.name, &pages, &store.trees, &bookmarks) {
-            Ok(bytes) => out.add(format!("{}.pdf", game.id), bytes),
-            Err(e) => built
-                .diags
-                .push(Diagnostic::error(e).with("game", &game.id)),
-        }
-        for (name, pages) in &pad_pages {
-            let empty = match svg::parse(&pages[0].chrome, root, root) {
-                Ok(t) => t,
-                Err(p) => {
-                    built.diags.push(Diagnostic::error(format!(
-                        "internal error: sheet marks do not parse: {p:?}"
-                    )));
-                    return built;
+    // A shop profile fixes each part's full size: its bleed replaces the component's,
+    // and parts the shop does not make are left out (with a warning).
+    let mut skip = vec![false; game.components.len()];
+    if matches!(opts.profile.output, Output::FacePng | Output::FacePdf) {
+        for (ci, comp) in game.components.iter_mut().enumerate() {
+            let name = comp.def.size.get_ref().as_str();
+            match opts.profile.full_size(name, comp.size) {
+                Some(full) => {
+                    comp.bleed = ((full.width - comp.size.width) / 2.0)
+                        .min((full.height - comp.size.height) / 2.0)
                 }
-            };
-            let list: Vec<pdf::Page> = pages
-                .iter()
-                .map(|sheet| pdf::Page {
-                    sheet,
-                    chrome: &empty,
-                })
-                .collect();
-            match pdf::write(&game.meta.name, &list, &store.trees, &[]) {
-                Ok(bytes) => out.add(format!("{name}.pdf"), bytes),
-                Err(e) => built
-                    .diags
-                    .push(Diagnostic::error(e).with("game", &game.id)),
-            }
-        }
-        for (name, sheet) in &real {
-            match svg::parse(&sheet.chrome, root, root) {
-                Ok(chrome) => match pdf::write(
-                    &format!("{} — {}", game.meta.name, sheet.label),
-                    &[pdf::Page {
-                        sheet,
-                        chrome: &chrome,
-                    }],
-                    &store.trees,
-                    &[],
-                ) {
-                    Ok(bytes) => out.add(format!("{name}-real-size.pdf"), bytes),
-                    Err(e) => built
-                        .diags
-                        .push(Diagnostic::error(e).with("game", &game.id)),
-                },
-                Err(p) => built.diags.push(Diagnostic::error(format!(
-                    "internal error: sheet marks do not parse: {p:?}"
-                ))),
+                None => {
+                    skip[ci] = true;
+                    built.diags.push(
+                        Diagnostic::warning(format!(
+                            "{} has no product for `{}` ({} x {} mm): not exported for this profile",
+                            opts.profile.name,
+                            comp.id(),
+                            crate::units::fmt_num(comp.size.width),
+                            crate::units::fmt_num(comp.size.height)
+                        ))
+                        .at(&game.file, Some(comp.def.size.span()))
+                        .with("game", &game.id)
+                        .with("component", comp.id())
+                        .hint(format!("add the size to profiles/{}.toml if the shop makes it", opts.profile.id)),
+                    );
+                }
             }
         }
     }
-    if opts.svg {
-        for (name, text) in store.names.iter().zip(&store.svgs) {
-            out.add(format!("svg/{name}.svg"), text.clone().into_bytes());
-        }
-    }
-    if opts.png {
-        for ((name, tree), (w, h)) in store.names.iter().zip(&store.trees).zip(&store.sizes) {
-            match png::write(tree, *w, *h, opts.dpi) {
-                Ok(bytes) => out.add(format!("png/{name}.png"), bytes),
-                Err(e) => built
-                    .diags
-                    .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
-            }
-        }
-    }
+    let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, &mut built.diags) else {
+        return built;
+    };
+    built
+        .diags
+        .extend(crate::preflight::check(&game, &rendered, &opts.profile));
+    crate::deliver::deliver(root, &game, &rendered, opts, &mut built);
     built
 }

@@ -188,7 +188,14 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
 }
 
 /// Attributes holding a paint or colour.
-const COLOUR_ATTRIBUTES: [&str; 6] = ["fill", "stroke", "stop-color", "flood-color", "lighting-color", "color"];
+const COLOUR_ATTRIBUTES: [&str; 6] = [
+    "fill",
+    "stroke",
+    "stop-color",
+    "flood-color",
+    "lighting-color",
+    "color",
+];
 
 /// Checks usvg would not catch: XML errors (with the rendered line) and colours.
 fn lint(text: &str) -> Vec<SvgProblem> {
@@ -196,8 +203,19 @@ fn lint(text: &str) -> Vec<SvgProblem> {
         Ok(d) => d,
         Err(e) => {
             let pos = e.pos();
-            let line = text.lines().nth((pos.row as usize).saturating_sub(1)).unwrap_or("").chars().take(160).collect();
-            return vec![SvgProblem::Syntax { message: e.to_string(), line: pos.row as usize, col: pos.col as usize, text: line }];
+            let line = text
+                .lines()
+                .nth((pos.row as usize).saturating_sub(1))
+                .unwrap_or("")
+                .chars()
+                .take(160)
+                .collect();
+            return vec![SvgProblem::Syntax {
+                message: e.to_string(),
+                line: pos.row as usize,
+                col: pos.col as usize,
+                text: line,
+            }];
         }
     };
     let mut problems = Vec::new();
@@ -208,23 +226,35 @@ fn lint(text: &str) -> Vec<SvgProblem> {
             continue;
         }
         for c in node.text().unwrap_or("").chars() {
-            if !c.is_whitespace() && !c.is_control() && !missing.contains(&c) && !fonts::has_glyph(c) {
+            if !c.is_whitespace()
+                && !c.is_control()
+                && !missing.contains(&c)
+                && !fonts::has_glyph(c)
+            {
                 missing.push(c);
             }
         }
     }
     if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(|c| format!("{c:?} (U+{:04X})", *c as u32)).collect();
+        let list: Vec<String> = missing
+            .iter()
+            .map(|c| format!("{c:?} (U+{:04X})", *c as u32))
+            .collect();
         problems.push(SvgProblem::MissingGlyphs(list.join(", ")));
     }
     for node in doc.descendants().filter(|n| n.is_element()) {
         for a in node.attributes() {
             if COLOUR_ATTRIBUTES.contains(&a.name()) {
                 let v = a.value().trim();
-                let ok = matches!(v, "inherit" | "currentColor" | "context-fill" | "context-stroke")
-                    || svgtypes::Paint::from_str(v).is_ok();
+                let ok = matches!(
+                    v,
+                    "inherit" | "currentColor" | "context-fill" | "context-stroke"
+                ) || svgtypes::Paint::from_str(v).is_ok();
                 if !ok {
-                    problems.push(SvgProblem::BadColour { attribute: a.name().to_string(), value: v.to_string() });
+                    problems.push(SvgProblem::BadColour {
+                        attribute: a.name().to_string(),
+                        value: v.to_string(),
+                    });
                 }
             }
         }

@@ -202,6 +202,9 @@ pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
     env.add_function("shrink", shrink);
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
+    env.add_function("fail", |message: String| -> Result<Value, Error> {
+        Err(Error::new(ErrorKind::InvalidOperation, message))
+    });
     env.add_function(
         "distance",
         move |from: Value, to: Value| -> Result<Value, Error> {

@@ -33,7 +33,10 @@ fn overlay(from: &Path, to: &Path) {
 fn run_case(case: &Path) -> String {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(&repo().join("templates/common"), &tmp.path().join("templates/common"));
+    copy_dir(
+        &repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
     overlay(case, tmp.path());
     let args = std::fs::read_to_string(case.join("args.txt")).unwrap_or_else(|_| "build".into());
     let args: Vec<&str> = args.split_whitespace().collect();
@@ -44,7 +47,10 @@ fn run_case(case: &Path) -> String {
     format!(
         "args: {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
         args.join(" "),
-        o.status.code().map(|c| c.to_string()).unwrap_or_else(|| "killed".into()),
+        o.status
+            .code()
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "killed".into()),
         clean(&stdout),
         clean(&stderr)
     )
@@ -59,7 +65,15 @@ fn fixture_corpus() {
         .filter(|p| p.is_dir() && p.file_name().unwrap() != "base")
         .collect();
     cases.sort();
-    let invalid = cases.iter().filter(|c| c.file_name().unwrap().to_string_lossy().starts_with("invalid-")).count();
+    let invalid = cases
+        .iter()
+        .filter(|c| {
+            c.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("invalid-")
+        })
+        .count();
     assert!(invalid >= 25, "the corpus has {invalid} invalid cases");
     let bless = std::env::var_os("CARDSTOCK_BLESS").is_some();
     let mut failures = Vec::new();
@@ -67,7 +81,10 @@ fn fixture_corpus() {
         let actual = run_case(case);
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         if name.starts_with("invalid-") {
-            assert!(actual.contains("\nexit: 1\n") || actual.contains("\nexit: 2\n"), "{name} must fail:\n{actual}");
+            assert!(
+                actual.contains("\nexit: 1\n") || actual.contains("\nexit: 2\n"),
+                "{name} must fail:\n{actual}"
+            );
         }
         let path = case.join("expected.txt");
         if bless {
@@ -76,18 +93,28 @@ fn fixture_corpus() {
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_default();
         if expected != actual {
-            failures.push(format!("== {name}\n--- expected\n{expected}\n--- actual\n{actual}"));
+            failures.push(format!(
+                "== {name}\n--- expected\n{expected}\n--- actual\n{actual}"
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ (CARDSTOCK_BLESS=1 to accept):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) differ (CARDSTOCK_BLESS=1 to accept):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn base_fixture_builds() {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(&repo().join("templates/common"), &tmp.path().join("templates/common"));
+    copy_dir(
+        &repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
     let o = run(tmp.path(), &["build"]);
     assert!(o.status.success(), "{:?}", texts(&o));
-    assert!(tmp.path().join("output/mini/mini.pdf").is_file());
+    assert!(tmp.path().join("output/mini/home/mini.pdf").is_file());
 }

@@ -18,11 +18,46 @@ const FILES: [&str; 5] = [
 /// Fragments that tend to break parsers: TOML, Jinja and XML syntax, huge or odd
 /// numbers, unicode.
 const TOKENS: [&str; 40] = [
-    "[[", "]]", "[", "]", "=", "\"", "'", "{{", "}}", "{%", "%}", "{#", "<", ">", "&", "/>", "</svg>",
-    "\n", "qty = -1", "qty = 1000000000", "size = \"x\"", "1e309", "-0", "nan", "inf", "\u{0}", "🂡",
-    "王", "é", "{{ row.nope }}", "{% for i in range(100000) %}x{% endfor %}", "{{ lookup('suit', 'x') }}",
-    "{% include 'mini/card.svg' %}", "<image href=\"../x.png\"/>", "fill=\"nope\"", "width=\"-5\"",
-    "table = \"nope\"", "kind = \"card\"", "[[component]]\nid = \"x\"", "x = { a = [1, {b = 2}] }",
+    "[[",
+    "]]",
+    "[",
+    "]",
+    "=",
+    "\"",
+    "'",
+    "{{",
+    "}}",
+    "{%",
+    "%}",
+    "{#",
+    "<",
+    ">",
+    "&",
+    "/>",
+    "</svg>",
+    "\n",
+    "qty = -1",
+    "qty = 1000000000",
+    "size = \"x\"",
+    "1e309",
+    "-0",
+    "nan",
+    "inf",
+    "\u{0}",
+    "🂡",
+    "王",
+    "é",
+    "{{ row.nope }}",
+    "{% for i in range(100000) %}x{% endfor %}",
+    "{{ lookup('suit', 'x') }}",
+    "{% include 'mini/card.svg' %}",
+    "<image href=\"../x.png\"/>",
+    "fill=\"nope\"",
+    "width=\"-5\"",
+    "table = \"nope\"",
+    "kind = \"card\"",
+    "[[component]]\nid = \"x\"",
+    "x = { a = [1, {b = 2}] }",
 ];
 
 #[derive(Debug, Clone)]
@@ -37,7 +72,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), 1usize..40).prop_map(|(at, len)| Mutation::Delete { at, len }),
         (any::<usize>(), 0..TOKENS.len()).prop_map(|(at, token)| Mutation::Insert { at, token }),
-        (any::<usize>(), proptest::collection::vec(any::<u8>(), 1..8)).prop_map(|(at, bytes)| Mutation::Bytes { at, bytes }),
+        (any::<usize>(), proptest::collection::vec(any::<u8>(), 1..8))
+            .prop_map(|(at, bytes)| Mutation::Bytes { at, bytes }),
         (any::<usize>(), 1usize..200).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
     ]
 }
@@ -84,7 +120,10 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// 300 cases in `cargo test`; `PROPTEST_CASES=N` for a longer run.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
 }
 
 fn repo() -> PathBuf {

@@ -57,7 +57,7 @@ fn built() -> &'static Path {
 
 #[test]
 fn print_and_play_pdf_pages_and_boxes() {
-    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
     // 10 contract fronts + 10 backs, goods chits, rest markers, trailers, cabs,
@@ -94,7 +94,7 @@ fn print_and_play_pdf_pages_and_boxes() {
 
 #[test]
 fn fonts_are_embedded_subsets() {
-    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let doc = Document::load(&pdf).unwrap();
     let mut names = Vec::new();
     let mut embedded = 0;
@@ -126,7 +126,7 @@ fn fonts_are_embedded_subsets() {
 
 #[test]
 fn contract_text_reads_back() {
-    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let text = pdftotext(&pdf, 2 - 1);
     // The rulebook's example contract (Minneapolis bread to Memphis, $1,700) is a
     // starting contract on the first sheet, with its start city and player counts.
@@ -140,7 +140,7 @@ fn contract_text_reads_back() {
 
 #[test]
 fn player_aid_shows_the_rules_numbers() {
-    let pdf = built().join("interstate-trucking/interstate-trucking.pdf");
+    let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let text = pdftotext(&pdf, 33);
     assert!(text.contains("Buy a Trailer"), "{text}");
     assert!(
@@ -155,7 +155,7 @@ fn player_aid_shows_the_rules_numbers() {
 
 #[test]
 fn board_real_size_and_tiles() {
-    let pdf = built().join("interstate-trucking/interstate-trucking-board-real-size.pdf");
+    let pdf = built().join("interstate-trucking/home/interstate-trucking-board-real-size.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
     assert_eq!(pages.len(), 1);
@@ -170,7 +170,7 @@ fn board_real_size_and_tiles() {
         text.contains("MINNEAPOLIS") && text.contains("SAN DIEGO"),
         "{text}"
     );
-    let pnp = built().join("interstate-trucking/interstate-trucking.pdf");
+    let pnp = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let tile = pdftotext(&pnp, 37);
     assert!(
         tile.contains("tile A2 (row 1 of 2, column 2 of 4)"),
@@ -180,7 +180,7 @@ fn board_real_size_and_tiles() {
 
 #[test]
 fn svg_and_png_per_distinct_face() {
-    let dir = built().join("interstate-trucking");
+    let dir = built().join("interstate-trucking/home");
     let svgs = std::fs::read_dir(dir.join("svg/contracts"))
         .unwrap()
         .count();
@@ -217,8 +217,8 @@ fn two_builds_are_byte_identical() {
         ],
     );
     assert!(o.status.success());
-    let a = built().join("interstate-trucking");
-    let b = out.path().join("interstate-trucking");
+    let a = built().join("interstate-trucking/home");
+    let b = out.path().join("interstate-trucking/home");
     let mut n = 0;
     for sub in ["", "svg/contracts", "png/contracts", "png/board"] {
         for e in std::fs::read_dir(a.join(sub)).unwrap() {
@@ -255,7 +255,7 @@ fn a4_paper() {
     assert!(o.status.success(), "{:?}", texts(&o));
     let doc = Document::load(
         out.path()
-            .join("interstate-trucking/interstate-trucking.pdf"),
+            .join("interstate-trucking/home/interstate-trucking.pdf"),
     )
     .unwrap();
     let pages = doc.get_pages();

@@ -52,7 +52,10 @@ fn map_counts() -> BTreeMap<String, usize> {
 }
 
 fn tracker_rows() -> usize {
-    data("tracker.toml")["tracker_row"].as_array().unwrap().len()
+    data("tracker.toml")["tracker_row"]
+        .as_array()
+        .unwrap()
+        .len()
 }
 
 /// The real game built once per test binary: 4 sheets, PDF and SVG.
@@ -71,6 +74,7 @@ fn built() -> &'static Path {
                 &copies,
                 "--format",
                 "pdf,svg",
+                "--deny-warnings",
                 "--out",
                 out.path().to_str().unwrap(),
             ],
@@ -132,12 +136,16 @@ fn the_real_data_passes_every_check() {
         .find(|l| l.trim_start().starts_with("pad "))
         .unwrap_or_else(|| panic!("{stdout}"));
     let cols: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(cols[..4], ["pad", "pad", sheets.as_str(), sheets.as_str()], "{line}");
+    assert_eq!(
+        cols[..4],
+        ["pad", "pad", sheets.as_str(), sheets.as_str()],
+        "{line}"
+    );
 }
 
 #[test]
 fn pad_pages_two_up_on_letter_and_pad_size() {
-    let pdf = built().join("truck-off/truck-off.pdf");
+    let pdf = built().join("truck-off/home/truck-off.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
     assert_eq!(pages.len(), SHEETS / 2, "two half-letter sheets a page");
@@ -147,19 +155,20 @@ fn pad_pages_two_up_on_letter_and_pad_size() {
             "Letter landscape"
         );
     }
-    let pad = Document::load(built().join("truck-off/truck-off-pad-pad-size.pdf")).unwrap();
+    let pad = Document::load(built().join("truck-off/home/truck-off-pad-pad-size.pdf")).unwrap();
     let pad_pages = pad.get_pages();
     assert_eq!(pad_pages.len(), SHEETS);
     let trim = rect(&pad, pad_pages[&1], b"TrimBox");
     assert!(
-        ((trim[2] - trim[0]) - 5.5 * 72.0).abs() < 0.01 && ((trim[3] - trim[1]) - 8.5 * 72.0).abs() < 0.01,
+        ((trim[2] - trim[0]) - 5.5 * 72.0).abs() < 0.01
+            && ((trim[3] - trim[1]) - 8.5 * 72.0).abs() < 0.01,
         "half-letter: {trim:?}"
     );
 }
 
 #[test]
 fn sheets_are_numbered_with_their_seed() {
-    let pdf = built().join("truck-off/truck-off.pdf");
+    let pdf = built().join("truck-off/home/truck-off.pdf");
     let seed = rules()["seed"].as_integer().unwrap();
     for page in 1..=SHEETS / 2 {
         let text = pdftotext(&pdf, page);
@@ -175,7 +184,7 @@ fn sheets_are_numbered_with_their_seed() {
 
 #[test]
 fn map_tracker_and_scoring_read_back() {
-    let pdf = built().join("truck-off/truck-off.pdf");
+    let pdf = built().join("truck-off/home/truck-off.pdf");
     let text = pdftotext(&pdf, 1);
     let counts = map_counts();
     let rows = tracker_rows();
@@ -203,23 +212,40 @@ fn map_tracker_and_scoring_read_back() {
     assert!(text.contains(&format!("${cash} bonuses")), "{text}");
     assert!(text.contains("last row") && text.contains("D4 column") && text.contains("D6 column"));
     // The bonus menu legend, with the numbers of [rules].
-    for name in ["Bridge", "Gas station", "2x venue", "Promote", "+1 movement", "Reroll two", "Move truck"] {
+    for name in [
+        "Bridge",
+        "Gas station",
+        "2x venue",
+        "Promote",
+        "+1 movement",
+        "Reroll two",
+        "Move truck",
+    ] {
         assert_eq!(text.matches(name).count(), 2, "{name} in\n{text}");
     }
     let r = rules();
-    assert!(text.contains(&format!("+{} movement through it", r["gas_station_moves"].as_integer().unwrap())));
-    assert!(text.contains(&format!("reroll up to {} dice", r["bonus_rerolls"].as_integer().unwrap())));
+    assert!(text.contains(&format!(
+        "+{} movement through it",
+        r["gas_station_moves"].as_integer().unwrap()
+    )));
+    assert!(text.contains(&format!(
+        "reroll up to {} dice",
+        r["bonus_rerolls"].as_integer().unwrap()
+    )));
     assert!(text.contains(&format!(
         "mark {} circles above it, others mark {}",
         r["promote_self"].as_integer().unwrap(),
         r["promote_others"].as_integer().unwrap()
     )));
-    assert!(text.contains(&format!("Drive up to {} spaces", r["moves"].as_integer().unwrap())));
+    assert!(text.contains(&format!(
+        "Drive up to {} spaces",
+        r["moves"].as_integer().unwrap()
+    )));
 }
 
 #[test]
 fn svg_per_sheet_and_png_on_request() {
-    let dir = built().join("truck-off/svg/pad");
+    let dir = built().join("truck-off/home/svg/pad");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), SHEETS);
     let svg = std::fs::read_to_string(dir.join("001-front.svg")).unwrap();
     let labels = map_labels(&svg);
@@ -235,10 +261,21 @@ fn svg_per_sheet_and_png_on_request() {
     let out = tempfile::tempdir().unwrap();
     let o = run(
         &repo(),
-        &["build", "truck-off", "--copies", "1", "--format", "png", "--dpi", "100", "--out", out.path().to_str().unwrap()],
+        &[
+            "build",
+            "truck-off",
+            "--copies",
+            "1",
+            "--format",
+            "png",
+            "--dpi",
+            "100",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
     );
     assert!(o.status.success(), "{:?}", texts(&o));
-    let png = std::fs::read(out.path().join("truck-off/png/pad/001-front.png")).unwrap();
+    let png = std::fs::read(out.path().join("truck-off/home/png/pad/001-front.png")).unwrap();
     let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
     assert_eq!((w, h), (550, 850), "half-letter at 100 dpi, no bleed");
@@ -255,11 +292,23 @@ fn seeded_variants_shuffle_reproducibly_and_keep_the_counts() {
         let out = tmp.path().join(name);
         let o = run(
             tmp.path(),
-            &["build", "truck-off", "--copies", "3", "--format", "svg", "--out", out.to_str().unwrap()],
+            &[
+                "build",
+                "truck-off",
+                "--copies",
+                "3",
+                "--format",
+                "svg",
+                "--out",
+                out.to_str().unwrap(),
+            ],
         );
         assert!(o.status.success(), "{:?}", texts(&o));
         (1..=3)
-            .map(|i| std::fs::read_to_string(out.join(format!("truck-off/svg/pad/{i:03}-front.svg"))).unwrap())
+            .map(|i| {
+                std::fs::read_to_string(out.join(format!("truck-off/home/svg/pad/{i:03}-front.svg")))
+                    .unwrap()
+            })
             .collect::<Vec<_>>()
     };
     let a = build("a");
@@ -273,12 +322,25 @@ fn seeded_variants_shuffle_reproducibly_and_keep_the_counts() {
     expected.remove("start");
     expected.remove("lot");
     for (i, svg) in a.iter().enumerate() {
-        assert!(svg.contains(&format!("map seed {} (venues shuffled)", seed + 1 + i as i64)));
-        assert_eq!(map_labels(svg), expected, "sheet {} keeps the venue counts", i + 1);
-        assert_eq!(svg.matches(">START ").count(), 3, "three numbered START locations");
+        assert!(svg.contains(&format!(
+            "map seed {} (venues shuffled)",
+            seed + 1 + i as i64
+        )));
+        assert_eq!(
+            map_labels(svg),
+            expected,
+            "sheet {} keeps the venue counts",
+            i + 1
+        );
+        assert_eq!(
+            svg.matches(">START ").count(),
+            3,
+            "three numbered START locations"
+        );
     }
     // The venue layout differs from the standard map.
-    let standard = std::fs::read_to_string(built().join("truck-off/svg/pad/001-front.svg")).unwrap();
+    let standard =
+        std::fs::read_to_string(built().join("truck-off/home/svg/pad/001-front.svg")).unwrap();
     assert_ne!(standard, a[0]);
 }
 
@@ -291,19 +353,38 @@ fn rule_numbers_come_from_one_place() {
     let out = tmp.path().join("out");
     let o = run(
         tmp.path(),
-        &["build", "truck-off", "--copies", "2", "--out", out.to_str().unwrap()],
+        &[
+            "build",
+            "truck-off",
+            "--copies",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
     );
     assert!(o.status.success(), "{:?}", texts(&o));
-    let text = pdftotext(&out.join("truck-off/truck-off.pdf"), 1);
+    let text = pdftotext(&out.join("truck-off/home/truck-off.pdf"), 1);
     assert!(text.contains("+4 movement through it"), "{text}");
-    assert!(text.contains("$10 bonuses") && text.contains("+$10 in the final scoring"), "{text}");
+    assert!(
+        text.contains("$10 bonuses") && text.contains("+$10 in the final scoring"),
+        "{text}"
+    );
     assert!(!text.contains("$5"), "{text}");
 }
 
 #[test]
 fn four_start_locations_are_refused() {
-    let out = broken(|d| edit(&d.join("map.toml"), "cells = [\"d4\", \"d20\", \"d10\", \"d8\",", "cells = [\"d4\", \"d20\", \"d10\", \"start\","));
-    assert!(out.contains("the map has 4 START locations, the rules 3"), "{out}");
+    let out = broken(|d| {
+        edit(
+            &d.join("map.toml"),
+            "cells = [\"d4\", \"d20\", \"d10\", \"d8\",",
+            "cells = [\"d4\", \"d20\", \"d10\", \"start\",",
+        )
+    });
+    assert!(
+        out.contains("the map has 4 START locations, the rules 3"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -311,10 +392,17 @@ fn a_tracker_not_ending_on_d4_is_refused() {
     // The last row runs left to right: it ends on the D20.
     let out = broken(|d| {
         let f = d.join("tracker.toml");
-        edit(&f, "id = \"row-8\"\ndirection = \"left\"", "id = \"row-8\"\ndirection = \"right\"");
+        edit(
+            &f,
+            "id = \"row-8\"\ndirection = \"left\"",
+            "id = \"row-8\"\ndirection = \"right\"",
+        );
     });
     assert!(out.contains("the route tracker must end on a D4"), "{out}");
-    assert!(out.contains("the FINISH (last cell of row-8, in col-6) is a D20"), "{out}");
+    assert!(
+        out.contains("the FINISH (last cell of row-8, in col-6) is a D20"),
+        "{out}"
+    );
     assert!(out.contains("tracker row-8 runs right, not left"), "{out}");
 }
 
@@ -328,14 +416,25 @@ fn a_row_without_bonus_is_refused() {
 
 #[test]
 fn a_column_without_bonus_is_refused() {
-    let out = broken(|d| edit(&d.join("tracker.toml"), "space = \"d12\"\nbonus = \"gas\"", "space = \"d12\""));
+    let out = broken(|d| {
+        edit(
+            &d.join("tracker.toml"),
+            "space = \"d12\"\nbonus = \"gas\"",
+            "space = \"d12\"",
+        )
+    });
     assert!(out.contains("tracker col-5 (d12) has no bonus"), "{out}");
 }
 
 #[test]
 fn a_die_missing_from_the_map_is_refused() {
     let out = broken(|d| replace_all(&d.join("map.toml"), "\"d12\"", "\"d10\""));
-    assert!(out.contains("every venue die (and the Wild venue) must appear on the map: the map has no D12 venue"), "{out}");
+    assert!(
+        out.contains(
+            "every venue die (and the Wild venue) must appear on the map: the map has no D12 venue"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -344,7 +443,11 @@ fn a_disconnected_map_is_refused() {
     let out = broken(|d| {
         let f = d.join("map.toml");
         let s = std::fs::read_to_string(&f).unwrap();
-        std::fs::write(&f, s + "\n[[river]]\nid = \"moat\"\npath = [[0, 2], [1, 2], [2, 2], [2, 1], [2, 0]]\n").unwrap();
+        std::fs::write(
+            &f,
+            s + "\n[[river]]\nid = \"moat\"\npath = [[0, 2], [1, 2], [2, 2], [2, 1], [2, 0]]\n",
+        )
+        .unwrap();
     });
     assert!(
         out.contains("the map falls apart into 2 parts: rivers cut off c1r1, c1r2, c2r1, c2r2"),
@@ -354,28 +457,63 @@ fn a_disconnected_map_is_refused() {
 
 #[test]
 fn a_river_off_the_grid_lines_is_refused() {
-    let out = broken(|d| edit(&d.join("map.toml"), "path = [[10, 3], [9, 3], [8, 3]]", "path = [[10, 3], [8, 3]]"));
-    assert!(out.contains("river east-canal jumps from [10, 3] to [8, 3]"), "{out}");
+    let out = broken(|d| {
+        edit(
+            &d.join("map.toml"),
+            "path = [[10, 3], [9, 3], [8, 3]]",
+            "path = [[10, 3], [8, 3]]",
+        )
+    });
+    assert!(
+        out.contains("river east-canal jumps from [10, 3] to [8, 3]"),
+        "{out}"
+    );
 }
 
 #[test]
 fn misplaced_cash_bonuses_are_refused() {
     let out = broken(|d| {
         let f = d.join("tracker.toml");
-        edit(&f, "space = \"d6\"\nbonus = \"cash\"", "space = \"d6\"\nbonus = \"reroll\"");
-        edit(&f, "id = \"row-1\"\ndirection = \"right\"\nbonus = \"bridge\"", "id = \"row-1\"\ndirection = \"right\"\nbonus = \"cash\"");
+        edit(
+            &f,
+            "space = \"d6\"\nbonus = \"cash\"",
+            "space = \"d6\"\nbonus = \"reroll\"",
+        );
+        edit(
+            &f,
+            "id = \"row-1\"\ndirection = \"right\"\nbonus = \"bridge\"",
+            "id = \"row-1\"\ndirection = \"right\"\nbonus = \"cash\"",
+        );
     });
-    assert!(out.contains("tracker col-2 does not carry the $5 bonus"), "{out}");
-    assert!(out.contains("tracker row-1 carries a $ bonus the scoring does not name"), "{out}");
+    assert!(
+        out.contains("tracker col-2 does not carry the $5 bonus"),
+        "{out}"
+    );
+    assert!(
+        out.contains("tracker row-1 carries a $ bonus the scoring does not name"),
+        "{out}"
+    );
 }
 
 #[test]
 fn the_promotion_example_must_fit_the_pad() {
-    let out = broken(|d| edit(&d.join("game.toml"), "promotion_circles = 8", "promotion_circles = 2"));
+    let out = broken(|d| {
+        edit(
+            &d.join("game.toml"),
+            "promotion_circles = 8",
+            "promotion_circles = 2",
+        )
+    });
     assert!(
         out.contains("rules example: the D6 line (3 promotions x 2 results) cannot be filled in: the pad has 2 promotion circles"),
         "{out}"
     );
-    let out = broken(|d| edit(&d.join("game.toml"), "promotions = 3\nresults = 2\nscore = 6", "promotions = 3\nresults = 2\nscore = 5"));
+    let out = broken(|d| {
+        edit(
+            &d.join("game.toml"),
+            "promotions = 3\nresults = 2\nscore = 6",
+            "promotions = 3\nresults = 2\nscore = 5",
+        )
+    });
     assert!(out.contains("rules example: D6: 3 x 2 must be $5"), "{out}");
 }

@@ -27,6 +27,15 @@ pub struct Args {
     /// Output folder; each game goes to <DIR>/<game>/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Print profile (a file in profiles/): home, gutterfold, thegamecrafter,
+    /// drivethrucards, makeplayingcards, tts. Default: the game's `[game] profile`,
+    /// else home. Files go to <DIR>/<game>/<profile>/.
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<String>,
+    /// Shift of every duplex back sheet, in mm, as X,Y (measure it with
+    /// duplex-calibration.pdf).
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub back_offset: Option<String>,
     /// Number of sheets for components that use `settings.copies` (score pads).
     #[arg(long, value_name = "N")]
     pub copies: Option<u32>,
@@ -66,6 +75,9 @@ pub fn run(args: &Args) -> i32 {
         png: false,
         dpi: args.dpi,
         copies: args.copies,
+        profile: crate::profile::Profile::home(),
+        back_offset: (0.0, 0.0),
+        url_base: String::new(),
     };
     if args.copies.is_some_and(|c| !(1..=10_000).contains(&c)) {
         diags.push(
@@ -109,7 +121,46 @@ pub fn run(args: &Args) -> i32 {
             return super::finish(diags, &root, false);
         }
     };
+    if let Some(o) = &args.back_offset {
+        let parts: Vec<Option<f64>> = o
+            .split(',')
+            .map(|p| p.trim().parse::<f64>().ok().filter(|v| v.abs() <= 20.0))
+            .collect();
+        match parts[..] {
+            [Some(x), Some(y)] => opts.back_offset = (x, y),
+            _ => {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "--back-offset `{o}` is not two numbers of mm within ±20"
+                    ))
+                    .hint("write it as X,Y in mm, e.g. --back-offset 1.5,-0.5"),
+                );
+                return super::finish(diags, &root, false);
+            }
+        }
+    }
+    let abs_out = std::path::absolute(&out).unwrap_or_else(|_| out.clone());
     for id in &games {
+        let profile_id = args
+            .profile
+            .clone()
+            .or_else(|| {
+                crate::model::load_game(&root, id)
+                    .0
+                    .and_then(|g| g.meta.profile)
+            })
+            .unwrap_or_else(|| "home".into());
+        opts.profile = match crate::profile::load(&root, &profile_id) {
+            Ok(p) => p,
+            Err(d) => {
+                diags.push(d.with("game", id.clone()));
+                continue;
+            }
+        };
+        opts.url_base = format!(
+            "file://{}",
+            abs_out.join(id).to_string_lossy().replace('\\', "/")
+        );
         let mut built = build(&root, id, &opts);
         let failed =
             built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);
@@ -124,7 +175,7 @@ pub fn run(args: &Args) -> i32 {
                         "{id}: {} component sets, {parts} parts, {} pages -> {} ({} files)",
                         built.counts.len(),
                         built.pages,
-                        dir.display(),
+                        dir.join(&opts.profile.id).display(),
                         built.outputs.files.len()
                     );
                 }

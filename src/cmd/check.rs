@@ -1,7 +1,7 @@
 //! `cardstock check`: every check, and the component counts, without writing anything.
 
 use crate::diag::Diagnostics;
-use crate::pipeline::{load_and_check, Built};
+use crate::pipeline::{build, Options};
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
@@ -29,15 +29,16 @@ pub fn run(args: &Args) -> i32 {
             return super::finish(diags, &project.root, false);
         }
     };
+    // Everything a build checks, including rendering every face (missing fields,
+    // text that does not fit, fonts, colours) and the home profile's preflight;
+    // nothing is written.
+    let opts = Options {
+        pdf: false,
+        ..Options::default()
+    };
     for id in &games {
-        let mut built = Built::default();
-        let ok = load_and_check(
-            &project.root,
-            id,
-            &crate::pipeline::Options::default(),
-            &mut built,
-        )
-        .is_some();
+        let built = build(&project.root, id, &opts);
+        let ok = !built.diags.has_errors();
         println!("{id}: {}", if ok { "ok" } else { "FAILED" });
         print!("{}", super::list::count_table(&built.counts));
         diags.extend(built.diags.items);

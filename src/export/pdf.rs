@@ -83,7 +83,12 @@ pub fn write(
             pb.push_rect(clip);
             let Some(path) = pb.finish() else { continue };
             surface.push_clip_path(&path, &FillRule::NonZero);
-            surface.push_transform(&Transform::from_translate(pt(pl.x), pt(pl.y)));
+            let place = if pl.rotate180 {
+                Transform::from_row(-1.0, 0.0, 0.0, -1.0, pt(pl.x + pl.w), pt(pl.y + pl.h))
+            } else {
+                Transform::from_translate(pt(pl.x), pt(pl.y))
+            };
+            surface.push_transform(&place);
             surface.draw_graphic(graphics[&pl.face].clone());
             surface.pop();
             surface.pop();

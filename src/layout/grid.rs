@@ -223,6 +223,7 @@ fn sheet(
             h: size.height + 2.0 * bleed,
             clip,
             trim,
+            rotate180: false,
         });
     }
     let gw = g.cols as f64 * size.width + (g.cols - 1) as f64 * (g.pitch_x - size.width);
@@ -262,6 +263,7 @@ fn sheet(
         placements,
         chrome: chrome.finish(g.paper.width, g.paper.height),
         label: label.to_string(),
+        back,
     }
 }
 

@@ -2,11 +2,15 @@
 //! duplex backs, and big parts at real size or tiled over small paper. Everything is
 //! in millimetres with the origin at the sheet's top-left corner.
 
+mod calibration;
 mod chrome;
 mod grid;
+mod gutterfold;
 mod tile;
 
+pub use calibration::calibration;
 pub use grid::{grid, GridItem, GridStyle};
+pub use gutterfold::gutterfold;
 pub use tile::{one_up, real_size, tiles};
 
 use crate::model::Shape;
@@ -124,6 +128,8 @@ pub struct Placement {
     pub clip: Rect,
     /// The face's trim (cut) rectangle on the page.
     pub trim: Rect,
+    /// Drawn upside down (gutterfold backs).
+    pub rotate180: bool,
 }
 
 /// One printed sheet (a PDF page).
@@ -140,6 +146,56 @@ pub struct Sheet {
     pub chrome: String,
     /// Short description, e.g. "contracts — fronts 1/10".
     pub label: String,
+    /// A back sheet of a duplex pair (shifted by `--back-offset`).
+    pub back: bool,
+}
+
+/// Shifts everything on a sheet by (`dx`, `dy`) mm: how a duplex back sheet
+/// compensates a printer that does not print the reverse side exactly in register.
+pub fn offset(sheet: &mut Sheet, dx: f64, dy: f64) {
+    if dx == 0.0 && dy == 0.0 {
+        return;
+    }
+    let mv = |r: &mut Rect| {
+        r.x += dx;
+        r.y += dy;
+    };
+    for p in &mut sheet.placements {
+        p.x += dx;
+        p.y += dy;
+        mv(&mut p.clip);
+        mv(&mut p.trim);
+    }
+    mv(&mut sheet.trim);
+    let page = Rect {
+        x: 0.0,
+        y: 0.0,
+        w: sheet.width,
+        h: sheet.height,
+    };
+    sheet.bleed = Rect {
+        x: sheet.bleed.x + dx,
+        y: sheet.bleed.y + dy,
+        ..sheet.bleed
+    }
+    .intersect(&page);
+    sheet.trim = sheet.trim.intersect(&page);
+    if let (Some(open_end), Some(close)) = (
+        sheet.chrome.find(">\n").map(|i| i + 2),
+        sheet.chrome.rfind("</svg>"),
+    ) {
+        let shift = format!(
+            "<g transform=\"translate({} {})\">\n",
+            crate::units::fmt_num(dx),
+            crate::units::fmt_num(dy)
+        );
+        sheet.chrome = format!(
+            "{}{shift}{}</g>\n{}",
+            &sheet.chrome[..open_end],
+            &sheet.chrome[open_end..close],
+            &sheet.chrome[close..]
+        );
+    }
 }
 
 /// The outline of a part for a cut line, in sheet coordinates.

@@ -60,9 +60,11 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
             h: size.height + 2.0 * bleed,
             clip: trim.grow(bleed),
             trim,
+            rotate180: false,
         }],
         chrome: chrome.finish(w, h),
         label: format!("{label} — real size"),
+        back: false,
     }
 }
 
@@ -89,9 +91,11 @@ pub fn one_up(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
             h,
             clip: trim.grow(bleed),
             trim,
+            rotate180: false,
         }],
         chrome: Chrome::default().finish(w, h),
         label: label.to_string(),
+        back: false,
     }
 }
 
@@ -218,9 +222,11 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                     h: full.height,
                     clip,
                     trim: part_trim,
+                    rotate180: false,
                 }],
                 chrome: chrome.finish(p.width, p.height),
                 label: format!("{label} — tile {name}"),
+                back: false,
             });
         }
     }

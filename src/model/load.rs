@@ -174,7 +174,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                         .hint("print shops ask for 3mm (1/8in)"),
                     );
                     reject(&mut rejected);
-                continue;
+                    continue;
                 }
                 Err(why) => {
                     diags.push(
@@ -182,7 +182,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                             .hint("write the bleed like \"3mm\" or \"1/8in\""),
                     );
                     reject(&mut rejected);
-                continue;
+                    continue;
                 }
             },
         };

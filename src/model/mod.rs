@@ -1,7 +1,7 @@
 //! The game model: what a game folder under `data/` declares, with the source span of
 //! every value so that any problem can point at its file, line and column.
 
-mod load;
+pub(crate) mod load;
 mod schema;
 pub mod size;
 

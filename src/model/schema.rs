@@ -41,6 +41,9 @@ pub struct GameMeta {
     /// Free text shown in `list`.
     #[serde(default)]
     pub description: Option<String>,
+    /// Default print profile for `build` (a file in profiles/), e.g. "gutterfold".
+    #[serde(default)]
+    pub profile: Option<String>,
 }
 
 /// `[[component]]`: one set of printed parts.

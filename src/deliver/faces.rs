@@ -1,0 +1,119 @@
+//! Print-shop files: one PNG per face at the shop's pixel size, or one face per PDF
+//! page at the shop's page size.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{fill_path, pdf_file};
+use crate::diag::Diagnostic;
+use crate::export::png;
+use crate::faces::Rendered;
+use crate::layout;
+use crate::model::Game;
+use crate::pipeline::{Built, Options};
+
+pub(super) fn png_files(
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    built: &mut Built,
+    prefix: &str,
+) -> Result<(), Diagnostic> {
+    let p = &opts.profile;
+    for (ci, comp) in game.components.iter().enumerate() {
+        if r.skipped[ci] {
+            continue;
+        }
+        let mut backs_done = BTreeSet::new();
+        for (i, s) in r.slots[ci].iter().enumerate() {
+            let (w, h) = r.store.sizes[s.front];
+            let bytes =
+                png::write(&r.store.trees[s.front], w, h, p.dpi).map_err(Diagnostic::error)?;
+            let what = format!(
+                "{} front, print {} ({} dpi, bleed included)",
+                s.plan.label, s.plan.qty, p.dpi
+            );
+            built.outputs.add(
+                format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "front")),
+                what,
+                bytes,
+            );
+            if let Some(b) = s.back {
+                if backs_done.insert(b) {
+                    let bytes =
+                        png::write(&r.store.trees[b], w, h, p.dpi).map_err(Diagnostic::error)?;
+                    built.outputs.add(
+                        format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "back")),
+                        format!("{} back", s.plan.label),
+                        bytes,
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn pdf_files(
+    root: &Path,
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    built: &mut Built,
+    prefix: &str,
+) -> Result<(), Diagnostic> {
+    for (ci, comp) in game.components.iter().enumerate() {
+        if r.skipped[ci] || r.slots[ci].is_empty() {
+            continue;
+        }
+        let mut pages = Vec::new();
+        for s in &r.slots[ci] {
+            for _ in 0..s.plan.qty {
+                let front = layout::one_up(
+                    s.front,
+                    comp.size,
+                    comp.bleed,
+                    &format!("{} front", s.plan.label),
+                );
+                match s.back {
+                    Some(b) => {
+                        let back = layout::one_up(
+                            b,
+                            comp.size,
+                            comp.bleed,
+                            &format!("{} back", s.plan.label),
+                        );
+                        if opts.profile.back_first {
+                            pages.extend([back, front]);
+                        } else {
+                            pages.extend([front, back]);
+                        }
+                    }
+                    None => pages.push(front),
+                }
+            }
+        }
+        let order = if opts.profile.back_first {
+            "back then front"
+        } else {
+            "front then back"
+        };
+        let bytes = pdf_file(
+            root,
+            &format!("{} · {}", game.meta.name, comp.name()),
+            &pages,
+            &r.store.trees,
+            &[],
+        )?;
+        built.outputs.add(
+            format!("{prefix}/{}.pdf", comp.id()),
+            format!(
+                "{}: one face per page, {order}, shop page size",
+                comp.name()
+            ),
+            bytes,
+        );
+        built.pages += pages.len();
+    }
+    Ok(())
+}

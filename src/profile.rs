@@ -1,0 +1,230 @@
+//! Print profiles: how a game's parts leave the tool for one way of printing (home
+//! sheets, gutterfold, a print shop's per-face files, Tabletop Simulator). Each is a
+//! data file `profiles/<id>.toml`, so a new shop is a new file, not new code.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::model::load::{read_text, toml_error};
+use crate::model::Size;
+use crate::units::parse_length;
+
+/// What a profile writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Print-and-play sheets (PDF) with marks and mirrored duplex backs.
+    Sheets,
+    /// One-sided sheets: a front above its back turned 180 degrees, fold line between.
+    Gutterfold,
+    /// One PNG per face at the shop's exact pixel size.
+    FacePng,
+    /// One face per PDF page at the shop's page size.
+    FacePdf,
+    /// Tabletop Simulator deck sheets, back images, token PNGs and a saved object.
+    Tts,
+}
+
+impl Output {
+    const NAMES: [&'static str; 5] = ["sheets", "gutterfold", "face-png", "face-pdf", "tts"];
+
+    fn parse(s: &str) -> Option<Output> {
+        Some(match s {
+            "sheets" => Output::Sheets,
+            "gutterfold" => Output::Gutterfold,
+            "face-png" => Output::FacePng,
+            "face-pdf" => Output::FacePdf,
+            "tts" => Output::Tts,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    profile: Head,
+    #[serde(default)]
+    sizes: BTreeMap<String, toml::Spanned<[String; 2]>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Head {
+    name: String,
+    output: toml::Spanned<String>,
+    #[serde(default)]
+    dpi: Option<f64>,
+    #[serde(default)]
+    safe: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    order: Option<toml::Spanned<String>>,
+}
+
+/// A loaded profile.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// File stem: `thegamecrafter`. Also the output sub-folder.
+    pub id: String,
+    pub name: String,
+    pub output: Output,
+    /// Raster resolution.
+    pub dpi: f64,
+    /// Safe zone inside the trim, in mm (preflight warns about text outside it).
+    pub safe: f64,
+    /// File name pattern for per-face files: `{component}`, `{number}`, `{side}`.
+    pub path: String,
+    /// Face PDFs: back before front.
+    pub back_first: bool,
+    /// Full face size (bleed included) per part size name, in mm.
+    pub sizes: BTreeMap<String, Size>,
+}
+
+impl Profile {
+    /// The built-in default when a project has no `profiles/home.toml`.
+    pub fn home() -> Profile {
+        Profile {
+            id: "home".into(),
+            name: "Home print-and-play".into(),
+            output: Output::Sheets,
+            dpi: 300.0,
+            safe: 3.0,
+            path: "{component}/{number}-{side}.png".into(),
+            back_first: false,
+            sizes: BTreeMap::new(),
+        }
+    }
+
+    /// The full size (with the shop's bleed) for a part of `size`, if the profile
+    /// has a product for it. Matched by size name, or by dimensions.
+    pub fn full_size(&self, size_name: Option<&str>, size: Size) -> Option<Size> {
+        if self.sizes.is_empty() {
+            return None;
+        }
+        if let Some(s) = size_name.and_then(|n| self.sizes.get(n)) {
+            return Some(*s);
+        }
+        self.sizes.iter().find_map(|(name, full)| {
+            let named = Size::named(name)?;
+            ((named.width - size.width).abs() < 0.01 && (named.height - size.height).abs() < 0.01)
+                .then_some(*full)
+        })
+    }
+}
+
+/// Every profile id in `profiles/`, sorted.
+pub fn available(root: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(root.join("profiles"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()
+                        .and_then(|n| n.strip_suffix(".toml"))
+                        .map(String::from)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+/// Loads `profiles/<id>.toml` (`home` falls back to the built-in default).
+pub fn load(root: &Path, id: &str) -> Result<Profile, Diagnostic> {
+    let rel = PathBuf::from("profiles").join(format!("{id}.toml"));
+    if crate::project::check_name(id).is_err() || !root.join(&rel).is_file() {
+        if id == "home" {
+            return Ok(Profile::home());
+        }
+        let ids = available(root);
+        let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
+            Some(m) => format!("did you mean `{m}`?"),
+            None => format!("profiles in profiles/: {}", ids.join(", ")),
+        };
+        return Err(Diagnostic::error(format!("there is no print profile `{id}`")).hint(hint));
+    }
+    let text = read_text(root, &rel)?;
+    let file: File = toml::from_str(&text).map_err(|e| toml_error(&rel, id, &e))?;
+    let at = |d: Diagnostic, span| d.at(&rel, Some(span)).with("profile", id);
+    let output = Output::parse(file.profile.output.get_ref()).ok_or_else(|| {
+        at(
+            Diagnostic::error(format!(
+                "unknown profile output `{}`",
+                file.profile.output.get_ref()
+            )),
+            file.profile.output.span(),
+        )
+        .hint(format!("use one of: {}", Output::NAMES.join(", ")))
+    })?;
+    let safe = match &file.profile.safe {
+        None => 3.0,
+        Some(s) => parse_length(s.get_ref()).map_err(|e| at(Diagnostic::error(e), s.span()))?,
+    };
+    let back_first = match &file.profile.order {
+        None => false,
+        Some(o) if o.get_ref() == "back-front" => true,
+        Some(o) if o.get_ref() == "front-back" => false,
+        Some(o) => {
+            return Err(at(
+                Diagnostic::error(format!("unknown order `{}`", o.get_ref())),
+                o.span(),
+            )
+            .hint("use front-back or back-front"))
+        }
+    };
+    let dpi = file.profile.dpi.unwrap_or(300.0);
+    if !(10.0..=2400.0).contains(&dpi) {
+        return Err(
+            Diagnostic::error(format!("profile dpi {dpi} is outside 10..2400")).at(&rel, None),
+        );
+    }
+    let mut sizes = BTreeMap::new();
+    for (name, v) in &file.sizes {
+        let [w, h] = v.get_ref();
+        let w = parse_length(w).map_err(|e| at(Diagnostic::error(e), v.span()))?;
+        let h = parse_length(h).map_err(|e| at(Diagnostic::error(e), v.span()))?;
+        if let Some(trim) = Size::named(name) {
+            if w < trim.width || h < trim.height {
+                return Err(at(
+                    Diagnostic::error(format!(
+                        "size {name}: the shop's full size is smaller than the part ({} x {} mm)",
+                        trim.width, trim.height
+                    )),
+                    v.span(),
+                )
+                .hint("give the full size with bleed, e.g. poker = [\"2.75in\", \"3.75in\"]"));
+            }
+        } else {
+            return Err(at(
+                Diagnostic::error(format!("unknown part size `{name}`")),
+                v.span(),
+            )
+            .hint("use a size name cardstock knows (see README)"));
+        }
+        sizes.insert(
+            name.clone(),
+            Size {
+                width: w,
+                height: h,
+            },
+        );
+    }
+    Ok(Profile {
+        id: id.to_string(),
+        name: file.profile.name,
+        output,
+        dpi,
+        safe,
+        path: file
+            .profile
+            .path
+            .unwrap_or_else(|| "{component}/{number}-{side}.png".into()),
+        back_first,
+        sizes,
+    })
+}
