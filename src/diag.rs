@@ -138,8 +138,9 @@ impl Diagnostics {
                 &b.message,
             ))
         });
-        self.items
-            .dedup_by(|a, b| a.file == b.file && a.span == b.span && a.message == b.message);
+        self.items.dedup_by(|a, b| {
+            a.file == b.file && a.span == b.span && a.message == b.message && a.context == b.context
+        });
     }
 
     /// Renders every diagnostic and a closing count, reading sources from `root`.

@@ -24,6 +24,9 @@ pub struct FaceStore {
     /// The SVG text.
     pub svgs: Vec<String>,
     by_text: BTreeMap<String, usize>,
+    /// (template, message) already reported: a broken template fails on every row,
+    /// and one report (naming the first row) says it.
+    reported: std::collections::BTreeSet<(PathBuf, String)>,
 }
 
 /// One face of a component: its front and back pictures (store indices).

@@ -99,6 +99,11 @@ pub fn load_and_check(
             .map(minijinja::Value::from)
             .unwrap_or(minijinja::Value::from(())),
     );
+    for comp in &mut game.components {
+        if comp.def.size.get_ref().as_str() == Some("half-paper") {
+            comp.size = crate::model::Size::half_of(opts.paper.width, opts.paper.height);
+        }
+    }
     let structure = check_structure(&game);
     let broken = game.unparsed_data
         || structure

@@ -306,8 +306,10 @@ fn seeded_variants_shuffle_reproducibly_and_keep_the_counts() {
         assert!(o.status.success(), "{:?}", texts(&o));
         (1..=3)
             .map(|i| {
-                std::fs::read_to_string(out.join(format!("truck-off/home/svg/pad/{i:03}-front.svg")))
-                    .unwrap()
+                std::fs::read_to_string(
+                    out.join(format!("truck-off/home/svg/pad/{i:03}-front.svg")),
+                )
+                .unwrap()
             })
             .collect::<Vec<_>>()
     };
@@ -516,4 +518,40 @@ fn the_promotion_example_must_fit_the_pad() {
         )
     });
     assert!(out.contains("rules example: D6: 3 x 2 must be $5"), "{out}");
+}
+
+#[test]
+fn a4_paper_prints_a5_sheets_two_up() {
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        &repo(),
+        &[
+            "build",
+            "truck-off",
+            "--paper",
+            "a4",
+            "--copies",
+            "4",
+            "--deny-warnings",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let doc = Document::load(out.path().join("truck-off/home/truck-off.pdf")).unwrap();
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 2, "two A5 sheets to an A4 landscape page");
+    assert!(close(
+        &rect(&doc, pages[&1], b"MediaBox"),
+        &[0.0, 0.0, 841.89, 595.276]
+    ));
+    let pad = Document::load(out.path().join("truck-off/home/truck-off-pad-pad-size.pdf")).unwrap();
+    let first = pad.get_pages()[&1];
+    assert!(
+        close(
+            &rect(&pad, first, b"MediaBox"),
+            &[0.0, 0.0, 419.528, 595.276]
+        ),
+        "A5"
+    );
 }

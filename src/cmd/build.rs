@@ -171,13 +171,13 @@ pub fn run(args: &Args) -> i32 {
             match built.outputs.write_all(&dir) {
                 Ok(()) => {
                     let parts: u64 = built.counts.iter().map(|c| c.parts).sum();
-                    println!(
-                        "{id}: {} component sets, {parts} parts, {} pages -> {} ({} files)",
+                    super::say(&format!(
+                        "{id}: {} component sets, {parts} parts, {} pages -> {} ({} files)\n",
                         built.counts.len(),
                         built.pages,
                         dir.join(&opts.profile.id).display(),
                         built.outputs.files.len()
-                    );
+                    ));
                 }
                 Err(e) => built
                     .diags

@@ -39,8 +39,8 @@ pub fn run(args: &Args) -> i32 {
     for id in &games {
         let built = build(&project.root, id, &opts);
         let ok = !built.diags.has_errors();
-        println!("{id}: {}", if ok { "ok" } else { "FAILED" });
-        print!("{}", super::list::count_table(&built.counts));
+        super::say(&format!("{id}: {}\n", if ok { "ok" } else { "FAILED" }));
+        super::say(&super::list::count_table(&built.counts));
         diags.extend(built.diags.items);
     }
     super::finish(diags, &project.root, args.common.deny_warnings)

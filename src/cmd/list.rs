@@ -57,8 +57,8 @@ pub fn run(args: &Args) -> i32 {
             .0
             .map(|g| g.meta.name)
             .unwrap_or_default();
-        println!("{id} ({name})");
-        print!("{}", count_table(&built.counts));
+        super::say(&format!("{id} ({name})\n"));
+        super::say(&count_table(&built.counts));
         diags.extend(built.diags.items);
     }
     super::finish(diags, &project.root, args.common.deny_warnings)

@@ -66,6 +66,12 @@ pub fn select_games(project: &Project, named: &[String]) -> Result<Vec<String>, 
     Ok(named.to_vec())
 }
 
+/// Writes to stdout, ignoring a closed pipe (`cardstock check | head` must not panic).
+pub fn say(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// Prints diagnostics to stderr and returns the exit status (1 if any error).
 pub fn finish(mut diags: Diagnostics, root: &Path, deny_warnings: bool) -> i32 {
     if deny_warnings {
@@ -73,7 +79,10 @@ pub fn finish(mut diags: Diagnostics, root: &Path, deny_warnings: bool) -> i32 {
     }
     diags.sort();
     if !diags.items.is_empty() {
-        eprint!("{}", diags.render(root));
+        use std::io::Write;
+        let _ = std::io::stderr()
+            .lock()
+            .write_all(diags.render(root).as_bytes());
     }
     if diags.has_errors() {
         1

@@ -49,8 +49,29 @@ impl Size {
             })
     }
 
+    /// Half of a paper size, turned portrait: A5 for A4, half-letter for Letter.
+    /// The size name `half-paper` means this for the `--paper` of the build (a score
+    /// pad printed 2-up on whatever paper the designer has).
+    pub fn half_of(paper_w: f64, paper_h: f64) -> Size {
+        if (paper_w - 210.0).abs() < 0.5 {
+            Size::named("a5").unwrap_or(Size {
+                width: 148.0,
+                height: 210.0,
+            })
+        } else {
+            Size {
+                width: paper_h.max(paper_w) / 2.0,
+                height: paper_w.min(paper_h),
+            }
+        }
+    }
+
     /// Reads a size from `"poker"` or `{ width = "..", height = ".." }`.
+    /// `"half-paper"` reads as half-letter until the build's paper is known.
     pub fn from_toml(v: &toml::Value) -> Result<Size, String> {
+        if v.as_str() == Some("half-paper") {
+            return Ok(Size::half_of(215.9, 279.4));
+        }
         let size = match v {
             toml::Value::String(name) => Size::named(name).ok_or_else(|| {
                 let names: Vec<&str> = NAMED.iter().map(|n| n.0).collect();
