@@ -90,6 +90,9 @@ impl FaceStore {
                     let span = (!needle.is_empty())
                         .then(|| source.find(&needle).map(|i| i..i + needle.len()))
                         .flatten();
+                    if !self.reported.insert((file.clone(), msg.clone())) {
+                        continue;
+                    }
                     diags.push(
                         Diagnostic::error(msg)
                             .at(&file, span)
