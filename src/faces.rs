@@ -12,6 +12,7 @@ use crate::model::{Component, Game};
 use crate::render::{self, Face, FacePlan};
 use crate::svg::{self, SvgProblem};
 use crate::template::Templates;
+use rayon::prelude::*;
 
 /// Distinct face pictures.
 #[derive(Default)]
@@ -27,6 +28,26 @@ pub struct FaceStore {
     /// (template, message) already reported: a broken template fails on every row,
     /// and one report (naming the first row) says it.
     reported: std::collections::BTreeSet<(PathBuf, String)>,
+    /// Parse results computed ahead, in parallel (and from the cache).
+    pre: std::collections::HashMap<String, Result<Tree, Vec<SvgProblem>>>,
+}
+
+/// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash, so
+/// an unchanged face is not parsed again. The fonts are compiled in, so the text
+/// alone decides the picture.
+#[derive(Default)]
+pub struct ParseCache {
+    trees: std::sync::Mutex<std::collections::HashMap<[u8; 32], Tree>>,
+    /// Faces parsed / taken from the cache in the last build.
+    pub parsed: std::sync::atomic::AtomicUsize,
+    pub reused: std::sync::atomic::AtomicUsize,
+}
+
+impl ParseCache {
+    fn key(text: &str) -> [u8; 32] {
+        use sha2::Digest;
+        sha2::Sha256::digest(text.as_bytes()).into()
+    }
 }
 
 /// One face of a component: its front and back pictures (store indices).
@@ -62,18 +83,19 @@ impl FaceStore {
         if let Some(&i) = self.by_text.get(text) {
             return Some(i);
         }
-        let image_dir = root.join("templates").join(&game.id);
-        let tree = match svg::parse(text, root, &image_dir) {
+        let parsed = match self.pre.remove(text) {
+            Some(r) => r,
+            None => svg::parse(text, root, &root.join("templates").join(&game.id)),
+        };
+        let tree = match parsed {
             Ok(t) => t,
             Err(problems) => {
                 let template = if side == "front" {
-                    &comp.def.front
+                    comp.front_name()
                 } else {
-                    comp.def.back.as_ref().unwrap_or(&comp.def.front)
+                    comp.back_name()
                 };
-                let file = PathBuf::from("templates")
-                    .join(&game.id)
-                    .join(template.get_ref());
+                let file = PathBuf::from("templates").join(&game.id).join(&template);
                 let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
                 for p in problems {
                     let (msg, hint) = p.describe();
@@ -99,7 +121,7 @@ impl FaceStore {
                             .with("game", &game.id)
                             .with("component", comp.id())
                             .with("row", face.plan.label.clone())
-                            .with("template", template.get_ref().clone())
+                            .with("template", template.clone())
                             .hint(hint),
                     );
                 }
@@ -128,8 +150,11 @@ pub fn render_all(
     tpl: &Templates,
     plans: &[Vec<FacePlan>],
     skip: &[bool],
-    diags: &mut Diagnostics,
+    cache: Option<&ParseCache>,
+    built: &mut crate::pipeline::Built,
 ) -> Option<Rendered> {
+    let start = std::time::Instant::now();
+    let diags = &mut built.diags;
     let mut rendered: Vec<Vec<Face>> = Vec::new();
     for (ci, (comp, p)) in game.components.iter().zip(plans).enumerate() {
         if skip.get(ci).copied().unwrap_or(false) {
@@ -143,7 +168,43 @@ pub fn render_all(
     if diags.has_errors() {
         return None;
     }
+    built.time("render", start);
+    let start = std::time::Instant::now();
+    let diags = &mut built.diags;
     let mut store = FaceStore::default();
+    // Parse every distinct SVG text once, on all cores, reusing cached trees.
+    let mut texts: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for f in rendered.iter().flatten() {
+        for t in std::iter::once(f.front.as_str()).chain(f.back.as_deref()) {
+            if seen.insert(t) {
+                texts.push(t);
+            }
+        }
+    }
+    let image_dir = root.join("templates").join(&game.id);
+    let results: Vec<Result<Tree, Vec<SvgProblem>>> = texts
+        .par_iter()
+        .map(|t| {
+            use std::sync::atomic::Ordering::Relaxed;
+            let key = cache.map(|_| ParseCache::key(t));
+            if let (Some(c), Some(k)) = (cache, &key) {
+                if let Some(tree) = c.trees.lock().ok().and_then(|m| m.get(k).cloned()) {
+                    c.reused.fetch_add(1, Relaxed);
+                    return Ok(tree);
+                }
+            }
+            let r = svg::parse(t, root, &image_dir);
+            if let (Some(c), Some(k), Ok(tree)) = (cache, key, &r) {
+                c.parsed.fetch_add(1, Relaxed);
+                if let Ok(mut m) = c.trees.lock() {
+                    m.insert(k, tree.clone());
+                }
+            }
+            r
+        })
+        .collect();
+    store.pre = texts.iter().map(|t| t.to_string()).zip(results).collect();
     let mut slots = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
         let mut list = Vec::new();
@@ -169,7 +230,8 @@ pub fn render_all(
         }
         slots.push(list);
     }
-    if diags.has_errors() {
+    built.time("parse", start);
+    if built.diags.has_errors() {
         return None;
     }
     Some(Rendered {

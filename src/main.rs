@@ -24,6 +24,12 @@ enum Command {
     Check(cmd::check::Args),
     /// List the games, their component sets and counts.
     List(cmd::list::Args),
+    /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
+    /// good output when a change has errors.
+    Watch(cmd::watch::Args),
+    /// Measure the pipeline: every game, and an 88-card deck of finished SVG art
+    /// imposed 3x3 on Letter with crop marks and backs, per stage.
+    Bench(cmd::bench::Args),
 }
 
 fn main() {
@@ -32,6 +38,8 @@ fn main() {
         Command::Build(a) => cmd::build::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::List(a) => cmd::list::run(a),
+        Command::Watch(a) => cmd::watch::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     std::process::exit(code);
 }

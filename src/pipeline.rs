@@ -70,6 +70,19 @@ pub struct Built {
     pub diags: Diagnostics,
     pub counts: Vec<Count>,
     pub pages: usize,
+    /// Wall time of each stage, in order (`--timings`).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Built {
+    /// Adds the time since `start` to stage `name`.
+    pub fn time(&mut self, name: &'static str, start: std::time::Instant) {
+        let d = start.elapsed();
+        match self.timings.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, t)) => *t += d,
+            None => self.timings.push((name, d)),
+        }
+    }
 }
 
 /// Loads and checks a game: the first half of the pipeline, shared by `check`
@@ -80,6 +93,7 @@ pub fn load_and_check(
     opts: &Options,
     built: &mut Built,
 ) -> Option<(Game, Templates, Vec<Vec<FacePlan>>)> {
+    let start = std::time::Instant::now();
     let (tpl, tdiags) = Templates::load(root);
     // Template syntax errors anywhere in templates/ matter only for this game's and
     // common templates.
@@ -90,6 +104,8 @@ pub fn load_and_check(
     }));
     let (game, diags) = load_game(root, id);
     built.diags.extend(diags);
+    built.time("load", start);
+    let start = std::time::Instant::now();
     let mut game = game?;
     game.settings
         .insert("paper".into(), minijinja::Value::from(opts.paper.name));
@@ -157,6 +173,7 @@ pub fn load_and_check(
         // Assertions over broken references would only repeat the errors above.
         built.diags.extend(check_asserts(&game, &tpl));
     }
+    built.time("check", start);
     if built.diags.has_errors() {
         return None;
     }
@@ -165,8 +182,20 @@ pub fn load_and_check(
 
 /// Runs a game through the whole pipeline.
 pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
+    build_with(root, id, opts, None)
+}
+
+/// Runs a game through the whole pipeline, reusing parsed faces from `cache`
+/// (watch mode keeps one between builds).
+pub fn build_with(
+    root: &Path,
+    id: &str,
+    opts: &Options,
+    cache: Option<&crate::faces::ParseCache>,
+) -> Built {
     let mut built = Built::default();
-    let Some((mut game, tpl, plans)) = load_and_check(root, id, opts, &mut built) else {
+    let loaded = load_and_check(root, id, opts, &mut built);
+    let Some((mut game, tpl, plans)) = loaded else {
         return built;
     };
     // A shop profile fixes each part's full size: its bleed replaces the component's,
@@ -199,12 +228,13 @@ pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
             }
         }
     }
-    let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, &mut built.diags) else {
+    let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, cache, &mut built) else {
         return built;
     };
-    built
-        .diags
-        .extend(crate::preflight::check(&game, &rendered, &opts.profile));
+    let start = std::time::Instant::now();
+    let pre = crate::preflight::check(&game, &rendered, &opts.profile);
+    built.diags.extend(pre);
+    built.time("preflight", start);
     crate::deliver::deliver(root, &game, &rendered, opts, &mut built);
     built
 }

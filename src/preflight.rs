@@ -28,14 +28,14 @@ pub fn check(game: &Game, r: &Rendered, profile: &Profile) -> Vec<Diagnostic> {
                     continue;
                 }
                 let template = if side == "front" {
-                    &comp.def.front
+                    comp.front_name()
                 } else {
-                    comp.def.back.as_ref().unwrap_or(&comp.def.front)
+                    comp.back_name()
                 };
                 for w in check_face(&r.store.trees[face], comp, s.plan.shape, profile.safe) {
                     diags.push(
                         Diagnostic::warning(w)
-                            .at(PathBuf::from("templates").join(&game.id).join(template.get_ref()), None)
+                            .at(PathBuf::from("templates").join(&game.id).join(&template), None)
                             .with("game", &game.id)
                             .with("component", comp.id())
                             .with("face", format!("{} {side}", s.plan.label))

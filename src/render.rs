@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use minijinja::Value;
+use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
 use crate::eval::{base_context, eval};
@@ -79,6 +80,20 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         .as_ref()
         .and_then(|t| game.tables.get(t.get_ref()))
     {
+        _ if !comp.art.is_empty() => {
+            for f in &comp.art {
+                let name = f
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                units.push((
+                    None,
+                    None,
+                    Some(Value::from(f.to_string_lossy().into_owned())),
+                    name,
+                ));
+            }
+        }
         None if def.table.is_some() => return (out, diags), // reported by the loader
         None => units.push((None, None, None, comp.id().to_string())),
         Some(table) => {
@@ -354,12 +369,15 @@ pub fn render(
 ) -> (Vec<Face>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut faces = Vec::new();
-    let front = match tpl.resolve(&game.id, comp.def.front.get_ref()) {
+    let Some(front_ref) = &comp.def.front else {
+        return render_art(game, comp, plans);
+    };
+    let front = match tpl.resolve(&game.id, front_ref.get_ref()) {
         Ok(n) => n,
         Err(why) => {
             diags.push(
                 comp_diag(game, comp, Diagnostic::error(why))
-                    .at(&game.file, Some(comp.def.front.span()))
+                    .at(&game.file, Some(front_ref.span()))
                     .hint("create the template file or fix the name in `front`"),
             );
             return (faces, diags);
@@ -380,84 +398,199 @@ pub fn render(
         },
     };
     let base = base_context(game);
-    for (index, p) in plans.iter().enumerate() {
-        let mut ctx = base.clone();
-        if let (Some(r), Some(t)) = (
-            p.row,
-            comp.def
-                .table
-                .as_ref()
-                .and_then(|t| game.tables.get(t.get_ref())),
-        ) {
-            ctx.insert("row".into(), t.rows[r].to_value());
-        }
-        if let Some(item) = &p.item {
-            ctx.insert("item".into(), item.clone());
-        }
-        ctx.insert("index".into(), Value::from(index));
-        ctx.insert("qty".into(), Value::from(p.qty));
-        if let Some(c) = p.copy {
-            ctx.insert("copy".into(), Value::from(c));
-        }
-        let mut one = |name: &str, side: &str| -> Option<String> {
-            let mut c = ctx.clone();
-            c.insert("face".into(), face_value(comp, p.shape, side));
-            let t = tpl.env.get_template(name).ok()?;
-            crate::template::take_warnings();
-            let rendered = t.render(&c);
-            for w in crate::template::take_warnings() {
-                let file = tpl
-                    .files
-                    .get(name)
-                    .cloned()
-                    .unwrap_or_else(|| format!("templates/{name}").into());
-                diags.push(
-                    comp_diag(game, comp, Diagnostic::warning(w).at(&file, None))
-                        .with("row", p.label.clone())
-                        .with("template", format!("templates/{name}"))
-                        .hint("shorten the text, widen its box, or lower the minimum size"),
-                );
+    // Faces render in parallel on all cores; results keep the plans' order.
+    let results: Vec<(Option<Face>, Vec<Diagnostic>)> = plans
+        .par_iter()
+        .enumerate()
+        .map(|(index, p)| {
+            let mut diags = Vec::new();
+            let mut ctx = base.clone();
+            if let (Some(r), Some(t)) = (
+                p.row,
+                comp.def
+                    .table
+                    .as_ref()
+                    .and_then(|t| game.tables.get(t.get_ref())),
+            ) {
+                ctx.insert("row".into(), t.rows[r].to_value());
             }
-            match rendered {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    let tname = e.name().unwrap_or(name).to_string();
+            if let Some(item) = &p.item {
+                ctx.insert("item".into(), item.clone());
+            }
+            ctx.insert("index".into(), Value::from(index));
+            ctx.insert("qty".into(), Value::from(p.qty));
+            if let Some(c) = p.copy {
+                ctx.insert("copy".into(), Value::from(c));
+            }
+            let mut one = |name: &str, side: &str| -> Option<String> {
+                let mut c = ctx.clone();
+                c.insert("face".into(), face_value(comp, p.shape, side));
+                let t = tpl.env.get_template(name).ok()?;
+                crate::template::take_warnings();
+                let rendered = t.render(&c);
+                for w in crate::template::take_warnings() {
                     let file = tpl
                         .files
-                        .get(&tname)
+                        .get(name)
                         .cloned()
-                        .unwrap_or_else(|| format!("templates/{tname}").into());
-                    let source = tpl
-                        .env
-                        .get_template(&tname)
-                        .map(|t| t.source().to_string())
-                        .unwrap_or_default();
+                        .unwrap_or_else(|| format!("templates/{name}").into());
                     diags.push(
-                        comp_diag(game, comp, template_error(&e, &file, &source))
+                        comp_diag(game, comp, Diagnostic::warning(w).at(&file, None))
                             .with("row", p.label.clone())
-                            .with("template", format!("templates/{name}")),
+                            .with("template", format!("templates/{name}"))
+                            .hint("shorten the text, widen its box, or lower the minimum size"),
                     );
-                    None
                 }
-            }
-        };
-        let f = one(&front, "front");
-        let b = back.as_ref().map(|b| one(b, "back"));
-        match (f, b) {
-            (Some(f), None) => faces.push(Face {
-                plan: p.clone(),
-                front: f,
-                back: None,
-            }),
-            (Some(f), Some(Some(b))) => faces.push(Face {
-                plan: p.clone(),
-                front: f,
-                back: Some(b),
-            }),
-            _ => {}
-        }
+                match rendered {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        let tname = e.name().unwrap_or(name).to_string();
+                        let file = tpl
+                            .files
+                            .get(&tname)
+                            .cloned()
+                            .unwrap_or_else(|| format!("templates/{tname}").into());
+                        let source = tpl
+                            .env
+                            .get_template(&tname)
+                            .map(|t| t.source().to_string())
+                            .unwrap_or_default();
+                        diags.push(
+                            comp_diag(game, comp, template_error(&e, &file, &source))
+                                .with("row", p.label.clone())
+                                .with("template", format!("templates/{name}")),
+                        );
+                        None
+                    }
+                }
+            };
+            let f = one(&front, "front");
+            let b = back.as_ref().map(|b| one(b, "back"));
+            let face = match (f, b) {
+                (Some(f), None) => Some(Face {
+                    plan: p.clone(),
+                    front: f,
+                    back: None,
+                }),
+                (Some(f), Some(Some(b))) => Some(Face {
+                    plan: p.clone(),
+                    front: f,
+                    back: Some(b),
+                }),
+                _ => None,
+            };
+            (face, diags)
+        })
+        .collect();
+    for (face, d) in results {
+        faces.extend(face);
+        diags.extend(d);
     }
     // One bad template gives the same error for every row: report it once.
     diags.dedup_by(|a, b| a.message == b.message && a.file == b.file && a.span == b.span);
     (faces, diags)
+}
+
+/// Faces from finished art files (`art = "art/*.svg"`): SVG files as they are, PNG
+/// and JPEG files stretched over the face and its bleed.
+fn render_art(game: &Game, comp: &Component, plans: &[FacePlan]) -> (Vec<Face>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let read = |rel: &std::path::Path| -> Result<String, Diagnostic> {
+        let bytes = std::fs::read(game.root.join(rel)).map_err(|e| {
+            comp_diag(
+                game,
+                comp,
+                Diagnostic::error(format!("cannot read art file {}: {e}", rel.display())),
+            )
+        })?;
+        let (w, h) = (
+            comp.size.width + 2.0 * comp.bleed,
+            comp.size.height + 2.0 * comp.bleed,
+        );
+        let mime = if bytes.starts_with(b"\x89PNG") {
+            "image/png"
+        } else if bytes.starts_with(&[0xFF, 0xD8]) {
+            "image/jpeg"
+        } else {
+            return String::from_utf8(bytes).map_err(|_| {
+                comp_diag(
+                    game,
+                    comp,
+                    Diagnostic::error(format!(
+                        "art file {} is not SVG, PNG or JPEG",
+                        rel.display()
+                    )),
+                )
+                .hint("export the art as SVG (text) or PNG")
+            });
+        };
+        Ok(format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}mm\" height=\"{h}mm\" viewBox=\"0 0 {w} {h}\"><image href=\"data:{mime};base64,{}\" width=\"{w}\" height=\"{h}\" preserveAspectRatio=\"none\"/></svg>",
+            base64(&bytes),
+            w = fmt_num(w),
+            h = fmt_num(h)
+        ))
+    };
+    let back = match &comp.art_back {
+        None => None,
+        Some(b) => match read(b) {
+            Ok(t) => Some(t),
+            Err(d) => return (Vec::new(), vec![d]),
+        },
+    };
+    let results: Vec<Result<Face, Diagnostic>> = plans
+        .par_iter()
+        .map(|p| {
+            let path = std::path::PathBuf::from(
+                p.item.as_ref().and_then(|i| i.as_str()).unwrap_or_default(),
+            );
+            Ok(Face {
+                plan: p.clone(),
+                front: read(&path)?,
+                back: back.clone(),
+            })
+        })
+        .collect();
+    let mut faces = Vec::new();
+    for r in results {
+        match r {
+            Ok(f) => faces.push(f),
+            Err(d) => diags.push(d),
+        }
+    }
+    (faces, diags)
+}
+
+/// Standard base64, for embedding raster art in an SVG data URL.
+fn base64(data: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        out.push(T[(n >> 18) as usize & 63] as char);
+        out.push(T[(n >> 12) as usize & 63] as char);
+        out.push(if c.len() > 1 {
+            T[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        out.push(if c.len() > 2 {
+            T[n as usize & 63] as char
+        } else {
+            '='
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_the_standard() {
+        assert_eq!(super::base64(b"Man"), "TWFu");
+        assert_eq!(super::base64(b"Ma"), "TWE=");
+        assert_eq!(super::base64(b"M"), "TQ==");
+    }
 }

@@ -1,9 +1,11 @@
 //! The subcommands. Each is a thin layer: pick games, run the pipeline, print,
 //! and return the exit status.
 
+pub mod bench;
 pub mod build;
 pub mod check;
 pub mod list;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 
@@ -64,6 +66,17 @@ pub fn select_games(project: &Project, named: &[String]) -> Result<Vec<String>, 
         }
     }
     Ok(named.to_vec())
+}
+
+/// A progress bar over `n` games on stderr; drawn only on a terminal, and only
+/// a few times a second, so quick builds and piped output show nothing.
+pub fn progress(n: u64) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let bar = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr_with_hz(2));
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} ({elapsed})") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Writes to stdout, ignoring a closed pipe (`cardstock check | head` must not panic).

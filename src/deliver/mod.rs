@@ -21,12 +21,20 @@ use crate::profile::Output;
 /// Writes a game's files for `opts.profile` into `built.outputs`.
 pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &mut Built) {
     let prefix = opts.profile.id.clone();
+    let start = std::time::Instant::now();
     let result = match opts.profile.output {
         Output::Sheets | Output::Gutterfold => sheets::deliver(root, game, r, opts, built, &prefix),
         Output::FacePng => faces::png_files(game, r, opts, built, &prefix),
         Output::FacePdf => faces::pdf_files(root, game, r, opts, built, &prefix),
         Output::Tts => tts::deliver(game, r, opts, built, &prefix),
     };
+    built.time(
+        match opts.profile.output {
+            Output::FacePng | Output::Tts => "png",
+            _ => "layout + pdf",
+        },
+        start,
+    );
     if let Err(e) = result {
         built.diags.push(e.with("game", &game.id));
         return;
@@ -41,7 +49,9 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
         }
     }
     if opts.png && opts.profile.output != Output::FacePng {
+        let start = std::time::Instant::now();
         let pngs = png_all(r, opts.dpi);
+        built.time("png", start);
         for (name, bytes) in r.store.names.iter().zip(pngs) {
             match bytes {
                 Ok(b) => built.outputs.add(
@@ -63,40 +73,18 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
 
 /// Every distinct face as PNG at `dpi`, rasterised on all cores.
 fn png_all(r: &Rendered, dpi: f64) -> Vec<Result<Vec<u8>, String>> {
-    let n = r.store.trees.len();
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(n.max(1));
-    let chunk = n.div_ceil(threads.max(1)).max(1);
-    let mut out: Vec<Result<Vec<u8>, String>> = Vec::with_capacity(n);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .step_by(chunk)
-            .map(|start| {
-                let end = (start + chunk).min(n);
-                s.spawn(move || {
-                    (start..end)
-                        .map(|i| {
-                            png::write(
-                                &r.store.trees[i],
-                                r.store.sizes[i].0,
-                                r.store.sizes[i].1,
-                                dpi,
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            out.extend(
-                h.join()
-                    .unwrap_or_else(|_| vec![Err("rasteriser thread failed".into())]),
-            );
-        }
-    });
-    out
+    use rayon::prelude::*;
+    (0..r.store.trees.len())
+        .into_par_iter()
+        .map(|i| {
+            png::write(
+                &r.store.trees[i],
+                r.store.sizes[i].0,
+                r.store.sizes[i].1,
+                dpi,
+            )
+        })
+        .collect()
 }
 
 /// Parses each sheet's marks and writes the sheets as one PDF.

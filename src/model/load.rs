@@ -215,12 +215,35 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
                     .hint("add `table = \"...\"` or remove `expand`"),
             );
         }
+        let (art, art_back) = match resolve_art(root, &dir, &def) {
+            Ok(a) => a,
+            Err(d) => {
+                let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
+                diags.push(at(d, sp));
+                rejected.insert(cid.clone());
+                continue;
+            }
+        };
+        if def.front.is_none() == art.is_empty() {
+            let msg = if art.is_empty() {
+                "a component needs `front` (a template) or `art` (finished image files)"
+            } else {
+                "a component has either `front` (a template) or `art` (image files), not both"
+            };
+            diags.push(at(Diagnostic::error(msg), span.clone()).hint(
+                "write `front = \"card.svg\"`, or `art = \"art/cards/*.svg\"` for finished art",
+            ));
+            rejected.insert(cid.clone());
+            continue;
+        }
         components.push(Component {
             def,
             span,
             kind,
             size,
             bleed,
+            art,
+            art_back,
         });
     }
 
@@ -228,6 +251,7 @@ pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
     let game = Game {
         id: id.to_string(),
         file,
+        root: root.to_path_buf(),
         meta: parsed.game,
         rules: parsed.rules.unwrap_or_default(),
         contents,
@@ -335,4 +359,101 @@ fn load_tables(
         }
     }
     tables
+}
+
+/// Resolves a component's `art` pattern or list and `art_back` into project-relative
+/// files: only inside `data/<game>/`, only `*` in the file name, sorted.
+fn resolve_art(
+    root: &Path,
+    dir: &Path,
+    def: &super::ComponentDef,
+) -> Result<(Vec<PathBuf>, Option<PathBuf>), Diagnostic> {
+    let safe = |p: &str| -> Result<PathBuf, Diagnostic> {
+        let rel = PathBuf::from(p);
+        if rel.is_absolute()
+            || rel
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)))
+            || p.contains("://")
+        {
+            return Err(Diagnostic::error(format!(
+                "art path `{p}` must be relative to the game folder, without `..`"
+            ))
+            .hint("put the art under data/<game>/, e.g. data/<game>/art/"));
+        }
+        Ok(dir.join(rel))
+    };
+    let mut files = Vec::new();
+    let patterns: Vec<String> = match def.art.as_ref().map(|a| a.get_ref()) {
+        None => Vec::new(),
+        Some(toml::Value::String(s)) => vec![s.clone()],
+        Some(toml::Value::Array(a)) => a
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| Diagnostic::error("`art` lists file names as strings"))
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => {
+            return Err(
+                Diagnostic::error("`art` must be a file pattern or a list of files")
+                    .hint("e.g. art = \"art/cards/*.svg\""),
+            )
+        }
+    };
+    for pat in &patterns {
+        let path = safe(pat)?;
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        if let Some((pre, post)) = name.split_once('*') {
+            let folder = path.parent().unwrap_or(dir).to_path_buf();
+            let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(&folder))
+                .map(|rd| {
+                    rd.filter_map(|e| e.ok())
+                        .filter_map(|e| e.file_name().to_str().map(String::from))
+                        .filter(|n| {
+                            n.starts_with(pre)
+                                && n.ends_with(post)
+                                && n.len() >= pre.len() + post.len()
+                        })
+                        .map(|n| folder.join(n))
+                        .collect()
+                })
+                .unwrap_or_default();
+            found.sort();
+            if found.is_empty() {
+                return Err(
+                    Diagnostic::error(format!("no file matches the art pattern `{pat}`"))
+                        .hint(format!("put the files in {}", folder.display())),
+                );
+            }
+            files.extend(found);
+        } else if root.join(&path).is_file() {
+            files.push(path);
+        } else {
+            return Err(
+                Diagnostic::error(format!("art file `{pat}` does not exist"))
+                    .hint(format!("looked for {}", path.display())),
+            );
+        }
+    }
+    let back = match &def.art_back {
+        None => None,
+        Some(b) => {
+            let p = safe(b.get_ref())?;
+            if !root.join(&p).is_file() {
+                return Err(Diagnostic::error(format!(
+                    "art back `{}` does not exist",
+                    b.get_ref()
+                ))
+                .hint(format!("looked for {}", p.display())));
+            }
+            Some(p)
+        }
+    };
+    Ok((files, back))
 }

@@ -23,6 +23,8 @@ pub struct Game {
     pub id: String,
     /// `data/<id>/game.toml`, relative to the project root.
     pub file: PathBuf,
+    /// The project root (art files are read from under it).
+    pub root: PathBuf,
     pub meta: GameMeta,
     /// `[rules]`: every number the printed parts show.
     pub rules: toml::Table,
@@ -55,12 +57,38 @@ pub struct Component {
     pub size: Size,
     /// Bleed around every face, in millimetres.
     pub bleed: f64,
+    /// With `art`: the art files, relative to the project root, sorted.
+    pub art: Vec<PathBuf>,
+    /// With `art_back`: the back art file.
+    pub art_back: Option<PathBuf>,
 }
 
 impl Component {
     /// The component set's id.
     pub fn id(&self) -> &str {
         self.def.id.get_ref()
+    }
+
+    /// The front template's name, or the art pattern, for messages.
+    pub fn front_name(&self) -> String {
+        match (&self.def.front, &self.def.art) {
+            (Some(f), _) => f.get_ref().clone(),
+            (None, Some(a)) => a.get_ref().to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// The back template's name (or the front's when there is none), for messages.
+    pub fn back_name(&self) -> String {
+        match &self.def.back {
+            Some(b) => b.get_ref().clone(),
+            None => self
+                .def
+                .art_back
+                .as_ref()
+                .map(|b| b.get_ref().clone())
+                .unwrap_or_else(|| self.front_name()),
+        }
     }
 
     /// Human name, e.g. "contract cards".

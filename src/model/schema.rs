@@ -78,7 +78,16 @@ pub struct ComponentDef {
     #[serde(default)]
     pub repeat: Option<Spanned<toml::Value>>,
     /// Front template, in `templates/<game>/` (or `common/...`).
-    pub front: Spanned<String>,
+    #[serde(default)]
+    pub front: Option<Spanned<String>>,
+    /// Instead of a template: finished art files to impose, one face each, as a
+    /// pattern (`"art/contracts/*.svg"`) or a list, relative to `data/<game>/`.
+    /// SVG files are used as they are; PNG/JPEG files fill the face with its bleed.
+    #[serde(default)]
+    pub art: Option<Spanned<toml::Value>>,
+    /// The back for `art` faces: one file for every face.
+    #[serde(default)]
+    pub art_back: Option<Spanned<String>>,
     /// Back template; omit for one-sided parts.
     #[serde(default)]
     pub back: Option<Spanned<String>>,

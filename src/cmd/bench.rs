@@ -1,0 +1,181 @@
+//! `cardstock bench`: per-stage wall times for every game, and for an 88-card deck of
+//! finished SVG art (Interstate Trucking's contract faces, exported first) imposed
+//! 3x3 on Letter with crop marks and mirrored backs, plus its 88 PNGs at 300 dpi.
+//! Medians over `--runs` builds; peak memory from the kernel.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::pipeline::{build, Built, Options};
+
+/// Arguments of `bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Builds per measurement (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Also keep the 88-card deck project (SVG art + game.toml) in this folder, to
+    /// compare other tools on the same faces (see README, "Performance").
+    #[arg(long, value_name = "DIR")]
+    pub keep_deck: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: super::Common,
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0)
+}
+
+/// Builds `runs` times; returns the median time of each stage and of the whole build.
+fn measure(
+    root: &Path,
+    id: &str,
+    opts: &Options,
+    runs: usize,
+) -> (Vec<(&'static str, Duration)>, Duration, Built) {
+    let mut per: BTreeMap<&'static str, Vec<Duration>> = BTreeMap::new();
+    let mut order = Vec::new();
+    let mut totals = Vec::new();
+    let mut last = Built::default();
+    for _ in 0..runs.max(1) {
+        let start = std::time::Instant::now();
+        last = build(root, id, opts);
+        totals.push(start.elapsed());
+        for (n, d) in &last.timings {
+            if !order.contains(n) {
+                order.push(*n);
+            }
+            per.entry(n).or_default().push(*d);
+        }
+    }
+    let stages = order
+        .iter()
+        .map(|n| (*n, median(per.remove(n).unwrap_or_default())))
+        .collect();
+    (stages, median(totals), last)
+}
+
+fn report(name: &str, stages: &[(&'static str, Duration)], total: Duration) {
+    let parts: Vec<String> = stages
+        .iter()
+        .map(|(n, d)| format!("{n} {}", ms(*d)))
+        .collect();
+    super::say(&format!(
+        "{name:<22} total {:>7} ms  ({})\n",
+        ms(total),
+        parts.join(" · ")
+    ));
+}
+
+/// Peak resident memory of this process in MB (Linux), if known.
+fn peak_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Writes the 88-card deck project: the contract faces as finished SVG files.
+fn deck_project(root: &Path, dir: &Path) -> Result<usize, String> {
+    let opts = Options {
+        pdf: false,
+        svg: true,
+        ..Options::default()
+    };
+    let built = build(root, "interstate-trucking", &opts);
+    if built.diags.has_errors() {
+        return Err("interstate-trucking does not build".into());
+    }
+    let art = dir.join("data/deck/art");
+    std::fs::create_dir_all(&art).map_err(|e| e.to_string())?;
+    let mut n = 0;
+    for (path, bytes) in &built.outputs.files {
+        let p = path.to_string_lossy();
+        if let Some(name) = p.strip_prefix("home/svg/contracts/") {
+            std::fs::write(art.join(name), bytes).map_err(|e| e.to_string())?;
+            n += name.ends_with("-front.svg") as usize;
+        }
+    }
+    std::fs::create_dir_all(dir.join("templates")).map_err(|e| e.to_string())?;
+    std::fs::write(
+        dir.join("data/deck/game.toml"),
+        "# 88 finished card faces imposed 3x3 on Letter with crop marks and backs.\n[game]\nname = \"Benchmark deck\"\n\n[[component]]\nid = \"cards\"\nkind = \"card\"\nsize = \"poker\"\nart = \"art/*-front.svg\"\nart_back = \"art/001-back.svg\"\n",
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(n)
+}
+
+/// Runs `bench`.
+pub fn run(args: &Args) -> i32 {
+    let project = match args.common.project() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let root = &project.root;
+    super::say(&format!(
+        "median of {} builds, {} cores, ms\n",
+        args.runs,
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    ));
+    for id in project.games() {
+        let (stages, total, built) = measure(root, &id, &Options::default(), args.runs);
+        if built.diags.has_errors() {
+            super::say(&format!("{id:<22} has errors; run cardstock check {id}\n"));
+            continue;
+        }
+        report(&id, &stages, total);
+    }
+    if project.games().iter().any(|g| g == "interstate-trucking") {
+        let tmp = match &args.keep_deck {
+            Some(d) => d.clone(),
+            None => std::env::temp_dir().join(format!("cardstock-bench-{}", std::process::id())),
+        };
+        match deck_project(root, &tmp) {
+            Ok(n) => {
+                let (stages, total, built) = measure(&tmp, "deck", &Options::default(), args.runs);
+                report(&format!("{n}-card deck, PDF"), &stages, total);
+                let bytes = built
+                    .outputs
+                    .files
+                    .iter()
+                    .find(|(p, _)| p.extension().is_some_and(|x| x == "pdf"))
+                    .map(|(_, b)| b.len())
+                    .unwrap_or(0);
+                super::say(&format!(
+                    "{:<22} {} pages, {} KB\n",
+                    "",
+                    built.pages,
+                    bytes / 1024
+                ));
+                let png = Options {
+                    pdf: false,
+                    png: true,
+                    ..Options::default()
+                };
+                let (stages, total, _) = measure(&tmp, "deck", &png, args.runs.min(3));
+                report(&format!("{n}-card deck, PNG 300dpi"), &stages, total);
+            }
+            Err(e) => super::say(&format!("deck: {e}\n")),
+        }
+        if args.keep_deck.is_none() {
+            let _ = std::fs::remove_dir_all(&tmp);
+        } else {
+            super::say(&format!("deck project kept in {}\n", tmp.display()));
+        }
+    }
+    if let Some(mb) = peak_mb() {
+        super::say(&format!("peak memory {mb:.0} MB\n"));
+    }
+    0
+}

@@ -1,0 +1,96 @@
+//! `cardstock watch`: rebuild on every save of data, templates or profiles; print
+//! the diagnostics; keep the last good output when the new one has errors. Parsed
+//! faces are cached between builds, so editing one card re-parses that card only.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::diag::Diagnostics;
+use crate::faces::ParseCache;
+
+/// Arguments of `watch` (those of `build`, plus how long to run).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub build: super::build::Args,
+    /// Stop after this many builds (for scripts and tests; default: run until Ctrl-C).
+    #[arg(long, value_name = "N")]
+    pub max_builds: Option<u32>,
+}
+
+/// A fingerprint of every file a build reads: paths, sizes and modification times.
+fn fingerprint(root: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
+    let mut out = Vec::new();
+    for dir in ["data", "templates", "profiles"] {
+        walk(&root.join(dir), &mut out, 0);
+    }
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64, SystemTime)>, depth: usize) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let Ok(meta) = e.metadata() else { continue };
+        if meta.is_dir() && depth < 8 {
+            walk(&e.path(), out, depth + 1);
+        } else if meta.is_file() {
+            out.push((
+                e.path(),
+                meta.len(),
+                meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            ));
+        }
+    }
+}
+
+/// Runs `watch`; returns the exit status of the last build.
+pub fn run(args: &Args) -> i32 {
+    let plan = match super::build::prepare(&args.build) {
+        Ok(p) => p,
+        Err(d) => {
+            let root = args
+                .build
+                .common
+                .project()
+                .map(|p| p.root)
+                .unwrap_or_default();
+            return super::finish(d, &root, false);
+        }
+    };
+    let root = plan.project.root.clone();
+    let caches: Vec<ParseCache> = plan.games.iter().map(|_| ParseCache::default()).collect();
+    let mut last = Vec::new();
+    let mut builds = 0;
+    super::say(&format!(
+        "watching {} for changes (Ctrl-C to stop)\n",
+        root.display()
+    ));
+    loop {
+        let now = fingerprint(&root);
+        if now != last {
+            last = now;
+            let mut diags = Diagnostics::default();
+            for (id, cache) in plan.games.iter().zip(&caches) {
+                let start = std::time::Instant::now();
+                let built = super::build::build_game(&plan, &args.build, id, Some(cache));
+                use std::sync::atomic::Ordering::Relaxed;
+                super::say(&format!(
+                    "{id}: rebuilt in {:.0} ms ({} faces parsed, {} from the cache)\n",
+                    start.elapsed().as_secs_f64() * 1000.0,
+                    cache.parsed.swap(0, Relaxed),
+                    cache.reused.swap(0, Relaxed)
+                ));
+                diags.extend(built.diags.items);
+            }
+            let status = super::finish(diags, &root, args.build.common.deny_warnings);
+            builds += 1;
+            if args.max_builds.is_some_and(|m| builds >= m) {
+                return status;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
