@@ -26,7 +26,7 @@ enum Command {
     List(cmd::list::Args),
     /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
     /// good output when a change has errors.
-    Watch(cmd::watch::Args),
+    Watch(cmd::watch::WatchArgs),
     /// Measure the pipeline: every game, and an 88-card deck of finished SVG art
     /// imposed 3x3 on Letter with crop marks and backs, per stage.
     Bench(cmd::bench::Args),
@@ -42,4 +42,14 @@ fn main() {
         Command::Bench(a) => cmd::bench::run(a),
     };
     std::process::exit(code);
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_subcommand_parses() {
+        super::Cli::command().debug_assert();
+    }
 }

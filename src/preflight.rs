@@ -98,7 +98,7 @@ pub fn check_face(tree: &Tree, comp: &Component, shape: Shape, safe: f64) -> Vec
             }
         }
     }
-    if b > 0.0 && matches!(shape, Shape::Rect | Shape::Rounded) {
+    if b > 0.0 && matches!(shape, Shape::Rect | Shape::Rounded) && !has_full_background(tree) {
         if let Some(blank) = blank_edge(tree) {
             out.push(format!(
                 "the background does not reach the bleed edge ({blank:.0} % of the edge is blank)"
@@ -124,6 +124,41 @@ fn walk(
             Node::Path(_) => {}
         }
     }
+}
+
+/// Whether an opaque filled shape covers the whole face, bleed included (the usual
+/// background rectangle): then the edge need not be rasterised to be checked.
+fn has_full_background(tree: &Tree) -> bool {
+    let (w, h) = (tree.size().width(), tree.size().height());
+    fn any(g: &usvg::Group, w: f32, h: f32) -> bool {
+        g.children().iter().any(|n| match n {
+            Node::Group(g) => {
+                g.opacity().get() >= 1.0
+                    && g.clip_path().is_none()
+                    && g.mask().is_none()
+                    && any(g, w, h)
+            }
+            Node::Path(p) => {
+                let b = p.abs_bounding_box();
+                let opaque = p.fill().is_some_and(|f| {
+                    f.opacity().get() >= 1.0 && matches!(f.paint(), usvg::Paint::Color(_))
+                });
+                // Only an axis-aligned rectangle's bounding box is its shape.
+                let rect = p.data().len() <= 5 && p.abs_transform().is_identity()
+                    || p.data().len() <= 5
+                        && p.abs_transform().kx == 0.0
+                        && p.abs_transform().ky == 0.0;
+                opaque
+                    && rect
+                    && b.left() <= 0.01
+                    && b.top() <= 0.01
+                    && b.right() >= w - 0.01
+                    && b.bottom() >= h - 0.01
+            }
+            _ => false,
+        })
+    }
+    any(tree.root(), w, h)
 }
 
 /// Percentage of the outermost pixel ring left unpainted, if any.

@@ -19,6 +19,9 @@ pub struct Args {
     /// compare other tools on the same faces (see README, "Performance").
     #[arg(long, value_name = "DIR")]
     pub keep_deck: Option<PathBuf>,
+    /// Measure only the 88-card deck, not every game.
+    #[arg(long)]
+    pub deck_only: bool,
     #[command(flatten)]
     pub common: super::Common,
 }
@@ -128,7 +131,7 @@ pub fn run(args: &Args) -> i32 {
             .map(|n| n.get())
             .unwrap_or(1)
     ));
-    for id in project.games() {
+    for id in project.games().into_iter().filter(|_| !args.deck_only) {
         let (stages, total, built) = measure(root, &id, &Options::default(), args.runs);
         if built.diags.has_errors() {
             super::say(&format!("{id:<22} has errors; run cardstock check {id}\n"));

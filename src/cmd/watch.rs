@@ -10,7 +10,7 @@ use crate::faces::ParseCache;
 
 /// Arguments of `watch` (those of `build`, plus how long to run).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct WatchArgs {
     #[command(flatten)]
     pub build: super::build::Args,
     /// Stop after this many builds (for scripts and tests; default: run until Ctrl-C).
@@ -47,7 +47,7 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64, SystemTime)>, depth: usize) {
 }
 
 /// Runs `watch`; returns the exit status of the last build.
-pub fn run(args: &Args) -> i32 {
+pub fn run(args: &WatchArgs) -> i32 {
     let plan = match super::build::prepare(&args.build) {
         Ok(p) => p,
         Err(d) => {

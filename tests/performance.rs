@@ -1,0 +1,146 @@
+//! The speed features work: finished art is imposed like any other set, `--timings`
+//! reports every stage, and `watch` rebuilds on a save, re-parsing only the edited
+//! face and keeping the last good output when the edit has an error. (Timing itself
+//! is measured by `cardstock bench`, never asserted in a test.)
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+#[test]
+fn bench_deck_of_finished_art_is_imposed_with_backs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let deck = tmp.path().join("deck");
+    let o = run(
+        &repo(),
+        &[
+            "bench",
+            "--deck-only",
+            "--runs",
+            "1",
+            "--keep-deck",
+            deck.to_str().unwrap(),
+        ],
+    );
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("88-card deck, PDF"), "{stdout}");
+    assert!(
+        stdout.contains("20 pages"),
+        "10 sheets of fronts, 10 of backs: {stdout}"
+    );
+    assert!(stdout.contains("peak memory"), "{stdout}");
+    // The kept project builds on its own: 88 SVG files as faces, one back file.
+    let o = run(&deck, &["build", "--timings"]);
+    let (stdout, _) = texts(&o);
+    assert!(o.status.success());
+    assert!(
+        stdout.contains("deck: 1 component sets, 88 parts, 20 pages"),
+        "{stdout}"
+    );
+    for stage in [
+        "load",
+        "check",
+        "render",
+        "parse",
+        "preflight",
+        "layout + pdf",
+        "write",
+    ] {
+        assert!(
+            stdout.contains(stage),
+            "--timings reports {stage}: {stdout}"
+        );
+    }
+    let pdf = deck.join("output/deck/home/deck.pdf");
+    assert!(
+        pdftotext(&pdf, 1).contains("CONTRACT"),
+        "art text stays text"
+    );
+    assert!(pdftotext(&pdf, 2).contains("TRUCKING"), "the art back");
+}
+
+#[test]
+fn art_must_exist_inside_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("data/deck")).unwrap();
+    std::fs::write(
+        tmp.path().join("data/deck/game.toml"),
+        "[game]\nname = \"Deck\"\n[[component]]\nid = \"cards\"\nkind = \"card\"\nsize = \"poker\"\nart = \"../art/*.svg\"\n",
+    )
+    .unwrap();
+    let o = run(tmp.path(), &["check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        texts(&o)
+            .1
+            .contains("art path `../art/*.svg` must be relative to the game folder, without `..`"),
+        "{:?}",
+        texts(&o)
+    );
+}
+
+#[test]
+fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
+    copy_dir(
+        &repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
+        .args(["watch", "--max-builds", "3"])
+        .current_dir(tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = |want: &str| -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            let line = lines.next().expect("watch is running").unwrap();
+            if line.contains(want) {
+                return line;
+            }
+        }
+        panic!("no line with {want}");
+    };
+    let first = next("rebuilt in");
+    assert!(first.contains("from the cache"), "{first}");
+    let pdf = tmp.path().join("output/mini/home/mini.pdf");
+    let good = std::fs::read(&pdf).unwrap();
+
+    // Edit one card: only its face is parsed again.
+    std::thread::sleep(Duration::from_millis(1100));
+    edit(
+        &tmp.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Suns\"",
+    );
+    let second = next("rebuilt in");
+    assert!(second.contains("(1 faces parsed"), "{second}");
+    assert!(pdftotext(&pdf, 1).contains("Ace of Suns"));
+
+    // A broken edit: errors are printed, the last good PDF stays.
+    let now = std::fs::read(&pdf).unwrap();
+    assert_ne!(now, good);
+    std::thread::sleep(Duration::from_millis(1100));
+    edit(
+        &tmp.path().join("templates/mini/card.svg"),
+        "{{ row.name }}",
+        "{{ row.name }",
+    );
+    next("rebuilt in");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "the last build had errors");
+    assert_eq!(
+        std::fs::read(&pdf).unwrap(),
+        now,
+        "the last good output is kept"
+    );
+}
