@@ -53,6 +53,13 @@ pub fn write_atomic(out: &Path, rel: &Path, bytes: &[u8]) -> Result<(), String> 
         ));
     }
     let path = out.join(rel);
+    // An unchanged file is left alone (its time stamp too): a rebuild after
+    // editing one card rewrites that card's files only.
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64)
+        && std::fs::read(&path).is_ok_and(|old| old == bytes)
+    {
+        return Ok(());
+    }
     let dir = path.parent().ok_or("no parent folder")?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = path

@@ -32,6 +32,11 @@ pub struct Options {
     pub back_offset: (f64, f64),
     /// Where the output will be, for absolute links (Tabletop Simulator's URLs).
     pub url_base: String,
+    /// Deflate PDF content streams (off in watch mode, for speed).
+    pub compress: bool,
+    /// Where rasterised faces are cached between builds (inside the output
+    /// folder); `None` rasterises every face every time.
+    pub cache_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -46,6 +51,8 @@ impl Default for Options {
             profile: Profile::home(),
             back_offset: (0.0, 0.0),
             url_base: "file:///output".into(),
+            compress: true,
+            cache_dir: None,
         }
     }
 }

@@ -144,3 +144,43 @@ fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
         "the last good output is kept"
     );
 }
+
+#[test]
+fn editing_one_card_rewrites_only_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
+    copy_dir(
+        &repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
+    let o = run(tmp.path(), &["build", "--format", "pdf,png"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let png = tmp.path().join("output/mini/home/png/cards");
+    let stamp = |name: &str| {
+        std::fs::metadata(png.join(name))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let (ace, two) = (stamp("001-front.png"), stamp("002-front.png"));
+    let cached = std::fs::read_dir(tmp.path().join("output/mini/.cache"))
+        .unwrap()
+        .count();
+    assert!(cached >= 4, "rasterised faces are cached: {cached}");
+    std::thread::sleep(Duration::from_millis(1100));
+    edit(
+        &tmp.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Suns\"",
+    );
+    let o = run(tmp.path(), &["build", "--format", "pdf,png"]);
+    assert!(o.status.success());
+    assert_ne!(stamp("001-front.png"), ace, "the edited card is rewritten");
+    assert_eq!(stamp("002-front.png"), two, "the others are left alone");
+    assert_eq!(
+        std::fs::read_dir(tmp.path().join("output/mini/.cache"))
+            .unwrap()
+            .count(),
+        cached + 1
+    );
+}

@@ -171,6 +171,7 @@ pub fn build_game(plan: &Plan, args: &Args, id: &str, cache: Option<&ParseCache>
         }
     };
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
+    opts.cache_dir = Some(plan.out.join(id).join(".cache"));
     opts.url_base = format!(
         "file://{}",
         abs_out.join(id).to_string_lossy().replace('\\', "/")

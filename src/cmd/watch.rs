@@ -49,7 +49,11 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64, SystemTime)>, depth: usize) {
 /// Runs `watch`; returns the exit status of the last build.
 pub fn run(args: &WatchArgs) -> i32 {
     let plan = match super::build::prepare(&args.build) {
-        Ok(p) => p,
+        // Uncompressed PDFs: about 7x larger, written in 60 % of the time.
+        Ok(mut p) => {
+            p.opts.compress = false;
+            p
+        }
         Err(d) => {
             let root = args
                 .build

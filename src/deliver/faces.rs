@@ -6,7 +6,6 @@ use std::path::Path;
 
 use super::{fill_path, pdf_file};
 use crate::diag::Diagnostic;
-use crate::export::png;
 use crate::faces::Rendered;
 use crate::layout;
 use crate::model::Game;
@@ -26,9 +25,7 @@ pub(super) fn png_files(
         }
         let mut backs_done = BTreeSet::new();
         for (i, s) in r.slots[ci].iter().enumerate() {
-            let (w, h) = r.store.sizes[s.front];
-            let bytes =
-                png::write(&r.store.trees[s.front], w, h, p.dpi).map_err(Diagnostic::error)?;
+            let bytes = super::face_png(r, opts, s.front, p.dpi).map_err(Diagnostic::error)?;
             let what = format!(
                 "{} front, print {} ({} dpi, bleed included)",
                 s.plan.label, s.plan.qty, p.dpi
@@ -40,8 +37,7 @@ pub(super) fn png_files(
             );
             if let Some(b) = s.back {
                 if backs_done.insert(b) {
-                    let bytes =
-                        png::write(&r.store.trees[b], w, h, p.dpi).map_err(Diagnostic::error)?;
+                    let bytes = super::face_png(r, opts, b, p.dpi).map_err(Diagnostic::error)?;
                     built.outputs.add(
                         format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "back")),
                         format!("{} back", s.plan.label),
@@ -100,6 +96,7 @@ pub(super) fn pdf_files(
         };
         let bytes = pdf_file(
             root,
+            opts,
             &format!("{} · {}", game.meta.name, comp.name()),
             &pages,
             &r.store.trees,

@@ -50,7 +50,7 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
     }
     if opts.png && opts.profile.output != Output::FacePng {
         let start = std::time::Instant::now();
-        let pngs = png_all(r, opts.dpi);
+        let pngs = png_all(r, opts, opts.dpi);
         built.time("png", start);
         for (name, bytes) in r.store.names.iter().zip(pngs) {
             match bytes {
@@ -72,24 +72,53 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
 }
 
 /// Every distinct face as PNG at `dpi`, rasterised on all cores.
-fn png_all(r: &Rendered, dpi: f64) -> Vec<Result<Vec<u8>, String>> {
+fn png_all(r: &Rendered, opts: &Options, dpi: f64) -> Vec<Result<Vec<u8>, String>> {
     use rayon::prelude::*;
     (0..r.store.trees.len())
         .into_par_iter()
-        .map(|i| {
-            png::write(
-                &r.store.trees[i],
-                r.store.sizes[i].0,
-                r.store.sizes[i].1,
-                dpi,
-            )
-        })
+        .map(|i| face_png(r, opts, i, dpi))
         .collect()
+}
+
+/// One face as PNG, from the cache when the same SVG was rasterised at the same
+/// size before (the cache lives in the output folder, keyed by a hash of the SVG
+/// text, the size, the resolution and the cardstock version; the fonts are
+/// compiled in, so nothing else changes the picture).
+pub(crate) fn face_png(
+    r: &Rendered,
+    opts: &Options,
+    i: usize,
+    dpi: f64,
+) -> Result<Vec<u8>, String> {
+    let (w, h) = r.store.sizes[i];
+    let Some(dir) = &opts.cache_dir else {
+        return png::write(&r.store.trees[i], w, h, dpi);
+    };
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(r.store.svgs[i].as_bytes());
+    hasher.update(format!("|{w}|{h}|{dpi}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+    let key: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let path = dir.join(format!("{key}.png"));
+    if let Ok(bytes) = std::fs::read(&path) {
+        if bytes.starts_with(b"\x89PNG") {
+            return Ok(bytes);
+        }
+    }
+    let bytes = png::write(&r.store.trees[i], w, h, dpi)?;
+    // A cache that cannot be written only costs time next build.
+    let _ = crate::output::write_atomic(dir, std::path::Path::new(&format!("{key}.png")), &bytes);
+    Ok(bytes)
 }
 
 /// Parses each sheet's marks and writes the sheets as one PDF.
 fn pdf_file(
     root: &Path,
+    opts: &Options,
     title: &str,
     sheets: &[Sheet],
     faces: &[Tree],
@@ -107,7 +136,7 @@ fn pdf_file(
         .zip(&chromes)
         .map(|(sheet, chrome)| pdf::Page { sheet, chrome })
         .collect();
-    pdf::write(title, &pages, faces, bookmarks).map_err(Diagnostic::error)
+    pdf::write(title, &pages, faces, bookmarks, opts.compress).map_err(Diagnostic::error)
 }
 
 /// `{component}/{number}-{side}.png` with the values filled in.

@@ -119,13 +119,13 @@ pub(super) fn deliver(
     built.outputs.add(
         format!("{prefix}/{}.pdf", game.id),
         how,
-        pdf_file(root, &game.meta.name, &sheets, faces, &bookmarks)?,
+        pdf_file(root, opts, &game.meta.name, &sheets, faces, &bookmarks)?,
     );
     for (name, pages) in &pad_pages {
         built.outputs.add(
             format!("{prefix}/{name}.pdf"),
             "score-pad sheets at pad size, one per page",
-            pdf_file(root, &game.meta.name, pages, faces, &[])?,
+            pdf_file(root, opts, &game.meta.name, pages, faces, &[])?,
         );
     }
     for (name, sheet) in &real {
@@ -133,7 +133,7 @@ pub(super) fn deliver(
         built.outputs.add(
             format!("{prefix}/{name}-real-size.pdf"),
             "board at real size with bleed and crop marks",
-            pdf_file(root, &title, std::slice::from_ref(sheet), faces, &[])?,
+            pdf_file(root, opts, &title, std::slice::from_ref(sheet), faces, &[])?,
         );
     }
     if duplex {
@@ -141,7 +141,7 @@ pub(super) fn deliver(
         built.outputs.add(
             format!("{prefix}/duplex-calibration.pdf"),
             "duplex calibration: print both pages double-sided, read the offset for --back-offset",
-            pdf_file(root, "Duplex calibration", &pages, &[], &[])?,
+            pdf_file(root, opts, "Duplex calibration", &pages, &[], &[])?,
         );
     }
     Ok(())

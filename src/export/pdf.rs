@@ -39,14 +39,19 @@ fn krect(r: &Rect) -> Option<KRect> {
 }
 
 /// Writes `pages` as one PDF. `faces[i]` is the picture of face index `i`.
+/// `compress` deflates the content streams: about 7x smaller files for about
+/// 40 % more time (watch mode turns it off to stay interactive).
 pub fn write(
     title: &str,
     pages: &[Page],
     faces: &[Tree],
     bookmarks: &[Bookmark],
+    compress: bool,
 ) -> Result<Vec<u8>, String> {
     let settings = SerializeSettings {
         xmp_metadata: false,
+        enable_tagging: false,
+        compress_content_streams: compress,
         ..SerializeSettings::default()
     };
     let mut doc = Document::new_with(settings);
