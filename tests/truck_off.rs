@@ -149,7 +149,7 @@ fn pad_pages_two_up_on_letter_and_pad_size() {
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
     assert_eq!(pages.len(), SHEETS / 2, "two half-letter sheets a page");
-    for (_, id) in &pages {
+    for id in pages.values() {
         assert!(
             close(&rect(&doc, *id, b"MediaBox"), &[0.0, 0.0, 792.0, 612.0]),
             "Letter landscape"

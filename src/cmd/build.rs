@@ -63,7 +63,6 @@ pub struct Plan {
 
 /// Checks the arguments; on a problem returns the diagnostics to print.
 pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
-    let mut diags = Diagnostics::default();
     let fail = |d: Diagnostic| {
         let mut ds = Diagnostics::default();
         ds.push(d);
@@ -139,7 +138,6 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
         ));
     }
     let games = super::select_games(&project, &args.games).map_err(fail)?;
-    diags.items.clear();
     Ok(Plan {
         project,
         opts,
