@@ -249,9 +249,16 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
 }
 
 /// `[[assert]]`: expressions that must be true, once or for each row of a table.
-pub fn check_asserts(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
+/// `counts` (component id -> printed parts) is visible to the expressions as
+/// `counts`, e.g. `counts.destinations == tables.house | length`.
+pub fn check_asserts(
+    game: &Game,
+    tpl: &Templates,
+    counts: &BTreeMap<String, u64>,
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    let base = base_context(game);
+    let mut base = base_context(game);
+    base.insert("counts".into(), crate::template::to_value(counts));
     for a in &game.asserts {
         let def = a.get_ref();
         let (that, template) = match (&def.that, &def.template) {

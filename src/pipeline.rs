@@ -178,7 +178,7 @@ pub fn load_and_check(
     built.diags.extend(check_contents(&game, &counts));
     if !broken {
         // Assertions over broken references would only repeat the errors above.
-        built.diags.extend(check_asserts(&game, &tpl));
+        built.diags.extend(check_asserts(&game, &tpl, &counts));
     }
     built.time("check", start);
     if built.diags.has_errors() {

@@ -441,3 +441,19 @@ fn adding_a_house_adds_its_card() {
     assert!(text.contains("3 HILLTOP ROAD"), "{text}");
     assert!(text.contains("ENTRANCE C2"), "{text}");
 }
+
+#[test]
+fn a_house_printing_two_cards_breaks_one_card_per_house() {
+    let tmp = project_copy(&["parcel-delivery"]);
+    let path = tmp.path().join("data/parcel-delivery/houses.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find("[[house]]").unwrap() + "[[house]]".len();
+    std::fs::write(&path, format!("{}\nqty = 2{}", &text[..at], &text[at..])).unwrap();
+    let o = run(tmp.path(), &["check", "parcel-delivery"]);
+    assert_eq!(o.status.code(), Some(1));
+    let (_, stderr) = texts(&o);
+    assert!(
+        stderr.contains("25 destination cards would print for 24 houses"),
+        "{stderr}"
+    );
+}
