@@ -6,36 +6,18 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use lopdf::{Document, Object};
+use lopdf::Document;
 
 const GAME: &str = "black-pawn-trucking";
 
 /// Builds the real game once per test binary (PDF and SVG) into a temporary folder.
 fn built() -> &'static Path {
-    use std::sync::OnceLock;
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    OUT.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
-        let o = run(
-            &repo(),
-            &[
-                "build",
-                GAME,
-                "--format",
-                "pdf,svg",
-                "--out",
-                out.path().to_str().unwrap(),
-            ],
-        );
-        let (stdout, stderr) = texts(&o);
-        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
-        assert!(
-            stdout.contains("black-pawn-trucking: 7 component sets, 59 parts, 14 pages"),
-            "{stdout}"
-        );
-        out
-    })
-    .path()
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    build_once(
+        &OUT,
+        &["build", GAME, "--format", "pdf,svg"],
+        "black-pawn-trucking: 7 component sets, 59 parts, 14 pages",
+    )
 }
 
 fn pdf() -> PathBuf {
@@ -75,22 +57,6 @@ fn track_cells(page: &str, label: &str) -> Vec<String> {
 
 fn strings(v: impl IntoIterator<Item = String>) -> Vec<String> {
     v.into_iter().collect()
-}
-
-fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
-    doc.get_dictionary(page)
-        .unwrap()
-        .get(key)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| match o {
-            Object::Integer(i) => *i as f64,
-            Object::Real(r) => *r as f64,
-            _ => panic!("not a number"),
-        })
-        .collect()
 }
 
 /// Width and height of a box in millimetres.

@@ -6,52 +6,18 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use lopdf::{Document, Object};
+use lopdf::Document;
 
 const GAME: &str = "inside-track";
 
-fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
-    let dict = doc.get_dictionary(page).unwrap();
-    dict.get(key)
-        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| match o {
-            Object::Integer(i) => *i as f64,
-            Object::Real(r) => *r as f64,
-            _ => panic!("not a number"),
-        })
-        .collect()
-}
-
 /// Builds the real game once per test binary (PDF and SVG; no PNG, to stay fast).
 fn built() -> &'static Path {
-    use std::sync::OnceLock;
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    OUT.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
-        let o = run(
-            &repo(),
-            &[
-                "build",
-                GAME,
-                "--format",
-                "pdf,svg",
-                "--deny-warnings",
-                "--out",
-                out.path().to_str().unwrap(),
-            ],
-        );
-        let (stdout, stderr) = texts(&o);
-        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
-        assert!(
-            stdout.contains("inside-track: 10 component sets, 431 parts, 28 pages"),
-            "{stdout}"
-        );
-        out
-    })
-    .path()
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    build_once(
+        &OUT,
+        &["build", GAME, "--format", "pdf,svg", "--deny-warnings"],
+        "inside-track: 10 component sets, 431 parts, 28 pages",
+    )
 }
 
 fn pnp() -> std::path::PathBuf {

@@ -5,54 +5,16 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use lopdf::{Document, Object};
-
-fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
-    let dict = doc.get_dictionary(page).unwrap();
-    let arr = dict
-        .get(key)
-        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
-        .as_array()
-        .unwrap();
-    arr.iter()
-        .map(|o| match o {
-            Object::Integer(i) => *i as f64,
-            Object::Real(r) => *r as f64,
-            _ => panic!("not a number"),
-        })
-        .collect()
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
-}
+use lopdf::Document;
 
 /// Builds the real game once per test binary into a temporary folder.
 fn built() -> &'static Path {
-    use std::sync::OnceLock;
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    OUT.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
-        let o = run(
-            &repo(),
-            &[
-                "build",
-                "interstate-trucking",
-                "--format",
-                "pdf,svg,png",
-                "--out",
-                out.path().to_str().unwrap(),
-            ],
-        );
-        let (stdout, stderr) = texts(&o);
-        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
-        assert!(
-            stdout.contains("interstate-trucking: 9 component sets, 319 parts, 43 pages"),
-            "{stdout}"
-        );
-        out
-    })
-    .path()
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    build_once(
+        &OUT,
+        &["build", "interstate-trucking", "--format", "pdf,svg,png"],
+        "interstate-trucking: 9 component sets, 319 parts, 43 pages",
+    )
 }
 
 #[test]

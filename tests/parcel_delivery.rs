@@ -6,24 +6,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use lopdf::{Document, Object};
+use lopdf::Document;
 
 const GAME: &str = "parcel-delivery";
-
-fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
-    let dict = doc.get_dictionary(page).unwrap();
-    dict.get(key)
-        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| match o {
-            Object::Integer(i) => *i as f64,
-            Object::Real(r) => *r as f64,
-            _ => panic!("not a number"),
-        })
-        .collect()
-}
 
 /// A data file of the real game, parsed.
 fn data(file: &str) -> toml::Table {
@@ -80,23 +65,12 @@ fn addresses() -> Vec<String> {
 
 /// The real game built once per test binary (PDF only: fast).
 fn built() -> &'static Path {
-    use std::sync::OnceLock;
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    OUT.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
-        let o = run(
-            &repo(),
-            &["build", GAME, "--out", out.path().to_str().unwrap()],
-        );
-        let (stdout, stderr) = texts(&o);
-        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
-        assert!(
-            stdout.contains("parcel-delivery: 7 component sets, 118 parts, 30 pages"),
-            "{stdout}"
-        );
-        out
-    })
-    .path()
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    build_once(
+        &OUT,
+        &["build", GAME],
+        "parcel-delivery: 7 component sets, 118 parts, 30 pages",
+    )
 }
 
 /// A file the build wrote for the game under `out` (the print profile's folder, e.g.

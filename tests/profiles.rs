@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use lopdf::{Document, Object};
+use lopdf::Document;
 
 fn build(profile: &str, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let out = tempfile::tempdir().unwrap();
@@ -32,22 +32,6 @@ fn png_size(path: &Path) -> (u32, u32) {
         u32::from_be_bytes(b[16..20].try_into().unwrap()),
         u32::from_be_bytes(b[20..24].try_into().unwrap()),
     )
-}
-
-fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
-    doc.get_dictionary(page)
-        .unwrap()
-        .get(key)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| match o {
-            Object::Integer(i) => *i as f64,
-            Object::Real(r) => *r as f64,
-            _ => panic!(),
-        })
-        .collect()
 }
 
 fn manifest(dir: &Path) -> serde_json::Value {

@@ -7,28 +7,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::*;
-use lopdf::{Document, Object};
+use lopdf::Document;
 
 const SHEETS: usize = 4;
-
-fn rect(doc: &Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
-    let dict = doc.get_dictionary(page).unwrap();
-    dict.get(key)
-        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| match o {
-            Object::Integer(i) => *i as f64,
-            Object::Real(r) => *r as f64,
-            _ => panic!("not a number"),
-        })
-        .collect()
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
-}
 
 /// A table of the real data, parsed.
 fn data(file: &str) -> toml::Table {
@@ -60,34 +41,21 @@ fn tracker_rows() -> usize {
 
 /// The real game built once per test binary: 4 sheets, PDF and SVG.
 fn built() -> &'static Path {
-    use std::sync::OnceLock;
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    OUT.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
-        let copies = SHEETS.to_string();
-        let o = run(
-            &repo(),
-            &[
-                "build",
-                "truck-off",
-                "--copies",
-                &copies,
-                "--format",
-                "pdf,svg",
-                "--deny-warnings",
-                "--out",
-                out.path().to_str().unwrap(),
-            ],
-        );
-        let (stdout, stderr) = texts(&o);
-        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
-        assert!(
-            stdout.contains("truck-off: 1 component sets, 4 parts, 2 pages"),
-            "{stdout}"
-        );
-        out
-    })
-    .path()
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let copies = SHEETS.to_string();
+    build_once(
+        &OUT,
+        &[
+            "build",
+            "truck-off",
+            "--copies",
+            &copies,
+            "--format",
+            "pdf,svg",
+            "--deny-warnings",
+        ],
+        "truck-off: 1 component sets, 4 parts, 2 pages",
+    )
 }
 
 /// Runs `cardstock check truck-off` on a copy of the data changed by `change`, and

@@ -105,3 +105,44 @@ pub fn pdftotext(pdf: &Path, page: usize) -> String {
     assert!(o.status.success());
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// A page box (`MediaBox`, `TrimBox`, `BleedBox`) as `[llx, lly, urx, ury]` points.
+pub fn rect(doc: &lopdf::Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
+    let dict = doc.get_dictionary(page).unwrap();
+    dict.get(key)
+        .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| match o {
+            lopdf::Object::Integer(i) => *i as f64,
+            lopdf::Object::Real(r) => *r as f64,
+            _ => panic!("not a number"),
+        })
+        .collect()
+}
+
+/// Whether two boxes agree to 0.01 pt.
+pub fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
+}
+
+/// Runs `args` plus `--out <temp>` once per test binary (the cell is the caller's
+/// static), checks it succeeded and printed `expect`, and returns the output folder.
+pub fn build_once(
+    cell: &'static std::sync::OnceLock<tempfile::TempDir>,
+    args: &[&str],
+    expect: &str,
+) -> &'static Path {
+    cell.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let mut all = args.to_vec();
+        all.extend(["--out", out.path().to_str().unwrap()]);
+        let o = run(&repo(), &all);
+        let (stdout, stderr) = texts(&o);
+        assert!(o.status.success(), "build failed:\n{stdout}\n{stderr}");
+        assert!(stdout.contains(expect), "{stdout}");
+        out
+    })
+    .path()
+}
