@@ -116,12 +116,8 @@ fn deck_project(root: &Path, dir: &Path) -> Result<usize, String> {
 
 /// Runs `bench`.
 pub fn run(args: &Args) -> i32 {
-    let project = match args.common.project() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+    let Some(project) = args.common.project_or_report() else {
+        return 1;
     };
     let root = &project.root;
     super::say(&format!(

@@ -14,12 +14,8 @@ pub struct Args {
 
 /// Runs `check`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let project = match args.common.project() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+    let Some(project) = args.common.project_or_report() else {
+        return 1;
     };
     let mut diags = Diagnostics::default();
     let games = match super::select_games(&project, &args.games) {

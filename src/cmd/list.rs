@@ -37,12 +37,8 @@ pub fn count_table(counts: &[Count]) -> String {
 
 /// Runs `list`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let project = match args.common.project() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+    let Some(project) = args.common.project_or_report() else {
+        return 1;
     };
     let mut diags = Diagnostics::default();
     for id in project.games() {

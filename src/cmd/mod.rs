@@ -25,6 +25,11 @@ pub struct Common {
 }
 
 impl Common {
+    /// Finds the project, or prints why not (the caller exits with status 1).
+    pub fn project_or_report(&self) -> Option<Project> {
+        self.project().map_err(|e| eprintln!("error: {e}")).ok()
+    }
+
     /// Finds the project.
     pub fn project(&self) -> Result<Project, String> {
         match &self.project {
