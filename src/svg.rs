@@ -71,7 +71,12 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     if elements > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(elements)]);
     }
-    let lint = lint(text);
+    // One XML parse serves both our checks and usvg.
+    let doc = match roxmltree::Document::parse(text) {
+        Ok(d) => d,
+        Err(e) => return Err(vec![syntax_problem(text, &e)]),
+    };
+    let lint = lint(&doc);
     if !lint.is_empty() {
         return Err(lint);
     }
@@ -159,7 +164,7 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
         },
         ..Options::default()
     };
-    let tree = Tree::from_str(text, &options);
+    let tree = Tree::from_xmltree(&doc, &options);
     let mut found = std::mem::take(&mut *problems.lock().unwrap());
     found.dedup();
     match tree {
@@ -198,26 +203,24 @@ const COLOUR_ATTRIBUTES: [&str; 6] = [
 ];
 
 /// Checks usvg would not catch: XML errors (with the rendered line) and colours.
-fn lint(text: &str) -> Vec<SvgProblem> {
-    let doc = match roxmltree::Document::parse(text) {
-        Ok(d) => d,
-        Err(e) => {
-            let pos = e.pos();
-            let line = text
-                .lines()
-                .nth((pos.row as usize).saturating_sub(1))
-                .unwrap_or("")
-                .chars()
-                .take(160)
-                .collect();
-            return vec![SvgProblem::Syntax {
-                message: e.to_string(),
-                line: pos.row as usize,
-                col: pos.col as usize,
-                text: line,
-            }];
-        }
-    };
+fn syntax_problem(text: &str, e: &roxmltree::Error) -> SvgProblem {
+    let pos = e.pos();
+    let line = text
+        .lines()
+        .nth((pos.row as usize).saturating_sub(1))
+        .unwrap_or("")
+        .chars()
+        .take(160)
+        .collect();
+    SvgProblem::Syntax {
+        message: e.to_string(),
+        line: pos.row as usize,
+        col: pos.col as usize,
+        text: line,
+    }
+}
+
+fn lint(doc: &roxmltree::Document) -> Vec<SvgProblem> {
     let mut problems = Vec::new();
     let mut missing: Vec<char> = Vec::new();
     for node in doc.descendants().filter(|n| n.is_text()) {

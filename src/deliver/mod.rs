@@ -124,8 +124,9 @@ fn pdf_file(
     faces: &[Tree],
     bookmarks: &[pdf::Bookmark],
 ) -> Result<Vec<u8>, Diagnostic> {
+    use rayon::prelude::*;
     let chromes: Vec<Tree> = sheets
-        .iter()
+        .par_iter()
         .map(|s| crate::svg::parse(&s.chrome, root, root))
         .collect::<Result<_, _>>()
         .map_err(|p| {
