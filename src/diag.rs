@@ -197,15 +197,6 @@ impl Diagnostics {
     }
 }
 
-/// Converts a byte offset into a 1-based (line, column) pair.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rfind('\n').map(|i| offset - i).unwrap_or(offset + 1);
-    (line, col)
-}
-
 /// The byte range of 1-based `line` in `text` (without its newline).
 pub fn line_span(text: &str, line: usize) -> Option<Range<usize>> {
     let mut start = 0;
@@ -257,7 +248,6 @@ mod tests {
 
     #[test]
     fn positions() {
-        assert_eq!(line_col("ab\ncd", 4), (2, 2));
         assert_eq!(line_span("ab\ncd", 2), Some(3..5));
     }
 }

@@ -151,13 +151,19 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
 pub fn build_game(plan: &Plan, args: &Args, id: &str, cache: Option<&ParseCache>) -> Built {
     let root = &plan.project.root;
     let mut opts = plan.opts.clone();
+    // The game's own default profile: read `[game] profile` only, not the whole game.
     let profile_id = args
         .profile
         .clone()
         .or_else(|| {
-            crate::model::load_game(root, id)
-                .0
-                .and_then(|g| g.meta.profile)
+            let text =
+                std::fs::read_to_string(root.join("data").join(id).join("game.toml")).ok()?;
+            let table: toml::Table = toml::from_str(&text).ok()?;
+            table
+                .get("game")?
+                .get("profile")?
+                .as_str()
+                .map(String::from)
         })
         .unwrap_or_else(|| "home".into());
     opts.profile = match crate::profile::load(root, &profile_id) {
