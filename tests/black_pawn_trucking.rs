@@ -16,7 +16,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", GAME, "--format", "pdf,svg"],
-        "black-pawn-trucking: 7 component sets, 59 parts, 14 pages",
+        "black-pawn-trucking: 7 component sets, 59 parts, 13 pages",
     )
 }
 
@@ -176,7 +176,7 @@ fn playmat_is_one_page_on_letter_and_a4() {
     // Letter (the default build): page 1 is the mat, landscape, trim 10 x 7.25 in.
     let doc = Document::load(pdf()).unwrap();
     let pages = doc.get_pages();
-    assert_eq!(pages.len(), 14);
+    assert_eq!(pages.len(), 13);
     let (w, h) = size_mm(&rect(&doc, pages[&1], b"MediaBox"));
     assert!(
         (w - 279.4).abs() < 0.1 && (h - 215.9).abs() < 0.1,
@@ -292,8 +292,9 @@ fn paper_piecepack() {
         vec![8, 10, 12],
         "2 tile back sheets and 1 coin back sheet, each after its fronts"
     );
+    // Dice nets and pawn standees share one chit sheet.
     assert!(sheets[6].contains("Piecepack dice (fold-up)"));
-    assert!(sheets[7].contains("Piecepack pawns (fold-up standees)"));
+    assert!(sheets[6].contains("Piecepack pawns (fold-up standees)"));
     // The pawn standees say what the game uses them for.
     for role in ["Loans", "Money: £1s", "Money: £10s", "truck"] {
         assert!(text.contains(role), "pawn role {role:?} missing");

@@ -16,7 +16,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", GAME, "--format", "pdf,svg", "--deny-warnings"],
-        "inside-track: 10 component sets, 431 parts, 28 pages",
+        "inside-track: 10 component sets, 431 parts, 25 pages",
     )
 }
 
@@ -36,9 +36,10 @@ fn page_of(pdf: &Path, label: &str) -> usize {
 fn print_and_play_pages() {
     let doc = Document::load(pnp()).unwrap();
     let pages = doc.get_pages();
-    // 8 board tiles, REV tokens, hubs, Metrodollars, debt tokens, stations, tracks,
-    // 2 + 2 partnership sheets (fronts, backs), 3 + 3 Sidetracked! sheets, 4 aids.
-    assert_eq!(pages.len(), 28);
+    // 8 board tiles, 3 shared chit sheets (REV tokens, hubs, Metrodollars, debt
+    // tokens, stations, tracks), 2 + 2 partnership sheets (fronts, backs), 3 + 3
+    // Sidetracked! sheets, 4 aids.
+    assert_eq!(pages.len(), 25);
     for (_, id) in pages {
         let media = rect(&doc, id, b"MediaBox");
         // Letter, portrait or (board tiles) landscape.
@@ -53,7 +54,7 @@ fn print_and_play_pages() {
     }
     let text = pdftotext(&pnp(), 9);
     assert!(
-        text.contains("Real Estate Value tokens — fronts 1/1"),
+        text.contains("Real Estate Value tokens") && text.contains("chit sheet 1/3"),
         "{text}"
     );
 }

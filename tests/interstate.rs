@@ -13,7 +13,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", "interstate-trucking", "--format", "pdf,svg,png"],
-        "interstate-trucking: 9 component sets, 319 parts, 43 pages",
+        "interstate-trucking: 9 component sets, 319 parts, 40 pages",
     )
 }
 
@@ -22,9 +22,9 @@ fn print_and_play_pdf_pages_and_boxes() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
-    // 10 contract fronts + 10 backs, goods chits, rest markers, trailers, cabs,
-    // colour markers, 7 money, 3 aids, 8 board tiles.
-    assert_eq!(pages.len(), 43);
+    // 10 contract fronts + 10 backs, 2 shared chit sheets (goods chits and rest
+    // markers; trailers, cabs and colour markers), 7 money, 3 aids, 8 board tiles.
+    assert_eq!(pages.len(), 40);
     let first = pages[&1];
     assert!(
         close(&rect(&doc, first, b"MediaBox"), &[0.0, 0.0, 612.0, 792.0]),
@@ -97,13 +97,18 @@ fn contract_text_reads_back() {
     assert!(text.contains("* START: Minneapolis"), "{text}");
     assert!(text.contains("players: 3, 6"), "{text}");
     let back = pdftotext(&pdf, 2);
+    let chits = pdftotext(&pdf, 21);
+    assert!(
+        chits.contains("Goods chits, Rest markers — chit sheet 1/2"),
+        "small sets share chit sheets: {chits}"
+    );
     assert_eq!(back.matches("TRUCKING").count(), 9, "nine backs: {back}");
 }
 
 #[test]
 fn player_aid_shows_the_rules_numbers() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
-    let text = pdftotext(&pdf, 33);
+    let text = pdftotext(&pdf, 30);
     assert!(text.contains("Buy a Trailer"), "{text}");
     assert!(
         text.contains("1 AP + $1,000"),
@@ -133,7 +138,7 @@ fn board_real_size_and_tiles() {
         "{text}"
     );
     let pnp = built().join("interstate-trucking/home/interstate-trucking.pdf");
-    let tile = pdftotext(&pnp, 37);
+    let tile = pdftotext(&pnp, 34);
     assert!(
         tile.contains("tile A2 (row 1 of 2, column 2 of 4)"),
         "{tile}"

@@ -26,9 +26,61 @@ pub(super) fn deliver(
     let mut real: Vec<(String, Sheet)> = Vec::new();
     let mut pad_pages: Vec<(String, Vec<Sheet>)> = Vec::new();
     let mut duplex = false;
+    // One-sided chits and tokens of consecutive sets share sheets (see layout::chits).
+    let mut shared: Vec<(usize, Vec<GridItem>)> = Vec::new();
+    let flush = |shared: &mut Vec<(usize, Vec<GridItem>)>,
+                 sheets: &mut Vec<Sheet>,
+                 bookmarks: &mut Vec<Bookmark>|
+     -> Result<(), Diagnostic> {
+        if shared.is_empty() {
+            return Ok(());
+        }
+        let groups: Vec<layout::ChitGroup> = shared
+            .iter()
+            .map(|(ci, items)| {
+                let c = &game.components[*ci];
+                layout::ChitGroup {
+                    items,
+                    size: c.size,
+                    bleed: c.bleed,
+                    name: c.name(),
+                }
+            })
+            .collect();
+        let (s, first) =
+            layout::chit_sheets(&groups, opts.paper, &game.meta.name).map_err(Diagnostic::error)?;
+        for ((ci, _), page) in shared.iter().zip(first) {
+            bookmarks.push(Bookmark {
+                title: game.components[*ci].name(),
+                page: sheets.len() + page,
+            });
+        }
+        sheets.extend(s);
+        shared.clear();
+        Ok(())
+    };
     for (ci, comp) in game.components.iter().enumerate() {
         let slots = &r.slots[ci];
         let title = format!("{} · {}", game.meta.name, comp.name());
+        let one_sided_chits = comp.kind.uses_cut_lines() && slots.iter().all(|s| s.back.is_none());
+        if one_sided_chits {
+            let items = slots
+                .iter()
+                .flat_map(|s| {
+                    std::iter::repeat_n(
+                        GridItem {
+                            front: s.front,
+                            back: None,
+                            shape: s.plan.shape,
+                        },
+                        s.plan.qty as usize,
+                    )
+                })
+                .collect();
+            shared.push((ci, items));
+            continue;
+        }
+        flush(&mut shared, &mut sheets, &mut bookmarks)?;
         bookmarks.push(Bookmark {
             title: comp.name(),
             page: sheets.len(),
@@ -103,6 +155,7 @@ pub(super) fn deliver(
             ),
         }
     }
+    flush(&mut shared, &mut sheets, &mut bookmarks)?;
     if built.diags.has_errors() {
         return Ok(());
     }

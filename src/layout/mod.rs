@@ -3,12 +3,14 @@
 //! in millimetres with the origin at the sheet's top-left corner.
 
 mod calibration;
+mod chits;
 mod chrome;
 mod grid;
 mod gutterfold;
 mod tile;
 
 pub use calibration::calibration;
+pub use chits::{chit_sheets, ChitGroup};
 pub use grid::{grid, GridItem, GridStyle};
 pub use gutterfold::gutterfold;
 pub use tile::{one_up, real_size, tiles};
