@@ -8,8 +8,9 @@ use usvg::fontdb;
 /// The family used when a template names none.
 pub const DEFAULT_FAMILY: &str = "Lato";
 
-/// (file name, bytes) of every embedded font.
-pub const FONTS: &[(&str, &[u8])] = &[
+/// (file name, bytes) of every embedded font. A `static`, so every use sees the
+/// same bytes at the same address (text measuring finds a face by its data).
+pub static FONTS: &[(&str, &[u8])] = &[
     (
         "Lato-Regular.ttf",
         include_bytes!("../assets/fonts/Lato-Regular.ttf"),

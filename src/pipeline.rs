@@ -77,6 +77,8 @@ pub struct Built {
     pub diags: Diagnostics,
     pub counts: Vec<Count>,
     pub pages: usize,
+    /// The game's name, once its `game.toml` has loaded.
+    pub name: Option<String>,
     /// Wall time of each stage, in order (`--timings`).
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -114,6 +116,7 @@ pub fn load_and_check(
     built.time("load", start);
     let start = std::time::Instant::now();
     let mut game = game?;
+    built.name = Some(game.meta.name.clone());
     game.settings
         .insert("paper".into(), minijinja::Value::from(opts.paper.name));
     game.settings.insert(

@@ -149,17 +149,7 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         // Quantity: component `qty` (number or expression), else the row's `qty`, else 1.
         let (qty, at) = match &def.qty {
             Some(q) => {
-                let v = match q.get_ref() {
-                    toml::Value::Integer(n) => Ok(Value::from(*n)),
-                    toml::Value::String(expr) => {
-                        eval(tpl, game, &toml::Spanned::new(q.span(), expr.clone()), &ctx)
-                    }
-                    other => Err(Diagnostic::error(format!(
-                        "`qty` must be an integer or an expression string, not {}",
-                        other.type_str()
-                    ))
-                    .at(&game.file, Some(q.span()))),
-                };
+                let v = number_or_expression(tpl, game, "qty", q, &ctx);
                 (v, (game.file.clone(), q.span()))
             }
             None => match (table, row) {
@@ -259,17 +249,7 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         let repeat = match &def.repeat {
             None => None,
             Some(r) => {
-                let v = match r.get_ref() {
-                    toml::Value::Integer(n) => Ok(Value::from(*n)),
-                    toml::Value::String(expr) => {
-                        eval(tpl, game, &toml::Spanned::new(r.span(), expr.clone()), &ctx)
-                    }
-                    other => Err(Diagnostic::error(format!(
-                        "`repeat` must be an integer or an expression string, not {}",
-                        other.type_str()
-                    ))
-                    .at(&game.file, Some(r.span()))),
-                };
+                let v = number_or_expression(tpl, game, "repeat", r, &ctx);
                 match v.map(|v| v.as_i64()) {
                     Ok(Some(n)) if (1..=MAX_QTY).contains(&n) => Some(n as u32),
                     Ok(n) => {
@@ -328,6 +308,28 @@ pub fn plan(game: &Game, tpl: &Templates, comp: &Component) -> (Vec<FacePlan>, V
         out.clear();
     }
     (out, diags)
+}
+
+/// A component field that is an integer or an expression string (`qty`, `repeat`),
+/// evaluated for one face.
+fn number_or_expression(
+    tpl: &Templates,
+    game: &Game,
+    field: &str,
+    v: &toml::Spanned<toml::Value>,
+    ctx: &BTreeMap<String, Value>,
+) -> Result<Value, Diagnostic> {
+    match v.get_ref() {
+        toml::Value::Integer(n) => Ok(Value::from(*n)),
+        toml::Value::String(expr) => {
+            eval(tpl, game, &toml::Spanned::new(v.span(), expr.clone()), ctx)
+        }
+        other => Err(Diagnostic::error(format!(
+            "`{field}` must be an integer or an expression string, not {}",
+            other.type_str()
+        ))
+        .at(&game.file, Some(v.span()))),
+    }
 }
 
 /// The `face` value templates see: trim size, bleed, shape, side and the SVG

@@ -23,6 +23,29 @@ impl Default for FontSpec {
     }
 }
 
+/// The embedded fonts parsed for shaping once per process, by font-database id
+/// (fitting one card text measures hundreds of candidate lines).
+fn shaping_faces() -> &'static [(usvg::fontdb::ID, rustybuzz::Face<'static>)] {
+    static FACES: std::sync::OnceLock<Vec<(usvg::fontdb::ID, rustybuzz::Face<'static>)>> =
+        std::sync::OnceLock::new();
+    FACES.get_or_init(|| {
+        let db = fonts::database();
+        db.faces()
+            .filter_map(|info| {
+                // Every face comes from one of the embedded files: find which.
+                let usvg::fontdb::Source::Binary(src) = &info.source else {
+                    return None;
+                };
+                let bytes: &[u8] = (**src).as_ref();
+                let (_, data) = fonts::FONTS
+                    .iter()
+                    .find(|(_, d)| d.as_ptr() == bytes.as_ptr())?;
+                Some((info.id, rustybuzz::Face::from_slice(data, info.index)?))
+            })
+            .collect()
+    })
+}
+
 /// Width of `text` in millimetres at `size` mm, or an error naming a missing font.
 pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
     let db = fonts::database();
@@ -45,20 +68,20 @@ pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
                 fonts::families().join(", ")
             )
         })?;
-    db.with_face_data(id, |data, index| {
-        let face = rustybuzz::Face::from_slice(data, index)?;
-        let mut buf = rustybuzz::UnicodeBuffer::new();
-        buf.push_str(text);
-        let shaped = rustybuzz::shape(&face, &[], buf);
-        let advance: i64 = shaped
-            .glyph_positions()
-            .iter()
-            .map(|p| p.x_advance as i64)
-            .sum();
-        Some(advance as f64 / face.units_per_em() as f64 * size)
-    })
-    .flatten()
-    .ok_or_else(|| format!("font `{}` cannot be read", font.family))
+    let face = shaping_faces()
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, f)| f)
+        .ok_or_else(|| format!("font `{}` cannot be read", font.family))?;
+    let mut buf = rustybuzz::UnicodeBuffer::new();
+    buf.push_str(text);
+    let shaped = rustybuzz::shape(face, &[], buf);
+    let advance: i64 = shaped
+        .glyph_positions()
+        .iter()
+        .map(|p| p.x_advance as i64)
+        .sum();
+    Ok(advance as f64 / face.units_per_em() as f64 * size)
 }
 
 /// Greedy word wrap: the lines of `text` that fit `max_width` mm at `size` mm.

@@ -49,10 +49,7 @@ pub fn run(args: &Args) -> i32 {
             &crate::pipeline::Options::default(),
             &mut built,
         );
-        let name = crate::model::load_game(&project.root, &id)
-            .0
-            .map(|g| g.meta.name)
-            .unwrap_or_default();
+        let name = built.name.clone().unwrap_or_default();
         super::say(&format!("{id} ({name})\n"));
         super::say(&count_table(&built.counts));
         diags.extend(built.diags.items);

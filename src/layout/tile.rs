@@ -47,6 +47,41 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
             crate::units::fmt_num(size.height)
         ),
     );
+    single(
+        face,
+        size,
+        bleed,
+        REAL_MARGIN,
+        chrome,
+        format!("{label} — real size"),
+    )
+}
+
+/// One page exactly the size of the part plus its bleed, no marks: what a print shop
+/// (or a pad printer) takes one face at a time.
+pub fn one_up(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
+    single(face, size, bleed, 0.0, Chrome::default(), label.to_string())
+}
+
+/// A sheet holding one part with `margin` of paper around its bleed.
+fn single(
+    face: usize,
+    size: Size,
+    bleed: f64,
+    margin: f64,
+    chrome: Chrome,
+    label: String,
+) -> Sheet {
+    let (w, h) = (
+        size.width + 2.0 * (bleed + margin),
+        size.height + 2.0 * (bleed + margin),
+    );
+    let trim = Rect {
+        x: bleed + margin,
+        y: bleed + margin,
+        w: size.width,
+        h: size.height,
+    };
     Sheet {
         width: w,
         height: h,
@@ -54,8 +89,8 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
         bleed: trim.grow(bleed),
         placements: vec![Placement {
             face,
-            x: trim.x - bleed,
-            y: trim.y - bleed,
+            x: margin,
+            y: margin,
             w: size.width + 2.0 * bleed,
             h: size.height + 2.0 * bleed,
             clip: trim.grow(bleed),
@@ -63,38 +98,7 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
             rotate180: false,
         }],
         chrome: chrome.finish(w, h),
-        label: format!("{label} — real size"),
-        back: false,
-    }
-}
-
-/// One page exactly the size of the part plus its bleed, no marks: what a print shop
-/// (or a pad printer) takes one face at a time.
-pub fn one_up(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
-    let trim = Rect {
-        x: bleed,
-        y: bleed,
-        w: size.width,
-        h: size.height,
-    };
-    let (w, h) = (size.width + 2.0 * bleed, size.height + 2.0 * bleed);
-    Sheet {
-        width: w,
-        height: h,
-        trim,
-        bleed: trim.grow(bleed),
-        placements: vec![Placement {
-            face,
-            x: 0.0,
-            y: 0.0,
-            w,
-            h,
-            clip: trim.grow(bleed),
-            trim,
-            rotate180: false,
-        }],
-        chrome: Chrome::default().finish(w, h),
-        label: label.to_string(),
+        label,
         back: false,
     }
 }
