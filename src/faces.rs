@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use usvg::Tree;
 
@@ -12,24 +13,24 @@ use crate::model::{Component, Game};
 use crate::render::{self, Face, FacePlan};
 use crate::svg::{self, SvgProblem};
 use crate::template::Templates;
-use rayon::prelude::*;
 
-/// Distinct face pictures.
+/// Distinct face pictures. Each face's SVG is parsed in the background
+/// ([`FaceStore::parse_all`]) while later stages already use the parsed ones:
+/// [`FaceStore::tree`] waits for the face it asks for.
 #[derive(Default)]
 pub struct FaceStore {
-    pub trees: Vec<Tree>,
     /// Full size (trim + bleed) in mm.
     pub sizes: Vec<(f64, f64)>,
     /// Output name: `<component>/<NNN>-front`.
     pub names: Vec<String>,
     /// The SVG text.
     pub svgs: Vec<String>,
+    /// Where each face first appeared (component index, row label, side), to
+    /// report a face that does not parse.
+    origins: Vec<(usize, String, &'static str)>,
+    /// Each face once parsed.
+    parsed: Vec<OnceLock<Result<Tree, Vec<SvgProblem>>>>,
     by_text: BTreeMap<String, usize>,
-    /// (template, message) already reported: a broken template fails on every row,
-    /// and one report (naming the first row) says it.
-    reported: std::collections::BTreeSet<(PathBuf, String)>,
-    /// Parse results computed ahead, in parallel (and from the cache).
-    pre: std::collections::HashMap<String, Result<Tree, Vec<SvgProblem>>>,
 }
 
 /// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash, so
@@ -68,68 +69,20 @@ pub struct Rendered {
 }
 
 impl FaceStore {
-    #[allow(clippy::too_many_arguments)]
+    /// The index of the face with SVG `text`, adding it if it is new.
     fn add(
         &mut self,
-        root: &Path,
-        game: &Game,
-        comp: &Component,
-        face: &Face,
-        side: &str,
+        comp: (usize, &Component),
+        label: &str,
+        side: &'static str,
         text: &str,
         index: usize,
-        diags: &mut Diagnostics,
-    ) -> Option<usize> {
+    ) -> usize {
         if let Some(&i) = self.by_text.get(text) {
-            return Some(i);
+            return i;
         }
-        let parsed = match self.pre.remove(text) {
-            Some(r) => r,
-            None => svg::parse(text, root, &root.join("templates").join(&game.id)),
-        };
-        let tree = match parsed {
-            Ok(t) => t,
-            Err(problems) => {
-                let template = if side == "front" {
-                    comp.front_name()
-                } else {
-                    comp.back_name()
-                };
-                let file = PathBuf::from("templates").join(&game.id).join(&template);
-                let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
-                for p in problems {
-                    let (msg, hint) = p.describe();
-                    // Point at the template line that most likely caused it.
-                    let needle = match &p {
-                        SvgProblem::MissingFont(f) => f.trim_matches('"').to_string(),
-                        SvgProblem::Href(h) => h.split('`').nth(1).unwrap_or("href").to_string(),
-                        SvgProblem::BadColour { attribute, .. } => format!("{attribute}=\""),
-                        SvgProblem::MissingGlyphs(_)
-                        | SvgProblem::Syntax { .. }
-                        | SvgProblem::Size(_)
-                        | SvgProblem::TooBig(_) => String::new(),
-                    };
-                    let span = (!needle.is_empty())
-                        .then(|| source.find(&needle).map(|i| i..i + needle.len()))
-                        .flatten();
-                    if !self.reported.insert((file.clone(), msg.clone())) {
-                        continue;
-                    }
-                    diags.push(
-                        Diagnostic::error(msg)
-                            .at(&file, span)
-                            .with("game", &game.id)
-                            .with("component", comp.id())
-                            .with("row", face.plan.label.clone())
-                            .with("template", template.clone())
-                            .hint(hint),
-                    );
-                }
-                return None;
-            }
-        };
-        let i = self.trees.len();
-        self.trees.push(tree);
+        let (ci, comp) = comp;
+        let i = self.svgs.len();
         self.sizes.push((
             comp.size.width + 2.0 * comp.bleed,
             comp.size.height + 2.0 * comp.bleed,
@@ -137,20 +90,153 @@ impl FaceStore {
         self.names
             .push(format!("{}/{:03}-{side}", comp.id(), index + 1));
         self.svgs.push(text.to_string());
+        self.origins.push((ci, label.to_string(), side));
+        self.parsed.push(OnceLock::new());
         self.by_text.insert(text.to_string(), i);
-        Some(i)
+        i
+    }
+
+    /// Parses every face not parsed yet, on all cores, reusing trees from `cache`.
+    /// Run it beside the stages that use the faces (see [`FaceStore::tree`]).
+    /// Faces are taken in order, so the first pages' faces are ready first.
+    pub fn parse_all(&self, root: &Path, image_dir: &Path, cache: Option<&ParseCache>) {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        rayon::broadcast(|_| loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(cell) = self.parsed.get(i) else {
+                break;
+            };
+            cell.get_or_init(|| parse_cached(&self.svgs[i], root, image_dir, cache));
+        });
+    }
+
+    /// Face `i`, once parsed; waits for it. `None` if it does not parse (the
+    /// problems are reported by [`FaceStore::report_problems`]).
+    pub fn tree(&self, i: usize) -> Option<&Tree> {
+        let cell = self.parsed.get(i)?;
+        loop {
+            if let Some(r) = cell.get() {
+                return r.as_ref().ok();
+            }
+            // On a rayon thread, help with the pool's pending work (which may be
+            // this very face) rather than block a worker the parse needs.
+            match rayon::yield_now() {
+                Some(rayon::Yield::Executed) => continue,
+                _ => return cell.wait().as_ref().ok(),
+            }
+        }
+    }
+
+    /// Face `i` (waiting for it), or why it is missing.
+    pub fn parsed(&self, i: usize) -> Result<&Tree, String> {
+        self.tree(i)
+            .ok_or_else(|| format!("face {} does not parse", self.names[i]))
+    }
+
+    /// Number of distinct faces.
+    pub fn len(&self) -> usize {
+        self.svgs.len()
+    }
+
+    /// Whether there are no faces.
+    pub fn is_empty(&self) -> bool {
+        self.svgs.is_empty()
+    }
+
+    /// Whether every face parsed (waits for all of them).
+    pub fn all_parsed(&self) -> bool {
+        (0..self.len()).all(|i| self.tree(i).is_some())
+    }
+
+    /// Reports the faces that do not parse (waiting for all of them), each problem
+    /// once, at the template line that most likely caused it.
+    pub fn report_problems(&self, root: &Path, game: &Game, diags: &mut Diagnostics) {
+        let mut reported = std::collections::BTreeSet::new();
+        for i in 0..self.len() {
+            if self.tree(i).is_some() {
+                continue;
+            }
+            let Some(Err(problems)) = self.parsed[i].get() else {
+                continue;
+            };
+            let (ci, label, side) = &self.origins[i];
+            let comp = &game.components[*ci];
+            let template = if *side == "front" {
+                comp.front_name()
+            } else {
+                comp.back_name()
+            };
+            let file = PathBuf::from("templates").join(&game.id).join(&template);
+            let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+            for p in problems {
+                let (msg, hint) = p.describe();
+                // Point at the template line that most likely caused it.
+                let needle = match p {
+                    SvgProblem::MissingFont(f) => f.trim_matches('"').to_string(),
+                    SvgProblem::Href(h) => h.split('`').nth(1).unwrap_or("href").to_string(),
+                    SvgProblem::BadColour { attribute, .. } => format!("{attribute}=\""),
+                    SvgProblem::MissingGlyphs(_)
+                    | SvgProblem::Syntax { .. }
+                    | SvgProblem::Size(_)
+                    | SvgProblem::TooBig(_) => String::new(),
+                };
+                let span = (!needle.is_empty())
+                    .then(|| source.find(&needle).map(|i| i..i + needle.len()))
+                    .flatten();
+                // A broken template fails on every row: one report (naming the
+                // first row) says it.
+                if !reported.insert((file.clone(), msg.clone())) {
+                    continue;
+                }
+                diags.push(
+                    Diagnostic::error(msg)
+                        .at(&file, span)
+                        .with("game", &game.id)
+                        .with("component", comp.id())
+                        .with("row", label.clone())
+                        .with("template", template.clone())
+                        .hint(hint),
+                );
+            }
+        }
     }
 }
 
-/// Renders and parses the faces of every component not in `skip`. `None` if any
-/// face had an error (all of them are in `diags`).
-pub fn render_all(
+/// Parses one face, or takes it from the watch-mode cache.
+fn parse_cached(
+    text: &str,
     root: &Path,
+    image_dir: &Path,
+    cache: Option<&ParseCache>,
+) -> Result<Tree, Vec<SvgProblem>> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let Some(c) = cache else {
+        return svg::parse(text, root, image_dir);
+    };
+    let key = ParseCache::key(text);
+    if let Some(tree) = c.trees.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        c.reused.fetch_add(1, Relaxed);
+        return Ok(tree);
+    }
+    let r = svg::parse(text, root, image_dir);
+    if let Ok(tree) = &r {
+        c.parsed.fetch_add(1, Relaxed);
+        if let Ok(mut m) = c.trees.lock() {
+            m.insert(key, tree.clone());
+        }
+    }
+    r
+}
+
+/// Renders the faces of every component not in `skip` and lists each distinct
+/// picture once. Parsing is left to [`FaceStore::parse_all`], so that it can run
+/// beside the stages after this one. `None` if a template had an error (all of
+/// them are in `built.diags`).
+pub fn render_all(
     game: &Game,
     tpl: &Templates,
     plans: &[Vec<FacePlan>],
     skip: &[bool],
-    cache: Option<&ParseCache>,
     built: &mut crate::pipeline::Built,
 ) -> Option<Rendered> {
     let start = std::time::Instant::now();
@@ -168,72 +254,26 @@ pub fn render_all(
     if diags.has_errors() {
         return None;
     }
-    built.time("render", start);
-    let start = std::time::Instant::now();
-    let diags = &mut built.diags;
     let mut store = FaceStore::default();
-    // Parse every distinct SVG text once, on all cores, reusing cached trees.
-    let mut texts: Vec<&str> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for f in rendered.iter().flatten() {
-        for t in std::iter::once(f.front.as_str()).chain(f.back.as_deref()) {
-            if seen.insert(t) {
-                texts.push(t);
-            }
-        }
-    }
-    let image_dir = root.join("templates").join(&game.id);
-    let results: Vec<Result<Tree, Vec<SvgProblem>>> = texts
-        .par_iter()
-        .map(|t| {
-            use std::sync::atomic::Ordering::Relaxed;
-            let key = cache.map(|_| ParseCache::key(t));
-            if let (Some(c), Some(k)) = (cache, &key) {
-                if let Some(tree) = c.trees.lock().ok().and_then(|m| m.get(k).cloned()) {
-                    c.reused.fetch_add(1, Relaxed);
-                    return Ok(tree);
-                }
-            }
-            let r = svg::parse(t, root, &image_dir);
-            if let (Some(c), Some(k), Ok(tree)) = (cache, key, &r) {
-                c.parsed.fetch_add(1, Relaxed);
-                if let Ok(mut m) = c.trees.lock() {
-                    m.insert(k, tree.clone());
-                }
-            }
-            r
-        })
-        .collect();
-    store.pre = texts.iter().map(|t| t.to_string()).zip(results).collect();
     let mut slots = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
         let mut list = Vec::new();
         for (i, face) in rendered[ci].iter().enumerate() {
-            let f = store.add(root, game, comp, face, "front", &face.front, i, diags);
-            let b = face
+            let label = &face.plan.label;
+            let front = store.add((ci, comp), label, "front", &face.front, i);
+            let back = face
                 .back
                 .as_ref()
-                .map(|b| store.add(root, game, comp, face, "back", b, i, diags));
-            match (f, b) {
-                (Some(front), None) => list.push(Slot {
-                    front,
-                    back: None,
-                    plan: face.plan.clone(),
-                }),
-                (Some(front), Some(Some(back))) => list.push(Slot {
-                    front,
-                    back: Some(back),
-                    plan: face.plan.clone(),
-                }),
-                _ => {}
-            }
+                .map(|b| store.add((ci, comp), label, "back", b, i));
+            list.push(Slot {
+                front,
+                back,
+                plan: face.plan.clone(),
+            });
         }
         slots.push(list);
     }
-    built.time("parse", start);
-    if built.diags.has_errors() {
-        return None;
-    }
+    built.time("render", start);
     Some(Rendered {
         store,
         slots,

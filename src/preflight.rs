@@ -32,7 +32,10 @@ pub fn check(game: &Game, r: &Rendered, profile: &Profile) -> Vec<Diagnostic> {
                 } else {
                     comp.back_name()
                 };
-                for w in check_face(&r.store.trees[face], comp, s.plan.shape, profile.safe) {
+                let Some(tree) = r.store.tree(face) else {
+                    continue;
+                };
+                for w in check_face(tree, comp, s.plan.shape, profile.safe) {
                     diags.push(
                         Diagnostic::warning(w)
                             .at(PathBuf::from("templates").join(&game.id).join(&template), None)

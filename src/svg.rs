@@ -154,6 +154,7 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     let options = Options {
         font_family: fonts::DEFAULT_FAMILY.to_string(),
         fontdb: db,
+        glyph_outlines: Some(fonts::glyph_outlines()),
         font_resolver: FontResolver {
             select_font,
             select_fallback,

@@ -67,8 +67,8 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
         sheet: &sheet,
         chrome: &chrome,
     };
-    let bytes = pdf::write("text", &[page], std::slice::from_ref(&tree), &[], true)
-        .expect("the PDF is written");
+    let bytes =
+        pdf::write("text", &[page], &|_| Some(&tree), &[], true).expect("the PDF is written");
     (bytes, tree)
 }
 

@@ -44,8 +44,9 @@ pub struct Args {
     /// Resolution of PNG output, in dots per inch.
     #[arg(long, default_value_t = 300.0, value_name = "DPI")]
     pub dpi: f64,
-    /// Print the wall time of each stage (load, check, render, parse, preflight,
-    /// layout + pdf, png) for every game.
+    /// Print the wall time of each stage (load, check, render, parse, layout + pdf,
+    /// png, preflight) for every game. Parsing runs beside the stage after it,
+    /// so the stages add up to more than the total.
     #[arg(long)]
     pub timings: bool,
     #[command(flatten)]

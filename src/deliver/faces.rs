@@ -99,7 +99,7 @@ pub(super) fn pdf_files(
             opts,
             &format!("{} · {}", game.meta.name, comp.name()),
             &pages,
-            &r.store.trees,
+            &|i| r.store.tree(i),
             &[],
         )?;
         built.outputs.add(

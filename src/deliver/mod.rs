@@ -74,7 +74,7 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
 /// Every distinct face as PNG at `dpi`, rasterised on all cores.
 fn png_all(r: &Rendered, opts: &Options, dpi: f64) -> Vec<Result<Vec<u8>, String>> {
     use rayon::prelude::*;
-    (0..r.store.trees.len())
+    (0..r.store.len())
         .into_par_iter()
         .map(|i| face_png(r, opts, i, dpi))
         .collect()
@@ -92,7 +92,7 @@ pub(crate) fn face_png(
 ) -> Result<Vec<u8>, String> {
     let (w, h) = r.store.sizes[i];
     let Some(dir) = &opts.cache_dir else {
-        return png::write(&r.store.trees[i], w, h, dpi);
+        return png::write(r.store.parsed(i)?, w, h, dpi);
     };
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
@@ -109,19 +109,19 @@ pub(crate) fn face_png(
             return Ok(bytes);
         }
     }
-    let bytes = png::write(&r.store.trees[i], w, h, dpi)?;
+    let bytes = png::write(r.store.parsed(i)?, w, h, dpi)?;
     // A cache that cannot be written only costs time next build.
     let _ = crate::output::write_atomic(dir, std::path::Path::new(&format!("{key}.png")), &bytes);
     Ok(bytes)
 }
 
 /// Parses each sheet's marks and writes the sheets as one PDF.
-fn pdf_file(
+fn pdf_file<'a>(
     root: &Path,
     opts: &Options,
     title: &str,
     sheets: &[Sheet],
-    faces: &[Tree],
+    faces: &(dyn Fn(usize) -> Option<&'a Tree> + Sync),
     bookmarks: &[pdf::Bookmark],
 ) -> Result<Vec<u8>, Diagnostic> {
     use rayon::prelude::*;

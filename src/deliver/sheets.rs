@@ -163,7 +163,7 @@ pub(super) fn deliver(
     if !opts.pdf {
         return Ok(());
     }
-    let faces = &r.store.trees;
+    let faces = |i| r.store.tree(i);
     let how = if gutterfold {
         "print-and-play sheets, one-sided gutterfold"
     } else {
@@ -172,13 +172,13 @@ pub(super) fn deliver(
     built.outputs.add(
         format!("{prefix}/{}.pdf", game.id),
         how,
-        pdf_file(root, opts, &game.meta.name, &sheets, faces, &bookmarks)?,
+        pdf_file(root, opts, &game.meta.name, &sheets, &faces, &bookmarks)?,
     );
     for (name, pages) in &pad_pages {
         built.outputs.add(
             format!("{prefix}/{name}.pdf"),
             "score-pad sheets at pad size, one per page",
-            pdf_file(root, opts, &game.meta.name, pages, faces, &[])?,
+            pdf_file(root, opts, &game.meta.name, pages, &faces, &[])?,
         );
     }
     for (name, sheet) in &real {
@@ -186,7 +186,7 @@ pub(super) fn deliver(
         built.outputs.add(
             format!("{prefix}/{name}-real-size.pdf"),
             "board at real size with bleed and crop marks",
-            pdf_file(root, opts, &title, std::slice::from_ref(sheet), faces, &[])?,
+            pdf_file(root, opts, &title, std::slice::from_ref(sheet), &faces, &[])?,
         );
     }
     if duplex {
@@ -194,7 +194,7 @@ pub(super) fn deliver(
         built.outputs.add(
             format!("{prefix}/duplex-calibration.pdf"),
             "duplex calibration: print both pages double-sided, read the offset for --back-offset",
-            pdf_file(root, opts, "Duplex calibration", &pages, &[], &[])?,
+            pdf_file(root, opts, "Duplex calibration", &pages, &|_| None, &[])?,
         );
     }
     Ok(())

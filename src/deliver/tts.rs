@@ -45,7 +45,7 @@ fn sheet_png(
         Pixmap::new(sw * cols as u32, sh * rows as u32).ok_or("cannot allocate the deck sheet")?;
     for (k, &f) in faces.iter().enumerate() {
         let (fw, fh) = r.store.sizes[f];
-        let face = png::render_trim(&r.store.trees[f], fw, fh, comp.bleed, sw, sh)?;
+        let face = png::render_trim(r.store.parsed(f)?, fw, fh, comp.bleed, sw, sh)?;
         let (x, y) = ((k % cols) as u32 * sw, (k / cols) as u32 * sh);
         sheet.draw_pixmap(
             x as i32,
@@ -77,9 +77,11 @@ pub(super) fn deliver(
         if matches!(comp.kind, Kind::Chit | Kind::Token) {
             for (i, s) in slots.iter().enumerate() {
                 let (w, h) = r.store.sizes[s.front];
-                let bytes =
-                    png::write_cut(&r.store.trees[s.front], w, h, comp.bleed, s.plan.shape, dpi)
-                        .map_err(Diagnostic::error)?;
+                let bytes = r
+                    .store
+                    .parsed(s.front)
+                    .and_then(|t| png::write_cut(t, w, h, comp.bleed, s.plan.shape, dpi))
+                    .map_err(Diagnostic::error)?;
                 built.outputs.add(
                     format!(
                         "{prefix}/{}",
@@ -125,7 +127,9 @@ pub(super) fn deliver(
             } else {
                 let b = backs.first().copied().unwrap_or(chunk[0].front);
                 let (fw, fh) = r.store.sizes[b];
-                png::render_trim(&r.store.trees[b], fw, fh, comp.bleed, sw, sh)
+                r.store
+                    .parsed(b)
+                    .and_then(|t| png::render_trim(t, fw, fh, comp.bleed, sw, sh))
                     .and_then(|p| png::encode(&p))
             }
             .map_err(Diagnostic::error)?;

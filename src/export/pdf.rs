@@ -38,13 +38,14 @@ fn krect(r: &Rect) -> Option<KRect> {
     KRect::from_xywh(pt(r.x), pt(r.y), pt(r.w), pt(r.h))
 }
 
-/// Writes `pages` as one PDF. `faces[i]` is the picture of face index `i`.
+/// Writes `pages` as one PDF. `faces(i)` is the picture of face index `i` (the
+/// caller may still be parsing later faces while earlier pages are written).
 /// `compress` deflates the content streams: about 7x smaller files for about
 /// 40 % more time (watch mode turns it off to stay interactive).
-pub fn write(
+pub fn write<'a>(
     title: &str,
     pages: &[Page],
-    faces: &[Tree],
+    faces: &(dyn Fn(usize) -> Option<&'a Tree> + Sync),
     bookmarks: &[Bookmark],
     compress: bool,
 ) -> Result<Vec<u8>, String> {
@@ -70,9 +71,7 @@ pub fn write(
         let mut p = doc.start_page_with(ps);
         let mut surface = p.surface();
         for pl in &s.placements {
-            let tree = faces
-                .get(pl.face)
-                .ok_or("a placement names a face that was not rendered")?;
+            let tree = faces(pl.face).ok_or("a placement names a face that was not rendered")?;
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or("a face has no size")?;
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();

@@ -61,6 +61,8 @@ pub struct Cache {
     cache_has_opsz: HashMap<ID, bool>,
     #[cfg(feature = "text")]
     cache_has_color: HashMap<ID, bool>,
+    #[cfg(feature = "text")]
+    shared_outlines: Option<Arc<GlyphOutlines>>,
 
     pub clip_paths: HashMap<String, Arc<ClipPath>>,
     pub masks: HashMap<String, Arc<Mask>>,
@@ -76,6 +78,36 @@ pub struct Cache {
     mask_index: usize,
     filter_index: usize,
     image_index: usize,
+}
+
+/// Glyph outlines kept between conversions (cardstock patch): parsing many SVGs
+/// that use the same fonts outlines each glyph once instead of once per SVG.
+///
+/// It belongs to one font database: conversions whose database is another one (or
+/// a copy that loaded more fonts) do not use it.
+#[cfg(feature = "text")]
+pub struct GlyphOutlines {
+    fontdb: Arc<Database>,
+    outlines: std::sync::RwLock<HashMap<(ID, GlyphId), Option<tiny_skia_path::Path>>>,
+}
+
+#[cfg(feature = "text")]
+impl GlyphOutlines {
+    /// An empty store for the glyphs of `fontdb` (pass the same `Arc` as
+    /// [`Options::fontdb`]).
+    pub fn new(fontdb: Arc<Database>) -> Self {
+        GlyphOutlines {
+            fontdb,
+            outlines: Default::default(),
+        }
+    }
+}
+
+#[cfg(feature = "text")]
+impl std::fmt::Debug for GlyphOutlines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GlyphOutlines")
+    }
 }
 
 macro_rules! font_lookup {
@@ -113,6 +145,8 @@ impl Cache {
             cache_has_opsz: HashMap::new(),
             #[cfg(feature = "text")]
             cache_has_color: HashMap::new(),
+            #[cfg(feature = "text")]
+            shared_outlines: None,
 
             clip_paths: HashMap::new(),
             masks: HashMap::new(),
@@ -208,7 +242,28 @@ impl Cache {
         }
     }
 
-    font_lookup!(fontdb_outline, cache_outline, outline, tiny_skia_path::Path);
+    /// A glyph's outline: from the outlines shared between conversions when there
+    /// are some for this font database (cardstock patch), else from this
+    /// conversion's own cache.
+    #[cfg(feature = "text")]
+    pub(crate) fn fontdb_outline(&mut self, font: ID, glyph: GlyphId) -> Option<tiny_skia_path::Path> {
+        if let Some(shared) = &self.shared_outlines {
+            if Arc::ptr_eq(&shared.fontdb, &self.fontdb) {
+                let key = (font, glyph);
+                if let Some(hit) = shared.outlines.read().ok().and_then(|m| m.get(&key).cloned()) {
+                    return hit;
+                }
+                let lookup = self.fontdb.outline(font, glyph);
+                if let Ok(mut m) = shared.outlines.write() {
+                    m.insert(key, lookup.clone());
+                }
+                return lookup;
+            }
+        }
+        self.fontdb_outline_here(font, glyph)
+    }
+
+    font_lookup!(fontdb_outline_here, cache_outline, outline, tiny_skia_path::Path);
     font_lookup!(fontdb_colr, cache_colr, colr, Tree);
     font_lookup!(fontdb_svg, cache_svg, svg, Node);
     font_lookup!(fontdb_raster, cache_raster, raster, BitmapImage);
@@ -419,6 +474,10 @@ pub(crate) fn convert_doc(svg_doc: &svgtree::Document, opt: &Options) -> Result<
         #[cfg(feature = "text")]
         opt.fontdb.clone(),
     );
+    #[cfg(feature = "text")]
+    {
+        cache.shared_outlines = opt.glyph_outlines.clone();
+    }
 
     for node in svg_doc.descendants() {
         if let Some(tag) = node.tag_name() {

@@ -22,6 +22,8 @@ mod text;
 pub(crate) use converter::Cache;
 pub use image::{ImageHrefDataResolverFn, ImageHrefResolver, ImageHrefStringResolverFn};
 pub use options::Options;
+#[cfg(feature = "text")]
+pub use converter::GlyphOutlines;
 pub(crate) use svgtree::{AId, EId};
 
 /// List of all errors.

@@ -95,6 +95,10 @@ pub struct Options<'a> {
     /// be the same as this one.
     #[cfg(feature = "text")]
     pub fontdb: Arc<fontdb::Database>,
+    /// Glyph outlines shared between conversions with the same `fontdb`
+    /// (cardstock patch). Default: none, each conversion outlines its own glyphs.
+    #[cfg(feature = "text")]
+    pub glyph_outlines: Option<Arc<crate::GlyphOutlines>>,
     /// A CSS stylesheet that should be injected into the SVG. Can be used to overwrite
     /// certain attributes.
     pub style_sheet: Option<String>,
@@ -118,6 +122,8 @@ impl Default for Options<'_> {
             font_resolver: FontResolver::default(),
             #[cfg(feature = "text")]
             fontdb: Arc::new(fontdb::Database::new()),
+            #[cfg(feature = "text")]
+            glyph_outlines: None,
             style_sheet: None,
         }
     }
