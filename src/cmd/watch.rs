@@ -3,6 +3,7 @@
 //! faces are cached between builds, so editing one card re-parses that card only.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::{Duration, SystemTime};
 
 use crate::diag::Diagnostics;
@@ -18,10 +19,13 @@ pub struct WatchArgs {
     pub max_builds: Option<u32>,
 }
 
+/// The folders whose files a build reads.
+const WATCHED: [&str; 3] = ["data", "templates", "profiles"];
+
 /// A fingerprint of every file a build reads: paths, sizes and modification times.
 fn fingerprint(root: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
     let mut out = Vec::new();
-    for dir in ["data", "templates", "profiles"] {
+    for dir in WATCHED {
         walk(&root.join(dir), &mut out, 0);
     }
     out.sort();
@@ -68,6 +72,7 @@ pub fn run(args: &WatchArgs) -> i32 {
     let caches: Vec<ParseCache> = plan.games.iter().map(|_| ParseCache::default()).collect();
     let mut last = Vec::new();
     let mut builds = 0;
+    let changes = Changes::new(&root);
     super::say(&format!(
         "watching {} for changes (Ctrl-C to stop)\n",
         root.display()
@@ -95,6 +100,48 @@ pub fn run(args: &WatchArgs) -> i32 {
                 return status;
             }
         }
-        std::thread::sleep(Duration::from_millis(100));
+        changes.wait();
+    }
+}
+
+/// Waits for the next change under the watched folders: file-system events where
+/// the OS gives them (inotify and the like), so a save starts a build at once; else,
+/// and once a second in any case, a look at the fingerprint.
+struct Changes {
+    events: Option<(notify::RecommendedWatcher, mpsc::Receiver<()>)>,
+}
+
+impl Changes {
+    fn new(root: &Path) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let watcher = notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
+            if e.is_ok() {
+                let _ = tx.send(());
+            }
+        });
+        let events = watcher.ok().and_then(|mut w| {
+            use notify::Watcher;
+            let mut any = false;
+            for dir in WATCHED {
+                let dir = root.join(dir);
+                if dir.is_dir() {
+                    any |= w.watch(&dir, notify::RecursiveMode::Recursive).is_ok();
+                }
+            }
+            any.then_some((w, rx))
+        });
+        Changes { events }
+    }
+
+    fn wait(&self) {
+        let Some((_, rx)) = &self.events else {
+            std::thread::sleep(Duration::from_millis(100));
+            return;
+        };
+        if rx.recv_timeout(Duration::from_secs(1)).is_ok() {
+            // An editor's save is often several events (write, rename, chmod):
+            // wait until they stop for a moment.
+            while rx.recv_timeout(Duration::from_millis(10)).is_ok() {}
+        }
     }
 }
