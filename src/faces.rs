@@ -14,11 +14,10 @@ use crate::render::{self, Face, FacePlan};
 use crate::svg::{self, SvgProblem};
 use crate::template::Templates;
 
-/// Distinct face pictures. Each face's SVG is parsed in the background
-/// ([`FaceStore::parse_all`]) while later stages already use the parsed ones:
-/// [`FaceStore::tree`] waits for the face it asks for.
-#[derive(Default)]
-pub struct FaceStore {
+/// Distinct face pictures. Each face's SVG is parsed once, when a stage first asks
+/// for it ([`FaceStore::tree`]); [`FaceStore::parse_all`] parses ahead on the other
+/// cores while the PDF writer takes the faces in order.
+pub struct FaceStore<'a> {
     /// Full size (trim + bleed) in mm.
     pub sizes: Vec<(f64, f64)>,
     /// Output name: `<component>/<NNN>-front`.
@@ -31,6 +30,12 @@ pub struct FaceStore {
     /// Each face once parsed.
     parsed: Vec<OnceLock<Result<Tree, Vec<SvgProblem>>>>,
     by_text: BTreeMap<String, usize>,
+    /// The project (hrefs must stay inside it) and the game's template folder
+    /// (relative hrefs start there).
+    root: PathBuf,
+    image_dir: PathBuf,
+    /// Trees kept from earlier builds (watch mode).
+    cache: Option<&'a ParseCache>,
 }
 
 /// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash, so
@@ -60,15 +65,29 @@ pub struct Slot {
 }
 
 /// Every component's faces, parsed.
-pub struct Rendered {
-    pub store: FaceStore,
+pub struct Rendered<'a> {
+    pub store: FaceStore<'a>,
     /// Per component (same order as `game.components`); empty for skipped ones.
     pub slots: Vec<Vec<Slot>>,
     /// Components left out of this build (a shop without that product).
     pub skipped: Vec<bool>,
 }
 
-impl FaceStore {
+impl<'a> FaceStore<'a> {
+    fn new(root: &Path, game: &Game, cache: Option<&'a ParseCache>) -> Self {
+        FaceStore {
+            sizes: Vec::new(),
+            names: Vec::new(),
+            svgs: Vec::new(),
+            origins: Vec::new(),
+            parsed: Vec::new(),
+            by_text: BTreeMap::new(),
+            root: root.to_path_buf(),
+            image_dir: root.join("templates").join(&game.id),
+            cache,
+        }
+    }
+
     /// The index of the face with SVG `text`, adding it if it is new.
     fn add(
         &mut self,
@@ -96,38 +115,30 @@ impl FaceStore {
         i
     }
 
-    /// Parses every face not parsed yet, on all cores, reusing trees from `cache`.
-    /// Run it beside the stages that use the faces (see [`FaceStore::tree`]).
-    /// Faces are taken in order, so the first pages' faces are ready first.
-    pub fn parse_all(&self, root: &Path, image_dir: &Path, cache: Option<&ParseCache>) {
+    /// Parses every face not parsed yet, on all cores, in order (so the first
+    /// pages' faces are ready first). Run it beside a stage that uses the faces.
+    pub fn parse_all(&self) {
         let next = std::sync::atomic::AtomicUsize::new(0);
         rayon::broadcast(|_| loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(cell) = self.parsed.get(i) else {
+            if i >= self.len() {
                 break;
-            };
-            cell.get_or_init(|| parse_cached(&self.svgs[i], root, image_dir, cache));
+            }
+            self.tree(i);
         });
     }
 
-    /// Face `i`, once parsed; waits for it. `None` if it does not parse (the
-    /// problems are reported by [`FaceStore::report_problems`]).
+    /// Face `i`, parsed now unless it already is (or waiting while another thread
+    /// parses it). `None` if it does not parse: the problems are reported by
+    /// [`FaceStore::report_problems`].
     pub fn tree(&self, i: usize) -> Option<&Tree> {
         let cell = self.parsed.get(i)?;
-        loop {
-            if let Some(r) = cell.get() {
-                return r.as_ref().ok();
-            }
-            // On a rayon thread, help with the pool's pending work (which may be
-            // this very face) rather than block a worker the parse needs.
-            match rayon::yield_now() {
-                Some(rayon::Yield::Executed) => continue,
-                _ => return cell.wait().as_ref().ok(),
-            }
-        }
+        cell.get_or_init(|| parse_cached(&self.svgs[i], &self.root, &self.image_dir, self.cache))
+            .as_ref()
+            .ok()
     }
 
-    /// Face `i` (waiting for it), or why it is missing.
+    /// Face `i` (parsed if need be), or why it is missing.
     pub fn parsed(&self, i: usize) -> Result<&Tree, String> {
         self.tree(i)
             .ok_or_else(|| format!("face {} does not parse", self.names[i]))
@@ -143,12 +154,12 @@ impl FaceStore {
         self.svgs.is_empty()
     }
 
-    /// Whether every face parsed (waits for all of them).
+    /// Whether every face parses (parsing those not parsed yet).
     pub fn all_parsed(&self) -> bool {
         (0..self.len()).all(|i| self.tree(i).is_some())
     }
 
-    /// Reports the faces that do not parse (waiting for all of them), each problem
+    /// Reports the faces that do not parse (parsing those not parsed yet), each problem
     /// once, at the template line that most likely caused it.
     pub fn report_problems(&self, root: &Path, game: &Game, diags: &mut Diagnostics) {
         let mut reported = std::collections::BTreeSet::new();
@@ -232,13 +243,15 @@ fn parse_cached(
 /// picture once. Parsing is left to [`FaceStore::parse_all`], so that it can run
 /// beside the stages after this one. `None` if a template had an error (all of
 /// them are in `built.diags`).
-pub fn render_all(
+pub fn render_all<'a>(
+    root: &Path,
     game: &Game,
     tpl: &Templates,
     plans: &[Vec<FacePlan>],
     skip: &[bool],
+    cache: Option<&'a ParseCache>,
     built: &mut crate::pipeline::Built,
-) -> Option<Rendered> {
+) -> Option<Rendered<'a>> {
     let start = std::time::Instant::now();
     let diags = &mut built.diags;
     let mut rendered: Vec<Vec<Face>> = Vec::new();
@@ -254,7 +267,7 @@ pub fn render_all(
     if diags.has_errors() {
         return None;
     }
-    let mut store = FaceStore::default();
+    let mut store = FaceStore::new(root, game, cache);
     let mut slots = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
         let mut list = Vec::new();

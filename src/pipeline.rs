@@ -238,18 +238,17 @@ pub fn build_with(
             }
         }
     }
-    let Some(rendered) = render_all(&game, &tpl, &plans, &skip, &mut built) else {
+    let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, cache, &mut built) else {
         return built;
     };
     // Parse the faces on the rayon pool while the PDF writer, on this thread, takes
     // each face as soon as it is parsed: on 2 cores the two stages overlap.
-    let image_dir = root.join("templates").join(&game.id);
     let before = built.diags.items.len();
     let stage = built.timings.len();
     let parse_time = std::thread::scope(|s| {
         let parse = s.spawn(|| {
             let start = std::time::Instant::now();
-            rendered.store.parse_all(root, &image_dir, cache);
+            rendered.store.parse_all();
             start.elapsed()
         });
         crate::deliver::deliver(root, &game, &rendered, opts, &mut built);

@@ -74,9 +74,6 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
 /// Every distinct face as PNG at `dpi`, rasterised on all cores.
 fn png_all(r: &Rendered, opts: &Options, dpi: f64) -> Vec<Result<Vec<u8>, String>> {
     use rayon::prelude::*;
-    // Let the parse finish first (rasterising needs every core anyway), so that no
-    // rasterising worker waits for a face still queued behind it.
-    r.store.all_parsed();
     (0..r.store.len())
         .into_par_iter()
         .map(|i| face_png(r, opts, i, dpi))
