@@ -241,20 +241,28 @@ pub fn build_with(
     let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, cache, &mut built) else {
         return built;
     };
-    // Parse the faces on the rayon pool while the PDF writer, on this thread, takes
-    // each face as soon as it is parsed: on 2 cores the two stages overlap.
+    // For a PDF, parse the faces on the rayon pool while the writer, on this thread,
+    // takes them in order: on 2 cores the two stages overlap. Rasterising stages
+    // parse each face on the core that rasterises it.
     let before = built.diags.items.len();
     let stage = built.timings.len();
+    let writes_pdf = opts.pdf
+        && matches!(
+            opts.profile.output,
+            Output::Sheets | Output::Gutterfold | Output::FacePdf
+        );
     let parse_time = std::thread::scope(|s| {
-        let parse = s.spawn(|| {
-            let start = std::time::Instant::now();
-            rendered.store.parse_all();
-            start.elapsed()
+        let parse = writes_pdf.then(|| {
+            s.spawn(|| {
+                let start = std::time::Instant::now();
+                rendered.store.parse_all();
+                start.elapsed()
+            })
         });
         crate::deliver::deliver(root, &game, &rendered, opts, &mut built);
-        parse.join()
+        parse.and_then(|p| p.join().ok())
     });
-    if let Ok(t) = parse_time {
+    if let Some(t) = parse_time {
         // Listed before the stage it ran beside (their times overlap).
         built.timings.insert(stage, ("parse", t));
     }

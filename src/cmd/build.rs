@@ -45,8 +45,8 @@ pub struct Args {
     #[arg(long, default_value_t = 300.0, value_name = "DPI")]
     pub dpi: f64,
     /// Print the wall time of each stage (load, check, render, parse, layout + pdf,
-    /// png, preflight) for every game. Parsing runs beside the stage after it,
-    /// so the stages add up to more than the total.
+    /// png, preflight) for every game. For a PDF, faces are parsed beside the
+    /// writer (the two times overlap); for PNGs, inside the png stage.
     #[arg(long)]
     pub timings: bool,
     #[command(flatten)]

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Side-by-side timings for the README's "Performance" table, in one run.
+
+Builds the 88-card benchmark deck (`cardstock bench --keep-deck`), then times, on
+the same SVG faces and interleaved so that a busy machine hurts every tool alike:
+
+- `cardstock build` of the deck (one process per build, wall time);
+- typst compiling the same faces 3x3 on Letter (PyPI `typst`; first compile in a
+  fresh process, and warm in one process), if `import typst` works;
+- the 89 faces as PNG at 300 dpi: cardstock (cold, no PNG cache) against the
+  resvg CLI one file at a time and two at a time, if `resvg` is on PATH (or given);
+- `cardstock watch`: from saving one card's SVG to the new PDF on disk;
+- peak memory of the deck build, PDF only and PDF + PNG.
+
+Usage: python3 scripts/compare.py [--runs 15] [--resvg PATH] [--dir DIR]
+(after `cargo build --release`). Nothing here is a dependency of cardstock.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FONTS = os.path.join(ROOT, "assets", "fonts")
+
+
+def wall(cmd, **kw):
+    """Wall time of one command, in ms."""
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+    return (time.perf_counter() - start) * 1000
+
+
+def spread(xs):
+    xs = sorted(xs)
+    return f"median {statistics.median(xs):.0f} ms (best {xs[0]:.0f}, worst {xs[-1]:.0f}, {len(xs)} runs)"
+
+
+def typst_source(deck):
+    """The deck as typst: fronts 3x3 on Letter, each followed by a page of backs."""
+    art = sorted(f for f in os.listdir(os.path.join(deck, "data", "deck", "art")) if f.endswith("-front.svg"))
+    back = "data/deck/art/001-back.svg"
+    pages = []
+    for i in range(0, len(art), 9):
+        chunk = art[i : i + 9]
+        for files in (["data/deck/art/" + f for f in chunk], [back] * len(chunk)):
+            cells = ", ".join(f'image("{f}", width: 2.5in, height: 3.5in, fit: "cover")' for f in files)
+            pages.append(f"#place(dx: 0.5in, dy: 0.25in, grid(columns: 3, rows: 3, gutter: 0pt, {cells}))")
+    return '#set page(width: 8.5in, height: 11in, margin: 0pt)\n#set text(font: "Lato")\n' + "\n#pagebreak()\n".join(pages) + "\n"
+
+
+TYPST_COLD = """
+import sys, time, typst
+t = time.perf_counter()
+typst.compile(sys.argv[1], output=sys.argv[2], root=sys.argv[3], font_paths=[sys.argv[4]])
+print((time.perf_counter() - t) * 1000)
+"""
+
+
+def typst_warm(typ, out, deck, runs=5):
+    import typst
+
+    compiler = typst.Compiler(typ, root=deck, font_paths=[FONTS])
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        compiler.compile(output=out)
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def edit_to_pdf(cardstock, deck, runs=8):
+    """Saves one card's SVG while `watch` runs; time until the new PDF is on disk."""
+    art = os.path.join(deck, "data", "deck", "art", "005-front.svg")
+    pdf = os.path.join(deck, "output", "deck", "home", "deck.pdf")
+    original = open(art).read()
+    proc = subprocess.Popen(
+        [cardstock, "watch", "--max-builds", str(runs + 1)],
+        cwd=deck,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    times = []
+    try:
+        deadline = time.time() + 30
+        while not os.path.exists(pdf) and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)
+        for i in range(runs):
+            before = os.stat(pdf).st_mtime_ns
+            start = time.perf_counter()
+            with open(art, "w") as f:
+                f.write(re.sub(r">\$[0-9,]+<", f">${i + 1}00<", original, count=1))
+            while os.stat(pdf).st_mtime_ns == before and time.perf_counter() - start < 5:
+                time.sleep(0.0005)
+            times.append((time.perf_counter() - start) * 1000)
+            time.sleep(0.4)
+    finally:
+        with open(art, "w") as f:
+            f.write(original)
+        proc.wait(timeout=30)
+    return times
+
+
+def peak_kb(cmd, cwd):
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, cwd=cwd, capture_output=True, text=True, check=True)
+    return int(out.stderr.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--resvg", default=shutil.which("resvg"))
+    ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "cardstock-deck"))
+    ap.add_argument("--cardstock", default=os.path.join(ROOT, "target", "release", "cardstock"))
+    a = ap.parse_args()
+    cs, deck = a.cardstock, a.dir
+    shutil.rmtree(deck, ignore_errors=True)
+    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start\n")
+    bench = subprocess.run([cs, "bench", "--deck-only", "--runs", str(a.runs), "--keep-deck", deck], cwd=ROOT, capture_output=True, text=True, check=True)
+    print(bench.stdout + bench.stderr)
+
+    rows = []
+    typ = os.path.join(deck, "deck.typ")
+    with open(typ, "w") as f:
+        f.write(typst_source(deck))
+    try:
+        import typst  # noqa: F401
+
+        have_typst = True
+    except ImportError:
+        have_typst = False
+        print("typst (PyPI) not installed: skipped")
+    ours, theirs = [], []
+    for _ in range(a.runs):
+        ours.append(wall([cs, "build"], cwd=deck))
+        if have_typst:
+            out = subprocess.run(
+                [sys.executable, "-c", TYPST_COLD, typ, os.path.join(deck, "deck-typst.pdf"), deck, FONTS],
+                capture_output=True, text=True, check=True,
+            )
+            theirs.append(float(out.stdout.strip()))
+    rows.append(("cardstock build, 88-card deck PDF (whole process)", spread(ours)))
+    if have_typst:
+        rows.append(("typst, same faces 3x3, first compile in a fresh process", spread(theirs)))
+        rows.append(("typst, warm (same process, nothing changed)", spread(typst_warm(typ, os.path.join(deck, "deck-typst.pdf"), deck))))
+
+    shutil.rmtree(os.path.join(deck, "output"), ignore_errors=True)
+    rows.append(("cardstock, 89 PNGs at 300 dpi, no PNG cache", f"{wall([cs, 'build', '--format', 'png', '--dpi', '300'], cwd=deck):.0f} ms"))
+    rows.append(("cardstock, the same PNGs again (from the cache)", f"{wall([cs, 'build', '--format', 'png', '--dpi', '300'], cwd=deck):.0f} ms"))
+    if a.resvg:
+        svgs = sorted(os.path.join(deck, "data", "deck", "art", f) for f in os.listdir(os.path.join(deck, "data", "deck", "art")))
+        out = os.path.join(deck, "resvg-png")
+        os.makedirs(out, exist_ok=True)
+        args = lambda s: [a.resvg, "--dpi", "300", "--skip-system-fonts", "--use-fonts-dir", FONTS, s, os.path.join(out, os.path.basename(s) + ".png")]
+        start = time.perf_counter()
+        for s in svgs:
+            subprocess.run(args(s), check=True)
+        rows.append(("resvg CLI, the same 89 SVGs at 300 dpi, one at a time", f"{(time.perf_counter() - start) * 1000:.0f} ms"))
+        start = time.perf_counter()
+        procs = []
+        for s in svgs:
+            procs.append(subprocess.Popen(args(s)))
+            if len(procs) == 2:
+                procs.pop(0).wait()
+        for p in procs:
+            p.wait()
+        rows.append(("resvg CLI, two at a time", f"{(time.perf_counter() - start) * 1000:.0f} ms"))
+    else:
+        print("resvg CLI not found (--resvg PATH): skipped")
+
+    rows.append(("cardstock watch: save one card's SVG -> new PDF on disk", spread(edit_to_pdf(cs, deck))))
+    shutil.rmtree(os.path.join(deck, "output"), ignore_errors=True)
+    rows.append(("peak memory, deck build (PDF)", f"{peak_kb([cs, 'build'], deck) / 1024:.0f} MB"))
+    shutil.rmtree(os.path.join(deck, "output"), ignore_errors=True)
+    rows.append(("peak memory, deck build (PDF + 89 PNGs at 300 dpi)", f"{peak_kb([cs, 'build', '--format', 'pdf,png'], deck) / 1024:.0f} MB"))
+
+    print("| what | measured |\n| --- | --- |")
+    for what, figure in rows:
+        print(f"| {what} | {figure} |")
+
+
+if __name__ == "__main__":
+    main()
