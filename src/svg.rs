@@ -155,6 +155,7 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
         font_family: fonts::DEFAULT_FAMILY.to_string(),
         fontdb: db,
         glyph_outlines: Some(fonts::glyph_outlines()),
+        shaping_face: Some(crate::text::shaping_face_fn()),
         font_resolver: FontResolver {
             select_font,
             select_fallback,

@@ -23,11 +23,14 @@ impl Default for FontSpec {
     }
 }
 
-/// The embedded fonts parsed for shaping once per process, by font-database id
-/// (fitting one card text measures hundreds of candidate lines).
-fn shaping_faces() -> &'static [(usvg::fontdb::ID, rustybuzz::Face<'static>)] {
-    static FACES: std::sync::OnceLock<Vec<(usvg::fontdb::ID, rustybuzz::Face<'static>)>> =
-        std::sync::OnceLock::new();
+/// A face parsed for shaping: its font-database id, which bytes and face index it
+/// was parsed from, and the face.
+type ShapingFace = (usvg::fontdb::ID, (usize, u32), rustybuzz::Face<'static>);
+
+/// The embedded fonts parsed for shaping once per process (fitting one card text
+/// measures hundreds of candidate lines, and usvg shapes every text run).
+fn shaping_faces() -> &'static [ShapingFace] {
+    static FACES: std::sync::OnceLock<Vec<ShapingFace>> = std::sync::OnceLock::new();
     FACES.get_or_init(|| {
         let db = fonts::database();
         db.faces()
@@ -40,10 +43,27 @@ fn shaping_faces() -> &'static [(usvg::fontdb::ID, rustybuzz::Face<'static>)] {
                 let (_, data) = fonts::FONTS
                     .iter()
                     .find(|(_, d)| d.as_ptr() == bytes.as_ptr())?;
-                Some((info.id, rustybuzz::Face::from_slice(data, info.index)?))
+                let face = rustybuzz::Face::from_slice(data, info.index)?;
+                Some((info.id, (data.as_ptr() as usize, info.index), face))
             })
             .collect()
     })
+}
+
+/// The shaping face for `data` (one of the embedded fonts, by address) and face
+/// `index`, for usvg's text layout (see vendor/README.md).
+pub fn shaping_face_fn() -> usvg::ShapingFaceFn {
+    static F: std::sync::OnceLock<usvg::ShapingFaceFn> = std::sync::OnceLock::new();
+    F.get_or_init(|| {
+        usvg::ShapingFaceFn(std::sync::Arc::new(|data: &[u8], index: u32| {
+            let key = (data.as_ptr() as usize, index);
+            shaping_faces()
+                .iter()
+                .find(|(_, k, _)| *k == key)
+                .map(|(_, _, face)| face)
+        }))
+    })
+    .clone()
 }
 
 /// Width of `text` in millimetres at `size` mm, or an error naming a missing font.
@@ -70,8 +90,8 @@ pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
         })?;
     let face = shaping_faces()
         .iter()
-        .find(|(i, _)| *i == id)
-        .map(|(_, f)| f)
+        .find(|(i, _, _)| *i == id)
+        .map(|(_, _, f)| f)
         .ok_or_else(|| format!("font `{}` cannot be read", font.family))?;
     let mut buf = rustybuzz::UnicodeBuffer::new();
     buf.push_str(text);

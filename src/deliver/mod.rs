@@ -124,9 +124,10 @@ fn pdf_file<'a>(
     faces: &(dyn Fn(usize) -> Option<&'a Tree> + Sync),
     bookmarks: &[pdf::Bookmark],
 ) -> Result<Vec<u8>, Diagnostic> {
-    use rayon::prelude::*;
+    // On this thread: the pool may be busy parsing faces, which the writer needs
+    // after the marks.
     let chromes: Vec<Tree> = sheets
-        .par_iter()
+        .iter()
         .map(|s| crate::svg::parse(&s.chrome, root, root))
         .collect::<Result<_, _>>()
         .map_err(|p| {

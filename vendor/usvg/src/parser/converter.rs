@@ -63,6 +63,8 @@ pub struct Cache {
     cache_has_color: HashMap<ID, bool>,
     #[cfg(feature = "text")]
     shared_outlines: Option<Arc<GlyphOutlines>>,
+    #[cfg(feature = "text")]
+    pub(crate) shaping_face: Option<crate::ShapingFaceFn>,
 
     pub clip_paths: HashMap<String, Arc<ClipPath>>,
     pub masks: HashMap<String, Arc<Mask>>,
@@ -147,6 +149,8 @@ impl Cache {
             cache_has_color: HashMap::new(),
             #[cfg(feature = "text")]
             shared_outlines: None,
+            #[cfg(feature = "text")]
+            shaping_face: None,
 
             clip_paths: HashMap::new(),
             masks: HashMap::new(),
@@ -477,6 +481,7 @@ pub(crate) fn convert_doc(svg_doc: &svgtree::Document, opt: &Options) -> Result<
     #[cfg(feature = "text")]
     {
         cache.shared_outlines = opt.glyph_outlines.clone();
+        cache.shaping_face = opt.shaping_face.clone();
     }
 
     for node in svg_doc.descendants() {

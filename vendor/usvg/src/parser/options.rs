@@ -99,6 +99,10 @@ pub struct Options<'a> {
     /// (cardstock patch). Default: none, each conversion outlines its own glyphs.
     #[cfg(feature = "text")]
     pub glyph_outlines: Option<Arc<crate::GlyphOutlines>>,
+    /// Shaping faces the application keeps parsed (cardstock patch). Default:
+    /// none, a face is built for every text run.
+    #[cfg(feature = "text")]
+    pub shaping_face: Option<crate::ShapingFaceFn>,
     /// A CSS stylesheet that should be injected into the SVG. Can be used to overwrite
     /// certain attributes.
     pub style_sheet: Option<String>,
@@ -124,6 +128,8 @@ impl Default for Options<'_> {
             fontdb: Arc::new(fontdb::Database::new()),
             #[cfg(feature = "text")]
             glyph_outlines: None,
+            #[cfg(feature = "text")]
+            shaping_face: None,
             style_sheet: None,
         }
     }

@@ -200,6 +200,7 @@ pub(crate) fn layout_text(
     text_node: &Text,
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
+    shaping: Option<&crate::ShapingFaceFn>,
 ) -> Option<(Vec<Span>, NonZeroRect)> {
     let mut fonts_cache: FontsCache = HashMap::new();
 
@@ -226,7 +227,7 @@ pub(crate) fn layout_text(
             TextFlow::Path(_) => (0.0, 0.0),
         };
 
-        let mut clusters = process_chunk(chunk, &fonts_cache, resolver, fontdb);
+        let mut clusters = process_chunk(chunk, &fonts_cache, resolver, fontdb, shaping);
         if clusters.is_empty() {
             char_offset += chunk.text.chars().count();
             continue;
@@ -861,6 +862,7 @@ fn process_chunk(
     fonts_cache: &FontsCache,
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
+    shaping: Option<&crate::ShapingFaceFn>,
 ) -> Vec<GlyphCluster> {
     // The way this function works is a bit tricky.
     //
@@ -915,6 +917,7 @@ fn process_chunk(
             span.font_optical_sizing,
             resolver,
             fontdb,
+            shaping,
         );
 
         // Do nothing with the first run.
@@ -1300,6 +1303,7 @@ pub(crate) fn shape_text(
     font_optical_sizing: crate::FontOpticalSizing,
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
+    shaping: Option<&crate::ShapingFaceFn>,
 ) -> Vec<Glyph> {
     let mut glyphs = shape_text_with_font(
         text,
@@ -1310,6 +1314,7 @@ pub(crate) fn shape_text(
         font_size,
         font_optical_sizing,
         fontdb,
+        shaping,
     )
     .unwrap_or_default();
 
@@ -1344,6 +1349,7 @@ pub(crate) fn shape_text(
                 font_size,
                 font_optical_sizing,
                 fontdb,
+                shaping,
             )
             .unwrap_or_default();
 
@@ -1404,9 +1410,15 @@ fn shape_text_with_font(
     font_size: f32,
     font_optical_sizing: crate::FontOpticalSizing,
     fontdb: &fontdb::Database,
+    shaping: Option<&crate::ShapingFaceFn>,
 ) -> Option<Vec<Glyph>> {
     fontdb.with_face_data(font.id, |font_data, face_index| -> Option<Vec<Glyph>> {
-        let mut rb_font = rustybuzz::Face::from_slice(font_data, face_index)?;
+        // cardstock patch: a shaping face the application parsed once, if it has
+        // one for these bytes; building one parses the font's layout tables.
+        let mut rb_font = match shaping.and_then(|f| (f.0)(font_data, face_index)) {
+            Some(face) => std::borrow::Cow::Borrowed(face),
+            None => std::borrow::Cow::Owned(rustybuzz::Face::from_slice(font_data, face_index)?),
+        };
 
         // Build the list of variations to apply
         let mut final_variations: Vec<rustybuzz::Variation> = variations
@@ -1441,7 +1453,7 @@ fn shape_text_with_font(
 
         // Apply font variations for variable fonts
         if !final_variations.is_empty() {
-            rb_font.set_variations(&final_variations);
+            rb_font.to_mut().set_variations(&final_variations);
         }
 
         let bidi_info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));

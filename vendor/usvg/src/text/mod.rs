@@ -50,6 +50,20 @@ pub type FontSelectionFn<'a> =
 pub type FallbackSelectionFn<'a> =
     Box<dyn Fn(char, &[ID], &mut Arc<Database>) -> Option<ID> + Send + Sync + 'a>;
 
+/// Gives a shaping face the application has already parsed for a font's bytes and
+/// face index, or `None` to have one built (cardstock patch).
+#[derive(Clone)]
+#[allow(clippy::type_complexity)]
+pub struct ShapingFaceFn(
+    pub Arc<dyn Fn(&[u8], u32) -> Option<&'static rustybuzz::Face<'static>> + Send + Sync>,
+);
+
+impl std::fmt::Debug for ShapingFaceFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ShapingFaceFn")
+    }
+}
+
 /// A font resolver for `<text>` elements.
 ///
 /// This type can be useful if you want to have an alternative font handling to
@@ -202,7 +216,9 @@ impl std::fmt::Debug for FontResolver<'_> {
 ///    as decoration spans).
 /// 2. We convert all of the positioned glyphs into outlines.
 pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Option<()> {
-    let (text_fragments, bbox) = layout::layout_text(text, resolver, &mut cache.fontdb)?;
+    let shaping = cache.shaping_face.clone();
+    let (text_fragments, bbox) =
+        layout::layout_text(text, resolver, &mut cache.fontdb, shaping.as_ref())?;
     text.layouted = text_fragments;
     text.bounding_box = bbox.to_rect();
     text.abs_bounding_box = bbox.transform(text.abs_transform)?.to_rect();
