@@ -50,7 +50,7 @@ fn text_objects(pdf: &[u8]) -> usize {
     count
 }
 
-/// The face as a one-page PDF of exactly its size.
+/// The face as a one-page PDF of exactly its size, also written to `dir/face.pdf`.
 fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
     let tree = cardstock::svg::parse(FACE, dir, dir).expect("the face parses");
     let sheet = layout::one_up(
@@ -69,6 +69,7 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
     };
     let bytes =
         pdf::write("text", &[page], &|_| Some(&tree), &[], true).expect("the PDF is written");
+    std::fs::write(dir.join("face.pdf"), &bytes).unwrap();
     (bytes, tree)
 }
 
@@ -108,10 +109,8 @@ fn text_is_drawn_as_runs() {
 #[test]
 fn text_reads_back_as_words() {
     let dir = tempfile::tempdir().unwrap();
-    let (bytes, _) = face_pdf(dir.path());
-    let path = dir.path().join("face.pdf");
-    std::fs::write(&path, bytes).unwrap();
-    let text = common::pdftotext(&path, 1);
+    face_pdf(dir.path());
+    let text = common::pdftotext(&dir.path().join("face.pdf"), 1);
     for line in [
         "CONTRACT",
         "Vegetables",
@@ -126,9 +125,8 @@ fn text_reads_back_as_words() {
 #[test]
 fn pdf_text_lands_where_the_png_has_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (bytes, tree) = face_pdf(dir.path());
+    let (_, tree) = face_pdf(dir.path());
     let path = dir.path().join("face.pdf");
-    std::fs::write(&path, bytes).unwrap();
     let png = cardstock::export::png::write(&tree, 69.5, 94.9, 150.0).unwrap();
     let from_svg = Pixmap::decode_png(&png).unwrap();
     let (w, h) = (from_svg.width().to_string(), from_svg.height().to_string());
