@@ -241,18 +241,15 @@ pub fn build_with(
     let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, cache, &mut built) else {
         return built;
     };
-    // For a PDF, parse the faces on the rayon pool while the writer, on this thread,
-    // takes them in order: on 2 cores the two stages overlap. Rasterising stages
+    // Parse the faces on the rayon pool while this thread goes on: the PDF writer
+    // takes them in order as they are ready (on 2 cores the two stages overlap), and
+    // `check` (no PDF) has them parsed on every core. Profiles that only rasterise
     // parse each face on the core that rasterises it.
     let before = built.diags.items.len();
     let stage = built.timings.len();
-    let writes_pdf = opts.pdf
-        && matches!(
-            opts.profile.output,
-            Output::Sheets | Output::Gutterfold | Output::FacePdf
-        );
+    let prefetch = !matches!(opts.profile.output, Output::FacePng | Output::Tts);
     let parse_time = std::thread::scope(|s| {
-        let parse = writes_pdf.then(|| {
+        let parse = prefetch.then(|| {
             s.spawn(|| {
                 let start = std::time::Instant::now();
                 rendered.store.parse_all();
