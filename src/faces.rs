@@ -43,7 +43,8 @@ pub struct FaceStore<'a> {
 /// alone decides the picture.
 #[derive(Default)]
 pub struct ParseCache {
-    trees: std::sync::Mutex<std::collections::HashMap<[u8; 32], Tree>>,
+    /// Each tree, and whether the current build has used it.
+    trees: std::sync::Mutex<std::collections::HashMap<[u8; 32], (Tree, bool)>>,
     /// Faces parsed / taken from the cache in the last build.
     pub parsed: std::sync::atomic::AtomicUsize,
     pub reused: std::sync::atomic::AtomicUsize,
@@ -53,6 +54,24 @@ impl ParseCache {
     fn key(text: &str) -> [u8; 32] {
         use sha2::Digest;
         sha2::Sha256::digest(text.as_bytes()).into()
+    }
+
+    /// Forgets the trees the last build did not use (faces edited away), so a
+    /// long `watch` session holds only the current faces.
+    pub fn keep_used(&self) {
+        if let Ok(mut m) = self.trees.lock() {
+            m.retain(|_, (_, used)| std::mem::replace(used, false));
+        }
+    }
+
+    /// Number of trees held.
+    pub fn len(&self) -> usize {
+        self.trees.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Whether no tree is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -225,7 +244,13 @@ fn parse_cached(
         return svg::parse(text, root, image_dir);
     };
     let key = ParseCache::key(text);
-    if let Some(tree) = c.trees.lock().ok().and_then(|m| m.get(&key).cloned()) {
+    let hit = c.trees.lock().ok().and_then(|mut m| {
+        m.get_mut(&key).map(|(tree, used)| {
+            *used = true;
+            tree.clone()
+        })
+    });
+    if let Some(tree) = hit {
         c.reused.fetch_add(1, Relaxed);
         return Ok(tree);
     }
@@ -233,7 +258,7 @@ fn parse_cached(
     if let Ok(tree) = &r {
         c.parsed.fetch_add(1, Relaxed);
         if let Ok(mut m) = c.trees.lock() {
-            m.insert(key, tree.clone());
+            m.insert(key, (tree.clone(), true));
         }
     }
     r

@@ -112,6 +112,15 @@ fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
     };
     let first = next("rebuilt in");
     assert!(first.contains("from the cache"), "{first}");
+    let kept = |line: &str| -> usize {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|w| *w == "kept")
+            .expect("a kept count");
+        words[at - 1].parse().unwrap()
+    };
+    let faces = kept(&first);
     let pdf = tmp.path().join("output/mini/home/mini.pdf");
     let good = std::fs::read(&pdf).unwrap();
 
@@ -124,6 +133,8 @@ fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
     );
     let second = next("rebuilt in");
     assert!(second.contains("(1 faces parsed"), "{second}");
+    // The edited card's old tree is dropped: memory holds the current faces only.
+    assert_eq!(kept(&second), faces, "{second}");
     assert!(pdftotext(&pdf, 1).contains("Ace of Suns"));
 
     // A broken edit: errors are printed, the last good PDF stays.

@@ -85,12 +85,19 @@ pub fn run(args: &WatchArgs) -> i32 {
             for (id, cache) in plan.games.iter().zip(&caches) {
                 let start = std::time::Instant::now();
                 let built = super::build::build_game(&plan, &args.build, id, Some(cache));
+                let took = start.elapsed();
+                if !built.diags.has_errors() {
+                    // A failed build may not have used every face: keep them for
+                    // the next one.
+                    cache.keep_used();
+                }
                 use std::sync::atomic::Ordering::Relaxed;
                 super::say(&format!(
-                    "{id}: rebuilt in {:.0} ms ({} faces parsed, {} from the cache)\n",
-                    start.elapsed().as_secs_f64() * 1000.0,
+                    "{id}: rebuilt in {:.0} ms ({} faces parsed, {} from the cache, {} kept in memory)\n",
+                    took.as_secs_f64() * 1000.0,
                     cache.parsed.swap(0, Relaxed),
-                    cache.reused.swap(0, Relaxed)
+                    cache.reused.swap(0, Relaxed),
+                    cache.len()
                 ));
                 diags.extend(built.diags.items);
             }
