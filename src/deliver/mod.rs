@@ -141,6 +141,36 @@ fn pdf_file<'a>(
     pdf::write(title, &pages, faces, bookmarks, opts.compress).map_err(Diagnostic::error)
 }
 
+/// Runs `jobs` on plain threads, at most one per core, and returns their results in
+/// order. Not on the rayon pool: it may be busy parsing the faces the jobs wait for.
+fn in_parallel<T: Send, F: FnOnce() -> T + Send>(jobs: Vec<F>) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len());
+    if threads <= 1 {
+        return jobs.into_iter().map(|f| f()).collect();
+    }
+    let count = jobs.len();
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
+    let done = std::sync::Mutex::new(Vec::with_capacity(count));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let Some((i, job)) = queue.lock().ok().and_then(|mut q| q.next()) else {
+                    break;
+                };
+                let result = job();
+                if let Ok(mut d) = done.lock() {
+                    d.push((i, result));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// `{component}/{number}-{side}.png` with the values filled in.
 fn fill_path(pattern: &str, component: &str, number: usize, side: &str) -> String {
     pattern

@@ -12,10 +12,13 @@ use crate::model::{Game, Kind};
 use crate::pipeline::{Built, Options};
 use crate::profile::Output;
 
-pub(super) fn deliver(
+/// A PDF to write: file, what it is, title, sheets, bookmarks, whether it shows faces.
+type PdfFile<'s> = (String, &'s str, String, &'s [Sheet], &'s [Bookmark], bool);
+
+pub(super) fn deliver<'r>(
     root: &Path,
     game: &Game,
-    r: &Rendered,
+    r: &'r Rendered,
     opts: &Options,
     built: &mut Built,
     prefix: &str,
@@ -163,39 +166,66 @@ pub(super) fn deliver(
     if !opts.pdf {
         return Ok(());
     }
-    let faces = |i| r.store.tree(i);
+    // Every PDF of the game.
     let how = if gutterfold {
         "print-and-play sheets, one-sided gutterfold"
     } else {
         "print-and-play sheets (print at 100 %, duplex pages flip on the long edge)"
     };
-    built.outputs.add(
+    let mut files: Vec<PdfFile> = vec![(
         format!("{prefix}/{}.pdf", game.id),
         how,
-        pdf_file(root, opts, &game.meta.name, &sheets, &faces, &bookmarks)?,
-    );
+        game.meta.name.clone(),
+        &sheets,
+        &bookmarks,
+        true,
+    )];
     for (name, pages) in &pad_pages {
-        built.outputs.add(
+        files.push((
             format!("{prefix}/{name}.pdf"),
             "score-pad sheets at pad size, one per page",
-            pdf_file(root, opts, &game.meta.name, pages, &faces, &[])?,
-        );
+            game.meta.name.clone(),
+            pages,
+            &[],
+            true,
+        ));
     }
     for (name, sheet) in &real {
-        let title = format!("{} — {}", game.meta.name, sheet.label);
-        built.outputs.add(
+        files.push((
             format!("{prefix}/{name}-real-size.pdf"),
             "board at real size with bleed and crop marks",
-            pdf_file(root, opts, &title, std::slice::from_ref(sheet), &faces, &[])?,
-        );
+            format!("{} — {}", game.meta.name, sheet.label),
+            std::slice::from_ref(sheet),
+            &[],
+            true,
+        ));
     }
+    let calibration = layout::calibration(opts.paper, opts.back_offset);
     if duplex {
-        let pages = layout::calibration(opts.paper, opts.back_offset);
-        built.outputs.add(
+        files.push((
             format!("{prefix}/duplex-calibration.pdf"),
             "duplex calibration: print both pages double-sided, read the offset for --back-offset",
-            pdf_file(root, opts, "Duplex calibration", &pages, &|_| None, &[])?,
-        );
+            "Duplex calibration".to_string(),
+            &calibration,
+            &[],
+            false,
+        ));
+    }
+    // The files are independent: write them side by side.
+    let faces = |i| r.store.tree(i);
+    let none = |_| None;
+    let written = super::in_parallel(
+        files
+            .iter()
+            .map(|(_, _, title, pages, marks, with_faces)| {
+                let faces: &(dyn Fn(usize) -> Option<&'r usvg::Tree> + Sync) =
+                    if *with_faces { &faces } else { &none };
+                move || pdf_file(root, opts, title, pages, faces, marks)
+            })
+            .collect(),
+    );
+    for ((path, how, ..), bytes) in files.iter().zip(written) {
+        built.outputs.add(path.clone(), *how, bytes?);
     }
     Ok(())
 }
