@@ -58,6 +58,8 @@ pub(super) fn pdf_files(
     built: &mut Built,
     prefix: &str,
 ) -> Result<(), Diagnostic> {
+    // (file, what it is, title, pages): one PDF per component set.
+    let mut files = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
         if r.skipped[ci] || r.slots[ci].is_empty() {
             continue;
@@ -94,23 +96,27 @@ pub(super) fn pdf_files(
         } else {
             "front then back"
         };
-        let bytes = pdf_file(
-            root,
-            opts,
-            &format!("{} · {}", game.meta.name, comp.name()),
-            &pages,
-            &|i| r.store.tree(i),
-            &[],
-        )?;
-        built.outputs.add(
+        built.pages += pages.len();
+        files.push((
             format!("{prefix}/{}.pdf", comp.id()),
             format!(
                 "{}: one face per page, {order}, shop page size",
                 comp.name()
             ),
-            bytes,
-        );
-        built.pages += pages.len();
+            format!("{} · {}", game.meta.name, comp.name()),
+            pages,
+        ));
+    }
+    // The files are independent: write them side by side.
+    let faces = |i| r.store.tree(i);
+    let written = super::in_parallel(
+        files
+            .iter()
+            .map(|(_, _, title, pages)| move || pdf_file(root, opts, title, pages, &faces, &[]))
+            .collect(),
+    );
+    for ((path, how, ..), bytes) in files.into_iter().zip(written) {
+        built.outputs.add(path, how, bytes?);
     }
     Ok(())
 }
