@@ -178,3 +178,23 @@ fn fill_path(pattern: &str, component: &str, number: usize, side: &str) -> Strin
         .replace("{number}", &format!("{number:03}"))
         .replace("{side}", side)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn in_parallel_returns_results_in_job_order() {
+        // More jobs than threads, finishing out of order.
+        let jobs: Vec<_> = (0..17u64)
+            .map(|i| {
+                move || {
+                    std::thread::sleep(std::time::Duration::from_millis((17 - i) % 5));
+                    i * i
+                }
+            })
+            .collect();
+        let want: Vec<u64> = (0..17).map(|i| i * i).collect();
+        assert_eq!(super::in_parallel(jobs), want);
+        let none: Vec<fn() -> u8> = Vec::new();
+        assert!(super::in_parallel(none).is_empty());
+    }
+}
