@@ -132,7 +132,7 @@ fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
         "name = \"Ace of Suns\"",
     );
     let second = next("rebuilt in");
-    assert!(second.contains("(1 faces parsed"), "{second}");
+    assert!(second.contains("(1 face parsed"), "{second}");
     // The edited card's old tree is dropped: memory holds the current faces only.
     assert_eq!(kept(&second), faces, "{second}");
     assert!(pdftotext(&pdf, 1).contains("Ace of Suns"));

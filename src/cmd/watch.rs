@@ -92,10 +92,11 @@ pub fn run(args: &WatchArgs) -> i32 {
                     cache.keep_used();
                 }
                 use std::sync::atomic::Ordering::Relaxed;
+                let parsed = cache.parsed.swap(0, Relaxed);
                 super::say(&format!(
-                    "{id}: rebuilt in {:.0} ms ({} faces parsed, {} from the cache, {} kept in memory)\n",
+                    "{id}: rebuilt in {:.0} ms ({parsed} {} parsed, {} from the cache, {} kept in memory)\n",
                     took.as_secs_f64() * 1000.0,
-                    cache.parsed.swap(0, Relaxed),
+                    if parsed == 1 { "face" } else { "faces" },
                     cache.reused.swap(0, Relaxed),
                     cache.len()
                 ));
