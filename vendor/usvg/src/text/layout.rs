@@ -1398,6 +1398,62 @@ pub(crate) fn shape_text(
     glyphs
 }
 
+/// Shapes with a plan kept for `face`, a face that lives for the whole process, and
+/// these segment properties and features (which `small_caps` and `apply_kerning`
+/// decide). A buffer whose script cannot be told (only common characters) is
+/// shaped with a fresh plan, exactly as `rustybuzz::shape` does.
+fn shape_with_kept_plan(
+    face: &'static rustybuzz::Face<'static>,
+    features: &[rustybuzz::Feature],
+    small_caps: bool,
+    apply_kerning: bool,
+    mut buffer: rustybuzz::UnicodeBuffer,
+) -> rustybuzz::GlyphBuffer {
+    type Key = (
+        usize,
+        rustybuzz::Direction,
+        rustybuzz::Script,
+        Option<rustybuzz::Language>,
+        bool,
+        bool,
+    );
+    static PLANS: std::sync::OnceLock<
+        std::sync::Mutex<HashMap<Key, Arc<rustybuzz::ShapePlan>>>,
+    > = std::sync::OnceLock::new();
+    buffer.guess_segment_properties();
+    let script = buffer.script();
+    if script == rustybuzz::script::UNKNOWN {
+        return rustybuzz::shape(face, features, buffer);
+    }
+    let key = (
+        face as *const rustybuzz::Face<'static> as usize,
+        buffer.direction(),
+        script,
+        buffer.language(),
+        small_caps,
+        apply_kerning,
+    );
+    let plans = PLANS.get_or_init(Default::default);
+    let kept = plans.lock().ok().and_then(|m| m.get(&key).cloned());
+    let plan = match kept {
+        Some(plan) => plan,
+        None => {
+            let plan = Arc::new(rustybuzz::ShapePlan::new(
+                face,
+                key.1,
+                Some(script),
+                key.3.as_ref(),
+                features,
+            ));
+            if let Ok(mut m) = plans.lock() {
+                m.insert(key, plan.clone());
+            }
+            plan
+        }
+    };
+    rustybuzz::shape_with_plan(face, &plan, buffer)
+}
+
 /// Converts a text into a list of glyph IDs.
 ///
 /// This function will do the BIDI reordering and text shaping.
@@ -1415,7 +1471,8 @@ fn shape_text_with_font(
     fontdb.with_face_data(font.id, |font_data, face_index| -> Option<Vec<Glyph>> {
         // cardstock patch: a shaping face the application parsed once, if it has
         // one for these bytes; building one parses the font's layout tables.
-        let mut rb_font = match shaping.and_then(|f| (f.0)(font_data, face_index)) {
+        let provided = shaping.and_then(|f| (f.0)(font_data, face_index));
+        let mut rb_font = match provided {
             Some(face) => std::borrow::Cow::Borrowed(face),
             None => std::borrow::Cow::Owned(rustybuzz::Face::from_slice(font_data, face_index)?),
         };
@@ -1489,7 +1546,15 @@ fn shape_text_with_font(
                 features.push(rustybuzz::Feature::new(Tag::from_bytes(b"kern"), 0, ..));
             }
 
-            let output = rustybuzz::shape(&rb_font, &features, buffer);
+            // cardstock patch: a face the application keeps for the whole process
+            // keeps its shaping plans too (building one walks the font's feature
+            // lists); anything else is shaped as before.
+            let output = match provided {
+                Some(face) if final_variations.is_empty() => {
+                    shape_with_kept_plan(face, &features, small_caps, apply_kerning, buffer)
+                }
+                _ => rustybuzz::shape(&rb_font, &features, buffer),
+            };
 
             let positions = output.glyph_positions();
             let infos = output.glyph_infos();
