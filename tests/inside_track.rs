@@ -62,15 +62,7 @@ fn print_and_play_pages() {
 #[test]
 fn board_real_size_with_zones_revs_and_hubs() {
     let pdf = built().join("inside-track/home/inside-track-board-real-size.pdf");
-    let doc = Document::load(&pdf).unwrap();
-    let pages = doc.get_pages();
-    assert_eq!(pages.len(), 1);
-    let trim = rect(&doc, pages[&1], b"TrimBox");
-    assert!(
-        ((trim[2] - trim[0]) - 18.0 * 72.0).abs() < 0.01
-            && ((trim[3] - trim[1]) - 24.0 * 72.0).abs() < 0.01,
-        "18 x 24 in portrait: {trim:?}"
-    );
+    assert_one_page_trimmed(&pdf, 18.0, 24.0);
     let text = pdftotext(&pdf, 1);
     for zone in [
         "INWOOD",

@@ -123,15 +123,7 @@ fn player_aid_shows_the_rules_numbers() {
 #[test]
 fn board_real_size_and_tiles() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking-board-real-size.pdf");
-    let doc = Document::load(&pdf).unwrap();
-    let pages = doc.get_pages();
-    assert_eq!(pages.len(), 1);
-    let trim = rect(&doc, pages[&1], b"TrimBox");
-    assert!(
-        ((trim[2] - trim[0]) - 24.0 * 72.0).abs() < 0.01
-            && ((trim[3] - trim[1]) - 16.0 * 72.0).abs() < 0.01,
-        "{trim:?}"
-    );
+    assert_one_page_trimmed(&pdf, 24.0, 16.0);
     let text = pdftotext(&pdf, 1);
     assert!(
         text.contains("MINNEAPOLIS") && text.contains("SAN DIEGO"),

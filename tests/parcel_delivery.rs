@@ -235,15 +235,7 @@ fn player_aid_shows_the_rules() {
 #[test]
 fn board_real_size_and_tiles() {
     let pdf = output(built(), "parcel-delivery-board-real-size.pdf");
-    let doc = Document::load(&pdf).unwrap();
-    let pages = doc.get_pages();
-    assert_eq!(pages.len(), 1);
-    let trim = rect(&doc, pages[&1], b"TrimBox");
-    assert!(
-        ((trim[2] - trim[0]) - 24.0 * 72.0).abs() < 0.01
-            && ((trim[3] - trim[1]) - 18.0 * 72.0).abs() < 0.01,
-        "{trim:?}"
-    );
+    assert_one_page_trimmed(&pdf, 24.0, 18.0);
     let text = squash(&pdftotext(&pdf, 1));
     assert!(text.contains("WAREHOUSE"), "{text}");
     for s in rows("streets.toml", "street") {

@@ -14,16 +14,7 @@ const REAL_MARGIN: f64 = 10.0;
 
 /// One page at the part's own size plus bleed and room for crop marks.
 pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
-    let (w, h) = (
-        size.width + 2.0 * (bleed + REAL_MARGIN),
-        size.height + 2.0 * (bleed + REAL_MARGIN),
-    );
-    let trim = Rect {
-        x: bleed + REAL_MARGIN,
-        y: bleed + REAL_MARGIN,
-        w: size.width,
-        h: size.height,
-    };
+    let (w, h, trim) = frame(size, bleed, REAL_MARGIN);
     let mut chrome = Chrome::default();
     let gap = bleed + 0.5;
     let len = REAL_MARGIN - 1.5;
@@ -63,6 +54,22 @@ pub fn one_up(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
     single(face, size, bleed, 0.0, Chrome::default(), label.to_string())
 }
 
+/// The page size and the part's trim for one part with `margin` of paper around
+/// its bleed.
+fn frame(size: Size, bleed: f64, margin: f64) -> (f64, f64, Rect) {
+    let trim = Rect {
+        x: bleed + margin,
+        y: bleed + margin,
+        w: size.width,
+        h: size.height,
+    };
+    (
+        size.width + 2.0 * (bleed + margin),
+        size.height + 2.0 * (bleed + margin),
+        trim,
+    )
+}
+
 /// A sheet holding one part with `margin` of paper around its bleed.
 fn single(
     face: usize,
@@ -72,16 +79,7 @@ fn single(
     chrome: Chrome,
     label: String,
 ) -> Sheet {
-    let (w, h) = (
-        size.width + 2.0 * (bleed + margin),
-        size.height + 2.0 * (bleed + margin),
-    );
-    let trim = Rect {
-        x: bleed + margin,
-        y: bleed + margin,
-        w: size.width,
-        h: size.height,
-    };
+    let (w, h, trim) = frame(size, bleed, margin);
     Sheet {
         width: w,
         height: h,

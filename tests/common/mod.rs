@@ -123,6 +123,20 @@ pub fn rect(doc: &lopdf::Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64
 }
 
 /// Whether two boxes agree to 0.01 pt.
+/// Asserts that `pdf` is one page whose TrimBox is `w_in` x `h_in` inches
+/// (within 0.01 pt): a part at its real size.
+pub fn assert_one_page_trimmed(pdf: &Path, w_in: f64, h_in: f64) {
+    let doc = lopdf::Document::load(pdf).unwrap();
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 1);
+    let trim = rect(&doc, pages[&1], b"TrimBox");
+    assert!(
+        ((trim[2] - trim[0]) - w_in * 72.0).abs() < 0.01
+            && ((trim[3] - trim[1]) - h_in * 72.0).abs() < 0.01,
+        "{w_in} x {h_in} in: {trim:?}"
+    );
+}
+
 pub fn close(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
 }
