@@ -348,18 +348,23 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn poker_nine_up_on_letter_with_mirrored_backs() {
-        let letter = Paper::named("letter").unwrap();
-        let sheets = grid(
-            &items(10),
-            Size::named("poker").unwrap(),
-            3.0,
-            GridStyle::BUTTED,
-            letter,
+    /// `n` cards with backs, laid out with `grid` on `paper` (both by name).
+    fn laid(n: usize, size: &str, bleed: f64, style: GridStyle, paper: &str) -> Vec<Sheet> {
+        let paper = Paper::named(paper).unwrap();
+        grid(
+            &items(n),
+            Size::named(size).unwrap(),
+            bleed,
+            style,
+            paper,
             "t",
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn poker_nine_up_on_letter_with_mirrored_backs() {
+        let sheets = laid(10, "poker", 3.0, GridStyle::BUTTED, "letter");
         assert_eq!(sheets.len(), 4, "2 front sheets + 2 back sheets");
         let front = &sheets[0];
         assert_eq!(front.placements.len(), 9);
@@ -378,16 +383,7 @@ mod tests {
 
     #[test]
     fn chits_are_spaced_by_their_bleed() {
-        let a4 = Paper::named("a4").unwrap();
-        let sheets = grid(
-            &items(5),
-            Size::named("chit-3/4in").unwrap(),
-            1.5,
-            GridStyle::SPACED,
-            a4,
-            "t",
-        )
-        .unwrap();
+        let sheets = laid(5, "chit-3/4in", 1.5, GridStyle::SPACED, "a4");
         let p = &sheets[0].placements;
         assert!((p[1].trim.x - p[0].trim.x - (19.05 + 3.0)).abs() < 1e-9);
         assert!(sheets[0].chrome.contains("<path"));
@@ -395,16 +391,7 @@ mod tests {
 
     #[test]
     fn a5_pads_print_two_up_on_a4_landscape() {
-        let a4 = Paper::named("a4").unwrap();
-        let sheets = grid(
-            &items(4),
-            Size::named("a5").unwrap(),
-            0.0,
-            GridStyle::EDGE_TO_EDGE,
-            a4,
-            "t",
-        )
-        .unwrap();
+        let sheets = laid(4, "a5", 0.0, GridStyle::EDGE_TO_EDGE, "a4");
         let fronts: Vec<_> = sheets
             .iter()
             .filter(|s| s.label.contains("fronts"))
