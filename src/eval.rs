@@ -33,7 +33,27 @@ pub fn base_context(game: &Game) -> BTreeMap<String, Value> {
         .entry("paper".into())
         .or_insert(Value::from("letter"));
     ctx.insert("settings".into(), Value::from(settings));
+    ctx.insert("components".into(), components_value(game));
     ctx
+}
+
+/// `components.<id>`: each component set's printed size in mm (`width`, `height`,
+/// `bleed`) and `kind`, so data can check that pieces fit the spaces drawn for them
+/// (`components.cabs.width <= rules.board.space_length`).
+fn components_value(game: &Game) -> Value {
+    let map: BTreeMap<String, Value> = game
+        .components
+        .iter()
+        .map(|c| {
+            let mut m: BTreeMap<&str, Value> = BTreeMap::new();
+            m.insert("width", Value::from(c.size.width));
+            m.insert("height", Value::from(c.size.height));
+            m.insert("bleed", Value::from(c.bleed));
+            m.insert("kind", Value::from(format!("{:?}", c.kind).to_lowercase()));
+            (c.id().to_string(), Value::from(m))
+        })
+        .collect();
+    Value::from(map)
 }
 
 /// Evaluates one expression written in `game.toml` against `ctx`.
@@ -179,6 +199,24 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
             }
         };
         network.add_edge(&a, &b, cost);
+    }
+    if let Some(expr) = &def.trip {
+        match eval(tpl, game, expr, &base).map(|v| f64::try_from(v.clone()).map_err(|_| v)) {
+            Ok(Ok(c)) if c >= 0.0 && c.is_finite() => network.set_trip_cost(c),
+            Ok(Ok(c)) => diags.push(
+                Diagnostic::error(format!("[network] trip cost {c} is negative"))
+                    .at(&game.file, Some(expr.span()))
+                    .with("game", &game.id)
+                    .hint("the trip cost is added once to every trip: 0 or more"),
+            ),
+            Ok(Err(v)) => diags.push(
+                Diagnostic::error(format!("[network] trip gives `{v}`, not a number"))
+                    .at(&game.file, Some(expr.span()))
+                    .with("game", &game.id)
+                    .hint("write a number or an expression over rules, e.g. trip = \"1\""),
+            ),
+            Err(d) => diags.push(d),
+        }
     }
     let groups = network.components();
     if groups.len() > 1 {

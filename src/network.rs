@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, BinaryHeap};
 /// Nodes and weighted, undirected edges.
 #[derive(Debug, Default, Clone)]
 pub struct Network {
+    /// Cost added once to every trip between different nodes (see [`Network::set_trip_cost`]).
+    trip: f64,
     ids: Vec<String>,
     index: BTreeMap<String, usize>,
     adj: Vec<Vec<(usize, f64)>>,
@@ -22,7 +24,18 @@ impl Network {
             .map(|(i, s)| (s.clone(), i))
             .collect();
         let adj = vec![Vec::new(); ids.len()];
-        Network { ids, index, adj }
+        Network {
+            trip: 0.0,
+            ids,
+            index,
+            adj,
+        }
+    }
+
+    /// Sets the cost added once to every trip that leaves its start (a trip from a
+    /// node to itself costs nothing).
+    pub fn set_trip_cost(&mut self, cost: f64) {
+        self.trip = cost;
     }
 
     /// Whether `id` is a node.
@@ -42,8 +55,9 @@ impl Network {
         }
     }
 
-    /// The least total cost from any of `from` to any of `to` (Dijkstra), or `None`
-    /// when no path exists or a name is not a node.
+    /// The least total cost from any of `from` to any of `to` (Dijkstra), plus the
+    /// trip cost when the trip leaves its start, or `None` when no path exists or a
+    /// name is not a node.
     pub fn distance(&self, from: &[&str], to: &[&str]) -> Option<f64> {
         let targets: Vec<usize> = to
             .iter()
@@ -64,7 +78,8 @@ impl Network {
                 continue;
             }
             if targets.contains(&i) {
-                return Some(d);
+                let stays = from.iter().any(|f| self.index.get(*f) == Some(&i));
+                return Some(if stays { d } else { d + self.trip });
             }
             for &(j, c) in &self.adj[i] {
                 let nd = d + c;
@@ -135,5 +150,8 @@ mod tests {
         assert_eq!(n.distance(&["a", "c"], &["c"]), Some(0.0));
         assert_eq!(n.distance(&["a"], &["d"]), None);
         assert_eq!(n.components().len(), 2);
+        n.set_trip_cost(1.0);
+        assert_eq!(n.distance(&["a"], &["c"]), Some(6.0));
+        assert_eq!(n.distance(&["a", "c"], &["c"]), Some(0.0));
     }
 }

@@ -162,6 +162,13 @@ pub struct NetworkDef {
     /// Cost of an edge: an expression over the edge `row` (default `1`).
     #[serde(default)]
     pub cost: Option<Spanned<String>>,
+    /// Cost added once to every trip between two different nodes, whatever its
+    /// length: an expression over `rules` (default `0`). With `cost = "row.spaces"`
+    /// and `trip = "1"`, a trip over routes of s1, s2, ... spaces costs
+    /// s1 + s2 + ... + 1 (one move out of the first city, the spaces, into the last;
+    /// the cities passed through cost nothing).
+    #[serde(default)]
+    pub trip: Option<Spanned<String>>,
 }
 
 fn from_field() -> String {
