@@ -3,11 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use minijinja::Value;
-
 use crate::diag::{did_you_mean, Diagnostic};
-use crate::eval::{base_context, eval};
-use crate::model::Game;
+use crate::eval::{eval, row_value, Context};
+use crate::model::{Game, Spanned};
 use crate::template::Templates;
 
 /// Checks that need no evaluation: unique ids and references between tables. Run
@@ -248,113 +246,103 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
     diags
 }
 
+/// Longest message an `[[assert]]` may print (a message that grows with the data
+/// is a mistake, and could fill the terminal or memory).
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+/// Most problems one `[[assert]]` reports; the rest are counted.
+pub const MAX_PROBLEMS_PER_CHECK: usize = 100;
+
 /// `[[assert]]`: expressions that must be true, once or for each row of a table.
 /// `counts` (component id -> printed parts) is visible to the expressions as
 /// `counts`, e.g. `counts.destinations == tables.house | length`.
 pub fn check_asserts(
     game: &Game,
     tpl: &Templates,
+    base: &Context,
     counts: &BTreeMap<String, u64>,
 ) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
-    let mut base = base_context(game);
+    let mut base = base.clone();
     base.insert("counts".into(), crate::template::to_value(counts));
+    let mut diags = Vec::new();
     for a in &game.asserts {
+        match Assert::new(game, tpl, a) {
+            Ok(check) => diags.extend(check.each(&base)),
+            Err(d) => diags.push(d),
+        }
+    }
+    diags
+}
+
+/// Where an assertion about one row points: the row's label, file and span.
+type RowPlace = (String, std::path::PathBuf, std::ops::Range<usize>);
+
+/// One `[[assert]]`, checked.
+struct Assert<'a> {
+    game: &'a Game,
+    tpl: &'a Templates,
+    def: &'a crate::model::AssertDef,
+    /// `that` (an expression) or `template` (a check that prints problems).
+    that: Option<&'a Spanned<String>>,
+    template: Option<&'a Spanned<String>>,
+    hint: String,
+}
+
+impl<'a> Assert<'a> {
+    fn new(
+        game: &'a Game,
+        tpl: &'a Templates,
+        a: &'a Spanned<crate::model::AssertDef>,
+    ) -> Result<Self, Diagnostic> {
         let def = a.get_ref();
         let (that, template) = match (&def.that, &def.template) {
             (Some(t), None) if def.message.is_some() => (Some(t), None),
             (None, Some(t)) => (None, Some(t)),
             (Some(_), None) => {
-                diags.push(
-                    Diagnostic::error("[[assert]] with `that` needs a `message`")
-                        .at(&game.file, Some(a.span()))
-                        .with("game", &game.id)
-                        .hint("say which rule is broken when the expression is false"),
-                );
-                continue;
+                return Err(Diagnostic::error("[[assert]] with `that` needs a `message`")
+                    .at(&game.file, Some(a.span()))
+                    .with("game", &game.id)
+                    .hint("say which rule is broken when the expression is false"))
             }
             _ => {
-                diags.push(
-                    Diagnostic::error("[[assert]] needs exactly one of `that` (an expression) or `template` (a check that prints problems)")
-                        .at(&game.file, Some(a.span()))
-                        .with("game", &game.id)
-                        .hint("write `that = \"...\"` with a `message`, or `template = \"\"\"...\"\"\"`"),
-                );
-                continue;
+                return Err(Diagnostic::error("[[assert]] needs exactly one of `that` (an expression) or `template` (a check that prints problems)")
+                    .at(&game.file, Some(a.span()))
+                    .with("game", &game.id)
+                    .hint("write `that = \"...\"` with a `message`, or `template = \"\"\"...\"\"\"`"))
             }
         };
         let hint = def.hint.clone().unwrap_or_else(|| {
             "fix the data so the check holds, or the check if the rules changed".into()
         });
-        let mut run =
-            |ctx: BTreeMap<String, Value>,
-             row: Option<(String, std::path::PathBuf, std::ops::Range<usize>)>| {
-                let place = |d: Diagnostic, span: std::ops::Range<usize>| match &row {
-                    Some((label, file, rspan)) => {
-                        d.at(file, Some(rspan.clone())).with("row", label.clone())
-                    }
-                    None => d.at(&game.file, Some(span)),
-                };
-                if let Some(t) = template {
-                    match tpl.env.render_str(t.get_ref(), &ctx) {
-                        Ok(out) => {
-                            for line in out.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                                let msg = match &def.message {
-                                    Some(m) => format!("{m}: {line}"),
-                                    None => line.to_string(),
-                                };
-                                diags.push(
-                                    place(Diagnostic::error(msg).with("game", &game.id), t.span())
-                                        .hint(hint.clone()),
-                                );
-                            }
-                        }
-                        Err(e) => diags.push(
-                            Diagnostic::error(format!(
-                                "check template failed: {}",
-                                e.detail()
-                                    .map(String::from)
-                                    .unwrap_or_else(|| e.kind().to_string())
-                            ))
-                            .at(&game.file, Some(t.span()))
-                            .with("game", &game.id)
-                            .hint("fix the template of this [[assert]]"),
-                        ),
-                    }
-                    return;
-                }
-                let Some(that) = that else { return };
-                match eval(tpl, game, that, &ctx) {
-                    Ok(v) if v.is_true() => {}
-                    Ok(_) => {
-                        let message = def.message.clone().unwrap_or_default();
-                        let msg = tpl.env.render_str(&message, &ctx).unwrap_or(message);
-                        let d = place(Diagnostic::error(msg).with("game", &game.id), that.span())
-                            .with("check", that.get_ref().clone())
-                            .hint(hint.clone());
-                        diags.push(d);
-                    }
-                    Err(d) => diags.push(match &row {
-                        Some((label, _, _)) => d.with("row", label.clone()),
-                        None => d,
-                    }),
-                }
-            };
-        match &def.each {
-            None => run(base.clone(), None),
-            Some(t) if t.get_ref().starts_with("rules.") => match eval(tpl, game, t, &base) {
+        Ok(Assert {
+            game,
+            tpl,
+            def,
+            that,
+            template,
+            hint,
+        })
+    }
+
+    /// Runs the check once, or for each row of `each` (a table or a `rules.` list).
+    fn each(&self, base: &Context) -> Vec<Diagnostic> {
+        let (game, tpl) = (self.game, self.tpl);
+        let mut diags = Vec::new();
+        let Some(t) = &self.def.each else {
+            self.run(base.clone(), None, &mut diags);
+            return diags;
+        };
+        if t.get_ref().starts_with("rules.") {
+            match eval(tpl, game, t, base) {
                 Ok(list) if list.kind() == minijinja::value::ValueKind::Seq => {
                     for (i, item) in list.try_iter().into_iter().flatten().enumerate() {
                         let mut ctx = base.clone();
                         ctx.insert("row".into(), item);
-                        run(
-                            ctx,
-                            Some((
-                                format!("{} #{}", t.get_ref(), i + 1),
-                                game.file.clone(),
-                                t.span(),
-                            )),
+                        let place = (
+                            format!("{} #{}", t.get_ref(), i + 1),
+                            game.file.clone(),
+                            t.span(),
                         );
+                        self.run(ctx, Some(place), &mut diags);
                     }
                 }
                 Ok(v) => diags.push(
@@ -368,33 +356,137 @@ pub fn check_asserts(
                     .hint("`each` names a table, or a list in [rules] such as `rules.setup`"),
                 ),
                 Err(d) => diags.push(d),
-            },
-            Some(t) => match game.tables.get(t.get_ref()) {
-                None => diags.push(
+            }
+            return diags;
+        }
+        let Some(table) = game.tables.get(t.get_ref()) else {
+            diags.push(
+                Diagnostic::error(format!(
+                    "[[assert]] `each` names table `{}`, which no data file defines",
+                    t.get_ref()
+                ))
+                .at(&game.file, Some(t.span()))
+                .with("game", &game.id)
+                .hint(
+                    match did_you_mean(t.get_ref(), game.tables.keys().map(String::as_str)) {
+                        Some(m) => format!("did you mean `{m}`?"),
+                        None => "name an existing table".to_string(),
+                    },
+                ),
+            );
+            return diags;
+        };
+        for (i, row) in table.rows.iter().enumerate() {
+            let mut ctx = base.clone();
+            ctx.insert("row".into(), row_value(row));
+            let place = (
+                format!("{} {}", table.name, row.label(i)),
+                table.file.clone(),
+                row.span.clone(),
+            );
+            self.run(ctx, Some(place), &mut diags);
+            if diags.len() > MAX_PROBLEMS_PER_CHECK {
+                break;
+            }
+        }
+        diags
+    }
+
+    /// A problem found by this check: at the row when there is one, else at `span`
+    /// of `game.toml`.
+    fn problem(
+        &self,
+        msg: String,
+        span: std::ops::Range<usize>,
+        row: &Option<RowPlace>,
+    ) -> Diagnostic {
+        let d = Diagnostic::error(msg).with("game", &self.game.id);
+        let d = match row {
+            Some((label, file, rspan)) => {
+                d.at(file, Some(rspan.clone())).with("row", label.clone())
+            }
+            None => d.at(&self.game.file, Some(span)),
+        };
+        d.hint(self.hint.clone())
+    }
+
+    /// A message of at most [`MAX_MESSAGE_BYTES`].
+    fn bounded(&self, msg: String, span: std::ops::Range<usize>) -> Result<String, Diagnostic> {
+        if msg.len() <= MAX_MESSAGE_BYTES {
+            return Ok(msg);
+        }
+        Err(Diagnostic::error(format!(
+            "the message of this [[assert]] is {} bytes, over the limit of {MAX_MESSAGE_BYTES}",
+            msg.len()
+        ))
+        .at(&self.game.file, Some(span))
+        .with("game", &self.game.id)
+        .hint("keep messages short: name the row and the rule, not the whole data"))
+    }
+
+    /// Checks one context (the whole game, or one row).
+    fn run(&self, ctx: Context, row: Option<RowPlace>, diags: &mut Vec<Diagnostic>) {
+        let (game, tpl, def) = (self.game, self.tpl, self.def);
+        if let Some(t) = self.template {
+            match tpl.env.render_str(t.get_ref(), &ctx) {
+                Ok(out) => {
+                    let lines: Vec<&str> = out
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .collect();
+                    for line in lines.iter().take(MAX_PROBLEMS_PER_CHECK) {
+                        let msg = match &def.message {
+                            Some(m) => format!("{m}: {line}"),
+                            None => line.to_string(),
+                        };
+                        diags.push(match self.bounded(msg, t.span()) {
+                            Ok(msg) => self.problem(msg, t.span(), &row),
+                            Err(d) => d,
+                        });
+                    }
+                    if lines.len() > MAX_PROBLEMS_PER_CHECK {
+                        diags.push(self.problem(
+                            format!(
+                                "... and {} more problems from this check",
+                                lines.len() - MAX_PROBLEMS_PER_CHECK
+                            ),
+                            t.span(),
+                            &row,
+                        ));
+                    }
+                }
+                Err(e) => diags.push(
                     Diagnostic::error(format!(
-                        "[[assert]] `each` names table `{}`, which no data file defines",
-                        t.get_ref()
+                        "check template failed: {}",
+                        e.detail()
+                            .map(String::from)
+                            .unwrap_or_else(|| e.kind().to_string())
                     ))
                     .at(&game.file, Some(t.span()))
                     .with("game", &game.id)
-                    .hint("name an existing table"),
+                    .hint("fix the template of this [[assert]]"),
                 ),
-                Some(table) => {
-                    for (i, row) in table.rows.iter().enumerate() {
-                        let mut ctx = base.clone();
-                        ctx.insert("row".into(), row.to_value());
-                        run(
-                            ctx,
-                            Some((
-                                format!("{} {}", table.name, row.label(i)),
-                                table.file.clone(),
-                                row.span.clone(),
-                            )),
-                        );
-                    }
-                }
-            },
+            }
+            return;
+        }
+        let Some(that) = self.that else { return };
+        match eval(tpl, game, that, &ctx) {
+            Ok(v) if v.is_true() => {}
+            Ok(_) => {
+                let message = def.message.clone().unwrap_or_default();
+                let msg = tpl.env.render_str(&message, &ctx).unwrap_or(message);
+                diags.push(match self.bounded(msg, that.span()) {
+                    Ok(msg) => self
+                        .problem(msg, that.span(), &row)
+                        .with("check", that.get_ref().clone()),
+                    Err(d) => d,
+                });
+            }
+            Err(d) => diags.push(match &row {
+                Some((label, _, _)) => d.with("row", label.clone()),
+                None => d,
+            }),
         }
     }
-    diags
 }

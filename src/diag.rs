@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
@@ -82,12 +83,65 @@ impl Diagnostic {
         self.hint = Some(hint.into());
         self
     }
+
+    /// Whether this stops the build.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
 }
 
 /// All problems of a run, reported together.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     pub items: Vec<Diagnostic>,
+}
+
+/// The texts diagnostics point into: every file read during the run, so a
+/// diagnostic renders its source line without reading the disk again.
+pub trait Sources {
+    /// The text of `file`, if it was read.
+    fn source(&self, file: &Path) -> Option<Arc<str>>;
+}
+
+/// No sources: diagnostics name their files without source lines.
+impl Sources for () {
+    fn source(&self, _: &Path) -> Option<Arc<str>> {
+        None
+    }
+}
+
+/// What every stage returns: its value and the problems it found on the way.
+#[derive(Debug)]
+pub struct Reported<T> {
+    pub value: T,
+    pub diags: Diagnostics,
+}
+
+impl<T> Reported<T> {
+    /// A value and its problems.
+    pub fn new(value: T, diags: impl IntoIterator<Item = Diagnostic>) -> Self {
+        Reported {
+            value,
+            diags: Diagnostics {
+                items: diags.into_iter().collect(),
+            },
+        }
+    }
+
+    /// Moves the problems into `sink` and returns the value.
+    pub fn into_value(self, sink: &mut Diagnostics) -> T {
+        sink.extend(self.diags.items);
+        self.value
+    }
+}
+
+impl<T> From<T> for Reported<T> {
+    fn from(value: T) -> Self {
+        Reported {
+            value,
+            diags: Diagnostics::default(),
+        }
+    }
 }
 
 impl Diagnostics {
@@ -143,10 +197,17 @@ impl Diagnostics {
         });
     }
 
-    /// Renders every diagnostic and a closing count, reading sources from `root`.
-    pub fn render(&self, root: &Path) -> String {
+    /// Whether any problem is about `file`.
+    pub fn mentions(&self, file: &Path) -> bool {
+        self.items.iter().any(|d| d.file.as_deref() == Some(file))
+    }
+
+    /// Renders every diagnostic and a closing count, with the source lines of the
+    /// files read during the run. A diagnostic about a whole file (or a file that was
+    /// never read) names the file without pointing at a line.
+    pub fn render(&self, sources: &dyn Sources) -> String {
         let mut files = SimpleFiles::new();
-        let mut ids: BTreeMap<PathBuf, usize> = BTreeMap::new();
+        let mut ids: BTreeMap<PathBuf, Option<usize>> = BTreeMap::new();
         let mut out = String::new();
         let config = term::Config::default();
         for d in &self.items {
@@ -155,24 +216,26 @@ impl Diagnostics {
                 Severity::Warning => CsDiagnostic::warning(),
             }
             .with_message(&d.message);
+            let mut notes = Vec::new();
             if let Some(file) = &d.file {
                 let id = *ids.entry(file.clone()).or_insert_with(|| {
-                    let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
-                    files.add(file.display().to_string(), text)
+                    sources
+                        .source(file)
+                        .map(|text| files.add(file.display().to_string(), text))
                 });
-                let len = files.get(id).map(|f| f.source().len()).unwrap_or(0);
-                let span = d
-                    .span
-                    .clone()
-                    .map(|s| s.start.min(len)..s.end.min(len).max(s.start.min(len)))
-                    .unwrap_or(0..0);
-                let mut label = Label::primary(id, span);
-                if let Some(l) = &d.label {
-                    label = label.with_message(l);
+                match (id, &d.span) {
+                    (Some(id), Some(span)) => {
+                        let len = files.get(id).map(|f| f.source().len()).unwrap_or(0);
+                        let start = span.start.min(len);
+                        let mut label = Label::primary(id, start..span.end.min(len).max(start));
+                        if let Some(l) = &d.label {
+                            label = label.with_message(l);
+                        }
+                        cs = cs.with_labels(vec![label]);
+                    }
+                    _ => notes.push(format!("in {}", file.display())),
                 }
-                cs = cs.with_labels(vec![label]);
             }
-            let mut notes = Vec::new();
             if !d.context.is_empty() {
                 let ctx: Vec<String> = d.context.iter().map(|(k, v)| format!("{k}: {v}")).collect();
                 notes.push(ctx.join(", "));

@@ -6,13 +6,34 @@ use std::collections::BTreeMap;
 use minijinja::Value;
 
 use crate::diag::Diagnostic;
-use crate::model::{Game, Spanned};
+use crate::model::{Game, Row, Spanned};
 use crate::network::Network;
 use crate::template::Templates;
 
-/// The context shared by every template and expression of a game:
-/// `game` (its `[game]` table plus `id`), `rules` and `tables`.
-pub fn base_context(game: &Game) -> BTreeMap<String, Value> {
+/// The run settings templates and expressions see as `settings`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// The paper's name (`letter`, `a4`).
+    pub paper: &'static str,
+    /// `--copies N`, if given.
+    pub copies: Option<u32>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            paper: "letter",
+            copies: None,
+        }
+    }
+}
+
+/// The variables every template and expression of a game sees.
+pub type Context = BTreeMap<String, Value>;
+
+/// The context shared by every template and expression of a game: `game` (its
+/// `[game]` table plus `id`), `rules`, `tables`, `components` and `settings`.
+pub fn base_context(game: &Game, settings: &Settings) -> Context {
     let mut meta: BTreeMap<String, Value> = BTreeMap::new();
     meta.insert("id".into(), Value::from(game.id.clone()));
     meta.insert("name".into(), Value::from(game.meta.name.clone()));
@@ -23,25 +44,52 @@ pub fn base_context(game: &Game) -> BTreeMap<String, Value> {
     if let Some(c) = &game.meta.credits {
         meta.insert("credits".into(), Value::from(c.clone()));
     }
+    let mut run: BTreeMap<&str, Value> = BTreeMap::new();
+    run.insert("paper", Value::from(settings.paper));
+    run.insert(
+        "copies",
+        settings.copies.map(Value::from).unwrap_or(Value::from(())),
+    );
     let mut ctx = BTreeMap::new();
     ctx.insert("game".into(), Value::from(meta));
     ctx.insert("rules".into(), crate::template::to_value(&game.rules));
-    ctx.insert("tables".into(), game.tables_value());
-    let mut settings = game.settings.clone();
-    settings.entry("copies".into()).or_insert(Value::from(()));
-    settings
-        .entry("paper".into())
-        .or_insert(Value::from("letter"));
-    ctx.insert("settings".into(), Value::from(settings));
+    ctx.insert("tables".into(), tables_value(game));
+    ctx.insert("settings".into(), Value::from(run));
     ctx.insert("components".into(), components_value(game));
     ctx
+}
+
+/// A row as a template value: its fields and derived fields.
+pub fn row_value(row: &Row) -> Value {
+    let mut map: BTreeMap<&str, Value> = row
+        .fields
+        .iter()
+        .map(|(k, f)| (k.as_str(), crate::template::to_value(&f.value)))
+        .collect();
+    for (k, v) in &row.derived {
+        map.insert(k.as_str(), crate::template::to_value(v));
+    }
+    Value::from(map)
+}
+
+/// All tables as one value: `tables.city` is the list of city rows.
+fn tables_value(game: &Game) -> Value {
+    let map: BTreeMap<&str, Value> = game
+        .tables
+        .iter()
+        .map(|(name, t)| {
+            let rows: Vec<Value> = t.rows.iter().map(row_value).collect();
+            (name.as_str(), Value::from(rows))
+        })
+        .collect();
+    Value::from(map)
 }
 
 /// `components.<id>`: each component set's printed size in mm (`width`, `height`,
 /// `bleed`) and `kind`, so data can check that pieces fit the spaces drawn for them
 /// (`components.cabs.width <= rules.board.space_length`).
 fn components_value(game: &Game) -> Value {
-    let map: BTreeMap<String, Value> = game
+    let map: BTreeMap<&str, Value> = game
         .components
         .iter()
         .map(|c| {
@@ -49,8 +97,8 @@ fn components_value(game: &Game) -> Value {
             m.insert("width", Value::from(c.size.width));
             m.insert("height", Value::from(c.size.height));
             m.insert("bleed", Value::from(c.bleed));
-            m.insert("kind", Value::from(format!("{:?}", c.kind).to_lowercase()));
-            (c.id().to_string(), Value::from(m))
+            m.insert("kind", Value::from(c.kind.name()));
+            (c.id(), Value::from(m))
         })
         .collect();
     Value::from(map)
@@ -91,7 +139,7 @@ pub fn eval(
 }
 
 /// Builds the `[network]` (if any) and hands it to the templates' `distance()`.
-pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
+pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let Some(net) = game.network.as_ref().filter(|_| !game.unparsed_data) else {
         return diags;
@@ -117,7 +165,7 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
         return diags;
     };
     let mut network = Network::new(nodes.rows.iter().filter_map(|r| r.id().map(String::from)));
-    let base = base_context(game);
+    let base = base_context(game, settings);
     for (i, row) in edges.rows.iter().enumerate() {
         let label = row.label(i);
         let end = |field: &str| -> Result<String, Diagnostic> {
@@ -166,7 +214,7 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
             None => 1.0,
             Some(expr) => {
                 let mut ctx = base.clone();
-                ctx.insert("row".into(), row.to_value());
+                ctx.insert("row".into(), row_value(row));
                 match eval(tpl, game, expr, &ctx).map(|v| f64::try_from(v.clone()).map_err(|_| v)) {
                     Ok(Ok(c)) if c >= 0.0 && c.is_finite() => c,
                     Ok(Ok(c)) => {
@@ -240,7 +288,7 @@ pub fn build_network(game: &Game, tpl: &Templates) -> Vec<Diagnostic> {
 }
 
 /// Computes every `[[derive]]` field, in order, for every row of its table.
-pub fn apply_derives(game: &mut Game, tpl: &Templates) -> Vec<Diagnostic> {
+pub fn apply_derives(game: &mut Game, tpl: &Templates, settings: &Settings) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
     for d in &derives {
@@ -271,13 +319,23 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates) -> Vec<Diagnostic> {
             );
             continue;
         }
-        let base = base_context(game);
+        let base = base_context(game, settings);
         let mut values = Vec::new();
         let mut failed = false;
         for (i, row) in table.rows.iter().enumerate() {
             let mut ctx = base.clone();
-            ctx.insert("row".into(), row.to_value());
-            match eval(tpl, game, &def.value, &ctx) {
+            ctx.insert("row".into(), row_value(row));
+            let value = eval(tpl, game, &def.value, &ctx).and_then(|v| {
+                toml::Value::try_from(&v).map_err(|_| {
+                    Diagnostic::error(format!(
+                        "[[derive]] `{field}` gives `{v}`, which is not a value a row can hold"
+                    ))
+                    .at(&game.file, Some(def.value.span()))
+                    .with("game", &game.id)
+                    .hint("the formula must give a number, text, true/false, a list or a table")
+                })
+            });
+            match value {
                 Ok(v) => values.push(v),
                 Err(e) => {
                     diags.push(

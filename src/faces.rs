@@ -3,16 +3,14 @@
 //! indices into the store.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use usvg::Tree;
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Component, Game};
-use crate::render::{self, Face, FacePlan};
-use crate::svg::{self, SvgProblem};
-use crate::template::Templates;
+use crate::diag::{Diagnostic, Diagnostics, Reported};
+use crate::model::{Component, Side};
+use crate::render::{FacePlan, Renderer};
+use crate::svg::{self, Images, Located};
 
 /// Distinct face pictures. Each face's SVG is parsed once, when a stage first asks
 /// for it ([`FaceStore::tree`]); [`FaceStore::parse_all`] parses ahead on the other
@@ -24,18 +22,27 @@ pub struct FaceStore<'a> {
     pub names: Vec<String>,
     /// The SVG text.
     pub svgs: Vec<String>,
-    /// Where each face first appeared (component index, row label, side), to
-    /// report a face that does not parse.
-    origins: Vec<(usize, String, &'static str)>,
+    /// Where each face first appeared, to report a face that does not parse.
+    pub origins: Vec<Origin>,
     /// Each face once parsed.
-    parsed: Vec<OnceLock<Result<Tree, Vec<SvgProblem>>>>,
+    parsed: Vec<OnceLock<Result<Tree, Vec<Located>>>>,
     by_text: BTreeMap<String, usize>,
-    /// The project (hrefs must stay inside it) and the game's template folder
-    /// (relative hrefs start there).
-    root: PathBuf,
-    image_dir: PathBuf,
+    /// The images the faces refer to.
+    images: Arc<Images>,
     /// Trees kept from earlier builds (watch mode).
     cache: Option<&'a ParseCache>,
+}
+
+/// Where a distinct face picture first appears: component, face and side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// Index of the component in `game.components`.
+    pub component: usize,
+    /// Index of the face among the component's planned faces.
+    pub face: usize,
+    pub side: Side,
+    /// The face's label, for messages (`contract #12`).
+    pub label: String,
 }
 
 /// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash, so
@@ -86,14 +93,13 @@ pub struct Slot {
 /// Every component's faces, parsed.
 pub struct Rendered<'a> {
     pub store: FaceStore<'a>,
-    /// Per component (same order as `game.components`); empty for skipped ones.
+    /// Per component (same order as `game.components`); empty for the sets this
+    /// build does not export.
     pub slots: Vec<Vec<Slot>>,
-    /// Components left out of this build (a shop without that product).
-    pub skipped: Vec<bool>,
 }
 
 impl<'a> FaceStore<'a> {
-    fn new(root: &Path, game: &Game, cache: Option<&'a ParseCache>) -> Self {
+    fn new(images: Images, cache: Option<&'a ParseCache>) -> Self {
         FaceStore {
             sizes: Vec::new(),
             names: Vec::new(),
@@ -101,34 +107,29 @@ impl<'a> FaceStore<'a> {
             origins: Vec::new(),
             parsed: Vec::new(),
             by_text: BTreeMap::new(),
-            root: root.to_path_buf(),
-            image_dir: root.join("templates").join(&game.id),
+            images: Arc::new(images),
             cache,
         }
     }
 
     /// The index of the face with SVG `text`, adding it if it is new.
-    fn add(
-        &mut self,
-        comp: (usize, &Component),
-        label: &str,
-        side: &'static str,
-        text: &str,
-        index: usize,
-    ) -> usize {
+    fn add(&mut self, comp: &Component, origin: Origin, text: &str) -> usize {
         if let Some(&i) = self.by_text.get(text) {
             return i;
         }
-        let (ci, comp) = comp;
         let i = self.svgs.len();
         self.sizes.push((
             comp.size.width + 2.0 * comp.bleed,
             comp.size.height + 2.0 * comp.bleed,
         ));
-        self.names
-            .push(format!("{}/{:03}-{side}", comp.id(), index + 1));
+        self.names.push(format!(
+            "{}/{:03}-{}",
+            comp.id(),
+            origin.face + 1,
+            origin.side
+        ));
         self.svgs.push(text.to_string());
-        self.origins.push((ci, label.to_string(), side));
+        self.origins.push(origin);
         self.parsed.push(OnceLock::new());
         self.by_text.insert(text.to_string(), i);
         i
@@ -152,15 +153,9 @@ impl<'a> FaceStore<'a> {
     /// [`FaceStore::report_problems`].
     pub fn tree(&self, i: usize) -> Option<&Tree> {
         let cell = self.parsed.get(i)?;
-        cell.get_or_init(|| parse_cached(&self.svgs[i], &self.root, &self.image_dir, self.cache))
+        cell.get_or_init(|| parse_cached(&self.svgs[i], &self.images, self.cache))
             .as_ref()
             .ok()
-    }
-
-    /// Face `i` (parsed if need be), or why it is missing.
-    pub fn parsed(&self, i: usize) -> Result<&Tree, String> {
-        self.tree(i)
-            .ok_or_else(|| format!("face {} does not parse", self.names[i]))
     }
 
     /// Number of distinct faces.
@@ -179,8 +174,9 @@ impl<'a> FaceStore<'a> {
     }
 
     /// Reports the faces that do not parse (parsing those not parsed yet), each problem
-    /// once, at the template line that most likely caused it.
-    pub fn report_problems(&self, root: &Path, game: &Game, diags: &mut Diagnostics) {
+    /// once, at the line of the template (or art file) that wrote the element.
+    pub fn report_problems(&self, r: &Renderer, plans: &[Vec<FacePlan>]) -> Diagnostics {
+        let mut diags = Diagnostics::default();
         let mut reported = std::collections::BTreeSet::new();
         for i in 0..self.len() {
             if self.tree(i).is_some() {
@@ -189,59 +185,74 @@ impl<'a> FaceStore<'a> {
             let Some(Err(problems)) = self.parsed[i].get() else {
                 continue;
             };
-            let (ci, label, side) = &self.origins[i];
-            let comp = &game.components[*ci];
-            let template = if *side == "front" {
-                comp.front_name()
-            } else {
-                comp.back_name()
-            };
-            let file = PathBuf::from("templates").join(&game.id).join(&template);
-            let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+            let o = &self.origins[i];
+            let comp = &r.game.components[o.component];
             for p in problems {
-                let (msg, hint) = p.describe();
-                // Point at the template line that most likely caused it.
-                let needle = match p {
-                    SvgProblem::MissingFont(f) => f.trim_matches('"').to_string(),
-                    SvgProblem::Href(h) => h.split('`').nth(1).unwrap_or("href").to_string(),
-                    SvgProblem::BadColour { attribute, .. } => format!("{attribute}=\""),
-                    SvgProblem::MissingGlyphs(_)
-                    | SvgProblem::Syntax { .. }
-                    | SvgProblem::Size(_)
-                    | SvgProblem::TooBig(_) => String::new(),
+                let (msg, hint) = p.problem.describe();
+                let (file, span) = match (
+                    &comp.def.front,
+                    crate::render::art_file(&plans[o.component][o.face]),
+                ) {
+                    // Finished art: the art file itself (its text was read as a source).
+                    (None, Some(art)) => {
+                        let art = match o.side {
+                            Side::Back => comp.art_back.clone().unwrap_or(art.to_path_buf()),
+                            Side::Front => art.to_path_buf(),
+                        };
+                        (art, p.offset.clone())
+                    }
+                    _ => match p
+                        .offset
+                        .clone()
+                        .and_then(|at| r.locate(comp, &plans[o.component], o.face, o.side, at))
+                    {
+                        Some((file, span)) => (file, Some(span)),
+                        None => (
+                            crate::template::template_file(&format!(
+                                "{}/{}",
+                                r.game.id,
+                                match o.side {
+                                    Side::Front => comp.front_name(),
+                                    Side::Back => comp.back_name(),
+                                }
+                            )),
+                            None,
+                        ),
+                    },
                 };
-                let span = (!needle.is_empty())
-                    .then(|| source.find(&needle).map(|i| i..i + needle.len()))
-                    .flatten();
                 // A broken template fails on every row: one report (naming the
                 // first row) says it.
-                if !reported.insert((file.clone(), msg.clone())) {
+                if !reported.insert((
+                    file.clone(),
+                    span.as_ref().map(|s| (s.start, s.end)),
+                    msg.clone(),
+                )) {
                     continue;
                 }
                 diags.push(
                     Diagnostic::error(msg)
                         .at(&file, span)
-                        .with("game", &game.id)
+                        .with("game", &r.game.id)
                         .with("component", comp.id())
-                        .with("row", label.clone())
-                        .with("template", template.clone())
+                        .with("row", o.label.clone())
+                        .with("side", o.side.name())
                         .hint(hint),
                 );
             }
         }
+        diags
     }
 }
 
 /// Parses one face, or takes it from the watch-mode cache.
 fn parse_cached(
     text: &str,
-    root: &Path,
-    image_dir: &Path,
+    images: &Arc<Images>,
     cache: Option<&ParseCache>,
-) -> Result<Tree, Vec<SvgProblem>> {
+) -> Result<Tree, Vec<Located>> {
     use std::sync::atomic::Ordering::Relaxed;
     let Some(c) = cache else {
-        return svg::parse(text, root, image_dir);
+        return svg::parse(text, images);
     };
     let key = ParseCache::key(text);
     let hit = c.trees.lock().ok().and_then(|mut m| {
@@ -254,7 +265,7 @@ fn parse_cached(
         c.reused.fetch_add(1, Relaxed);
         return Ok(tree);
     }
-    let r = svg::parse(text, root, image_dir);
+    let r = svg::parse(text, images);
     if let Ok(tree) = &r {
         c.parsed.fetch_add(1, Relaxed);
         if let Ok(mut m) = c.trees.lock() {
@@ -264,57 +275,52 @@ fn parse_cached(
     r
 }
 
-/// Renders the faces of every component not in `skip` and lists each distinct
-/// picture once. Parsing is left to [`FaceStore::parse_all`], so that it can run
-/// beside the stages after this one. `None` if a template had an error (all of
-/// them are in `built.diags`).
+/// Renders the faces of every exported component and lists each distinct picture
+/// once. Parsing is left to [`FaceStore::parse_all`] (or to the stages that use a
+/// face first). `None` if a template had an error (reported).
 pub fn render_all<'a>(
-    root: &Path,
-    game: &Game,
-    tpl: &Templates,
+    r: &Renderer,
     plans: &[Vec<FacePlan>],
-    skip: &[bool],
     cache: Option<&'a ParseCache>,
-    built: &mut crate::pipeline::Built,
-) -> Option<Rendered<'a>> {
-    let start = std::time::Instant::now();
-    let diags = &mut built.diags;
-    let mut rendered: Vec<Vec<Face>> = Vec::new();
-    for (ci, (comp, p)) in game.components.iter().zip(plans).enumerate() {
-        if skip.get(ci).copied().unwrap_or(false) {
+) -> Reported<Option<Rendered<'a>>> {
+    let mut diags = Diagnostics::default();
+    let mut rendered = Vec::new();
+    for (comp, p) in r.game.components.iter().zip(plans) {
+        if !comp.exported {
             rendered.push(Vec::new());
             continue;
         }
-        let (faces, d) = render::render(game, tpl, comp, p);
-        diags.extend(d);
-        rendered.push(faces);
+        rendered.push(r.render(comp, p).into_value(&mut diags));
     }
     if diags.has_errors() {
-        return None;
+        return Reported { value: None, diags };
     }
-    let mut store = FaceStore::new(root, game, cache);
+    let mut store = FaceStore::new(Images::new(r.project, &r.game.id), cache);
     let mut slots = Vec::new();
-    for (ci, comp) in game.components.iter().enumerate() {
+    for (ci, (comp, faces)) in r.game.components.iter().zip(rendered).enumerate() {
         let mut list = Vec::new();
-        for (i, face) in rendered[ci].iter().enumerate() {
-            let label = &face.plan.label;
-            let front = store.add((ci, comp), label, "front", &face.front, i);
+        for (i, face) in faces.into_iter().enumerate() {
+            let origin = |side| Origin {
+                component: ci,
+                face: i,
+                side,
+                label: face.plan.label.clone(),
+            };
+            let front = store.add(comp, origin(Side::Front), &face.front);
             let back = face
                 .back
                 .as_ref()
-                .map(|b| store.add((ci, comp), label, "back", b, i));
+                .map(|b| store.add(comp, origin(Side::Back), b));
             list.push(Slot {
                 front,
                 back,
-                plan: face.plan.clone(),
+                plan: face.plan,
             });
         }
         slots.push(list);
     }
-    built.time("render", start);
-    Some(Rendered {
-        store,
-        slots,
-        skipped: skip.to_vec(),
-    })
+    Reported {
+        value: Some(Rendered { store, slots }),
+        diags,
+    }
 }

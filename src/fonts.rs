@@ -61,14 +61,17 @@ pub fn glyph_outlines() -> Arc<usvg::GlyphOutlines> {
 }
 
 /// The family names available to templates, sorted.
-pub fn families() -> Vec<String> {
-    let mut names: Vec<String> = database()
-        .faces()
-        .flat_map(|f| f.families.iter().map(|(n, _)| n.clone()))
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+pub fn families() -> &'static [String] {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = database()
+            .faces()
+            .flat_map(|f| f.families.iter().map(|(n, _)| n.clone()))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    })
 }
 
 /// Whether some embedded font has a glyph for `c`.

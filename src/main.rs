@@ -1,8 +1,12 @@
 //! The `cardstock` command line: parse arguments, run one subcommand, exit.
 
-use clap::{Parser, Subcommand};
+// Errors are diagnostics (a few hundred bytes) on the cold path; boxing them would only
+// add noise.
+#![allow(clippy::result_large_err)]
 
-use cardstock::cmd;
+mod cmd;
+
+use clap::{Parser, Subcommand};
 
 /// mimalloc instead of the system allocator: parsing and PDF writing allocate many
 /// small objects on several threads, and glibc's allocator spent about a fifth of a

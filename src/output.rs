@@ -1,8 +1,14 @@
-//! Writing output safely: every file goes to a temporary name in the same folder and
-//! is renamed into place only when complete, and nothing is written outside the
-//! output folder.
+//! The build's files, and writing them: all or nothing, inside the output folder
+//! only. A build's files are first written to a private staging folder (created
+//! with an unpredictable name) inside the output folder, then moved into place one
+//! by one; if any step fails, the moves already made are undone and every old file
+//! is left byte-identical. A lock on the output folder keeps two builds from
+//! writing at once. No write follows a link: a link where a folder of the output
+//! should be is refused, and a link where a file should be is replaced, never
+//! written through.
 
-use std::io::Write;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 /// Files a build produced, relative to the output folder, not yet written.
@@ -33,85 +39,392 @@ impl Outputs {
         out.push(b'\n');
         out
     }
+}
 
-    /// Writes every file under `out`, each atomically (temp file + rename).
-    pub fn write_all(&self, out: &Path) -> Result<(), String> {
-        for (rel, bytes) in &self.files {
-            write_atomic(out, rel, bytes)?;
+/// Why output could not be written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// A path that is not a plain relative path.
+    NotPlain(PathBuf),
+    /// A link (or a file) where a folder of the output should be.
+    NotAFolder(PathBuf),
+    /// The output folder is (or resolves into) the project's sources.
+    Protected { out: PathBuf, folder: String },
+    /// The operating system refused.
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::NotPlain(p) => write!(
+                f,
+                "refusing to write {}: not a plain path inside the output folder",
+                p.display()
+            ),
+            WriteError::NotAFolder(p) => write!(
+                f,
+                "refusing to write through {}: it is a link or a file, not a folder of the output",
+                p.display()
+            ),
+            WriteError::Protected { out, folder } => write!(
+                f,
+                "refusing to write output into {}: it holds or is inside the project's {folder}/ folder",
+                out.display()
+            ),
+            WriteError::Io { path, error } => write!(f, "cannot write {}: {error}", path.display()),
         }
-        Ok(())
     }
 }
 
-/// Writes `bytes` to `out/rel` through a temporary file and a rename, so a crash or
-/// error never leaves a half-written file where a good one was.
-pub fn write_atomic(out: &Path, rel: &Path, bytes: &[u8]) -> Result<(), String> {
-    if rel.is_absolute() || rel.components().any(|c| !matches!(c, Component::Normal(_))) {
-        return Err(format!(
-            "refusing to write {}: not a plain path inside the output folder",
-            rel.display()
-        ));
-    }
-    let path = out.join(rel);
-    // An unchanged file is left alone (its time stamp too): a rebuild after
-    // editing one card rewrites that card's files only.
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64)
-        && std::fs::read(&path).is_ok_and(|old| old == bytes)
-    {
-        return Ok(());
-    }
-    let dir = path.parent().ok_or("no parent folder")?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or("bad file name")?;
-    let tmp = dir.join(format!(".{name}.cardstock-tmp"));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", path.display()));
-    }
-    Ok(())
-}
+impl std::error::Error for WriteError {}
 
-/// Checks the output folder is not the project's data or templates folder (or a
-/// parent of them), where a build would overwrite the designer's work.
-pub fn check_out_dir(root: &Path, out: &Path) -> Result<(), String> {
-    let canon = |p: &Path| -> PathBuf {
-        // The folder may not exist yet: canonicalise its nearest existing ancestor.
-        let mut existing = p.to_path_buf();
-        let mut rest = Vec::new();
-        while !existing.exists() {
-            match (existing.file_name(), existing.parent()) {
-                (Some(n), Some(parent)) => {
-                    rest.push(n.to_os_string());
-                    existing = parent.to_path_buf();
-                }
-                _ => break,
+impl WriteError {
+    /// How to fix it.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            WriteError::NotPlain(_) => "this is a bug in cardstock: please report it",
+            WriteError::NotAFolder(_) => {
+                "remove the link from the output folder: cardstock writes only into folders it owns"
+            }
+            WriteError::Protected { .. } => "choose an output folder of its own, e.g. --out output",
+            WriteError::Io { .. } => {
+                "check free disk space and permissions; the previous output was left as it was"
             }
         }
-        let mut c = existing.canonicalize().unwrap_or(existing);
-        for n in rest.into_iter().rev() {
-            c.push(n);
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> WriteError + '_ {
+    move |error| WriteError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// The project's folders that output must never go into (or contain).
+pub const PROTECTED: [&str; 7] = [
+    "data",
+    "templates",
+    "profiles",
+    "fonts",
+    "src",
+    "assets",
+    "tests",
+];
+
+/// `p` with every link resolved, for a path that may not exist yet (its nearest
+/// existing ancestor is resolved).
+fn resolved(p: &Path) -> PathBuf {
+    let mut existing = p.to_path_buf();
+    let mut rest = Vec::new();
+    while fs::symlink_metadata(&existing).is_err() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(n), Some(parent)) => {
+                rest.push(n.to_os_string());
+                existing = parent.to_path_buf();
+            }
+            _ => break,
         }
-        c
-    };
-    let out = canon(out);
-    let root = canon(root);
-    for protected in ["data", "templates", "src", "assets", "tests"] {
+    }
+    let mut c = existing.canonicalize().unwrap_or(existing);
+    for n in rest.into_iter().rev() {
+        c.push(n);
+    }
+    c
+}
+
+/// Checks that `out` (links resolved) is not one of the project's source folders,
+/// inside one, or a parent of one.
+pub fn check_out_dir(root: &Path, out: &Path) -> Result<(), WriteError> {
+    let out_real = resolved(out);
+    let root = resolved(root);
+    for protected in PROTECTED {
         let p = root.join(protected);
-        if out.starts_with(&p) || p.starts_with(&out) {
-            return Err(format!(
-                "refusing to write output into {}: it holds or is inside the project's {protected}/ folder",
-                out.display()
-            ));
+        if out_real.starts_with(&p) || p.starts_with(&out_real) {
+            return Err(WriteError::Protected {
+                out: out.to_path_buf(),
+                folder: protected.to_string(),
+            });
         }
     }
     Ok(())
+}
+
+/// A lock on an output folder, held while a build writes into it.
+pub struct Lock {
+    _file: File,
+}
+
+/// Locks `out` (creating it): waits while another cardstock process writes there,
+/// calling `waiting` once first.
+pub fn lock(out: &Path, waiting: impl FnOnce()) -> Result<Lock, WriteError> {
+    fs::create_dir_all(out).map_err(io(out))?;
+    let path = out.join(".cardstock.lock");
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).read(true).write(true);
+    no_follow(&mut options);
+    let file = options.open(&path).map_err(io(&path))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => {
+            waiting();
+            file.lock().map_err(io(&path))?;
+        }
+        Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+    }
+    Ok(Lock { _file: file })
+}
+
+/// Opening never follows a link in the last component (Unix).
+fn no_follow(options: &mut OpenOptions) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    #[cfg(not(unix))]
+    let _ = options;
+}
+
+fn check_plain(rel: &Path) -> Result<(), WriteError> {
+    if rel.as_os_str().is_empty() || !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err(WriteError::NotPlain(rel.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// Makes sure every folder from `out` down to `dir` is a real folder (creating the
+/// missing ones), never a link.
+fn real_folders(out: &Path, rel_dir: &Path) -> Result<(), WriteError> {
+    let mut dir = out.to_path_buf();
+    for c in rel_dir.components() {
+        dir.push(c);
+        match fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(WriteError::NotAFolder(dir)),
+            Err(_) => fs::create_dir(&dir).map_err(io(&dir))?,
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is a regular file (not a link) holding exactly `bytes`.
+fn unchanged(path: &Path, bytes: &[u8]) -> bool {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return false;
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    no_follow(&mut options);
+    let mut old = Vec::with_capacity(bytes.len());
+    options
+        .open(path)
+        .and_then(|f| f.take(bytes.len() as u64 + 1).read_to_end(&mut old))
+        .is_ok_and(|_| old == bytes)
+}
+
+/// Writes every file of `outputs` under `out`, all or nothing (see the module's
+/// documentation). Files whose bytes did not change are left alone, time stamps
+/// too. The caller holds the folder's [`lock`].
+pub fn write_all(outputs: &Outputs, out: &Path) -> Result<(), WriteError> {
+    write_files(
+        outputs
+            .files
+            .iter()
+            .map(|(p, b)| (p.as_path(), b.as_slice())),
+        out,
+    )
+}
+
+fn write_files<'a>(
+    files: impl Iterator<Item = (&'a Path, &'a [u8])>,
+    out: &Path,
+) -> Result<(), WriteError> {
+    fs::create_dir_all(out).map_err(io(out))?;
+    let changed: Vec<(&Path, &[u8])> = files
+        .filter(|(rel, bytes)| !unchanged(&out.join(rel), bytes))
+        .collect();
+    for (rel, _) in &changed {
+        check_plain(rel)?;
+    }
+    if changed.is_empty() {
+        return Ok(());
+    }
+    // 1. Stage: every new file in a private folder (mode 0700, random name).
+    let staging = tempfile::Builder::new()
+        .prefix(".cardstock-staging-")
+        .tempdir_in(out)
+        .map_err(io(out))?;
+    let new_dir = staging.path().join("new");
+    let old_dir = staging.path().join("old");
+    for (i, (_, bytes)) in changed.iter().enumerate() {
+        let path = new_dir.join(i.to_string());
+        fs::create_dir_all(&new_dir).map_err(io(&new_dir))?;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        f.write_all(bytes).map_err(io(&path))?;
+        f.sync_all().map_err(io(&path))?;
+    }
+    fs::create_dir_all(&old_dir).map_err(io(&old_dir))?;
+    // 2. Move into place, keeping each replaced file, and undo on any failure.
+    let mut done: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let result = (|| -> Result<(), WriteError> {
+        for (i, (rel, _)) in changed.iter().enumerate() {
+            real_folders(out, rel.parent().unwrap_or(Path::new("")))?;
+            let target = out.join(rel);
+            let kept = match fs::symlink_metadata(&target) {
+                Ok(m) if m.is_dir() => return Err(WriteError::NotAFolder(target)),
+                Ok(_) => {
+                    let kept = old_dir.join(i.to_string());
+                    fs::rename(&target, &kept).map_err(io(&target))?;
+                    Some(kept)
+                }
+                Err(_) => None,
+            };
+            done.push((target.clone(), kept));
+            fs::rename(new_dir.join(i.to_string()), &target).map_err(io(&target))?;
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        for (target, kept) in done.into_iter().rev() {
+            let _ = fs::remove_file(&target);
+            if let Some(k) = kept {
+                let _ = fs::rename(k, &target);
+            }
+        }
+    }
+    result
+}
+
+/// Rasterised faces kept in a folder of the output (`output/<game>/.cache/`). Only
+/// regular files are read from it, never through a link; a cache that cannot be
+/// read or written only costs time.
+pub struct DiskPngCache {
+    out: PathBuf,
+    rel: PathBuf,
+}
+
+/// Largest cached PNG read back.
+const MAX_CACHED_PNG: u64 = 512 * 1024 * 1024;
+
+impl DiskPngCache {
+    /// A cache in `out/rel_dir` (created when the first face is stored); not
+    /// used where any folder on the way is a link.
+    pub fn new(out: &Path, rel_dir: &Path) -> DiskPngCache {
+        DiskPngCache {
+            out: out.to_path_buf(),
+            rel: rel_dir.to_path_buf(),
+        }
+    }
+
+    /// The cache folder, if it exists and every folder down to it is real.
+    fn dir(&self) -> Option<PathBuf> {
+        check_plain(&self.rel).ok()?;
+        let mut dir = self.out.clone();
+        for c in self.rel.components() {
+            dir.push(c);
+            if !fs::symlink_metadata(&dir).ok()?.is_dir() {
+                return None;
+            }
+        }
+        Some(dir)
+    }
+}
+
+impl crate::export::png::PngCache for DiskPngCache {
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
+        let path = self.dir()?.join(format!("{key}.png"));
+        let mut options = OpenOptions::new();
+        options.read(true);
+        no_follow(&mut options);
+        let f = options.open(path).ok()?;
+        let meta = f.metadata().ok()?;
+        if !meta.is_file() || meta.len() > MAX_CACHED_PNG {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        f.take(MAX_CACHED_PNG).read_to_end(&mut bytes).ok()?;
+        bytes.starts_with(b"\x89PNG").then_some(bytes)
+    }
+
+    fn put(&self, key: &str, png: &[u8]) {
+        if check_plain(&self.rel).is_err()
+            || fs::create_dir_all(&self.out).is_err()
+            || real_folders(&self.out, &self.rel).is_err()
+        {
+            return;
+        }
+        let Some(dir) = self.dir() else { return };
+        if let Ok(mut tmp) = tempfile::NamedTempFile::new_in(&dir) {
+            if tmp.write_all(png).is_ok() {
+                let _ = tmp.persist(dir.join(format!("{key}.png")));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_every_old_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        fs::write(out.join("a.pdf"), b"old a").unwrap();
+        fs::create_dir(out.join("sub")).unwrap();
+        fs::write(out.join("sub/b.png"), b"old b").unwrap();
+        // `c/` is a file where a folder is needed: the third move fails.
+        fs::write(out.join("c"), b"a file").unwrap();
+        let mut o = Outputs::default();
+        o.add("a.pdf", "", b"new a".to_vec());
+        o.add("sub/b.png", "", b"new b".to_vec());
+        o.add("c/d.png", "", b"new d".to_vec());
+        let e = write_all(&o, out).unwrap_err();
+        assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
+        assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"old a");
+        assert_eq!(fs::read(out.join("sub/b.png")).unwrap(), b"old b");
+        let left: Vec<_> = fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left.len(), 3, "no staging folder left: {left:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_in_the_output_are_never_written_through() {
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside");
+        fs::create_dir(&outside).unwrap();
+        fs::write(outside.join("victim.pdf"), b"precious").unwrap();
+        let out = tmp.path().join("out");
+        fs::create_dir(&out).unwrap();
+        // A link at a file's place is replaced; a link at a folder's place is refused.
+        std::os::unix::fs::symlink(outside.join("victim.pdf"), out.join("a.pdf")).unwrap();
+        let mut o = Outputs::default();
+        o.add("a.pdf", "", b"new".to_vec());
+        write_all(&o, &out).unwrap();
+        assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
+        assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"new");
+        std::os::unix::fs::symlink(&outside, out.join("game")).unwrap();
+        let mut o = Outputs::default();
+        o.add("game/victim.pdf", "", b"overwritten".to_vec());
+        assert!(matches!(
+            write_all(&o, &out),
+            Err(WriteError::NotAFolder(_))
+        ));
+        assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
+    }
 }

@@ -1,67 +1,30 @@
-//! One game through the whole pipeline: load, check, render, parse, lay out, export.
-//! Returns the files to write and every diagnostic; writes nothing itself.
+//! One game through every stage, in one direction: load (for the build's
+//! options) → evaluate (network, derived fields) → check (structure, plans,
+//! counts, assertions) → render (SVG text) → parse (every face) → preflight →
+//! deliver (layout and export). Each stage returns its value with its problems;
+//! a stage with errors stops the game there. Writes nothing: the caller gets the
+//! files and every diagnostic.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::time::{Duration, Instant};
 
 use crate::check::{check_asserts, check_contents, check_structure};
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::eval::{apply_derives, build_network};
-use crate::faces::render_all;
-use crate::layout::{self, Paper};
+use crate::diag::{Diagnostics, Reported};
+use crate::eval::{apply_derives, base_context, build_network, Context};
+use crate::export::png::PngCache;
+use crate::faces::{render_all, ParseCache, Rendered};
 use crate::model::{load_game, Game};
+use crate::options::Options;
 use crate::output::Outputs;
-use crate::profile::{Output, Profile};
-use crate::render::{self, FacePlan};
+use crate::project::Project;
+use crate::render::{self, FacePlan, Renderer};
 use crate::template::Templates;
-
-/// What to produce.
-#[derive(Debug, Clone)]
-pub struct Options {
-    pub paper: Paper,
-    pub pdf: bool,
-    pub svg: bool,
-    pub png: bool,
-    /// PNG resolution.
-    pub dpi: f64,
-    /// `--copies N`: templates and expressions see it as `settings.copies`.
-    pub copies: Option<u32>,
-    /// How the parts leave the tool (home sheets, a shop's files, ...).
-    pub profile: Profile,
-    /// Shift of every back sheet, in mm (`--back-offset X,Y`).
-    pub back_offset: (f64, f64),
-    /// Where the output will be, for absolute links (Tabletop Simulator's URLs).
-    pub url_base: String,
-    /// Deflate PDF content streams (off in watch mode, for speed).
-    pub compress: bool,
-    /// Where rasterised faces are cached between builds (inside the output
-    /// folder); `None` rasterises every face every time.
-    pub cache_dir: Option<std::path::PathBuf>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            paper: layout::PAPERS[0],
-            pdf: true,
-            svg: false,
-            png: false,
-            dpi: 300.0,
-            copies: None,
-            profile: Profile::home(),
-            back_offset: (0.0, 0.0),
-            url_base: "file:///output".into(),
-            compress: true,
-            cache_dir: None,
-        }
-    }
-}
 
 /// Per component set: what the build prints.
 #[derive(Debug, Clone)]
 pub struct Count {
     pub id: String,
-    pub kind: String,
+    pub kind: crate::model::Kind,
     /// Distinct faces (rows, expanded items).
     pub faces: usize,
     /// Printed parts (faces x copies).
@@ -80,94 +43,105 @@ pub struct Built {
     /// The game's name, once its `game.toml` has loaded.
     pub name: Option<String>,
     /// Wall time of each stage, in order (`--timings`).
-    pub timings: Vec<(&'static str, std::time::Duration)>,
+    pub timings: Vec<(&'static str, Duration)>,
 }
 
 impl Built {
     /// Adds the time since `start` to stage `name`.
-    pub fn time(&mut self, name: &'static str, start: std::time::Instant) {
-        let d = start.elapsed();
+    pub fn time(&mut self, name: &'static str, start: Instant) {
+        self.add_time(name, start.elapsed());
+    }
+
+    fn add_time(&mut self, name: &'static str, d: Duration) {
         match self.timings.iter_mut().find(|(n, _)| *n == name) {
             Some((_, t)) => *t += d,
             None => self.timings.push((name, d)),
         }
     }
+
+    /// Takes a stage's problems; returns its value.
+    fn take<T>(&mut self, r: Reported<T>) -> T {
+        r.into_value(&mut self.diags)
+    }
 }
 
-/// Loads and checks a game: the first half of the pipeline, shared by `check`
-/// and `build`. Returns the game, templates and plans only if there are no errors.
-pub fn load_and_check(
-    root: &Path,
+/// Caches kept between builds: parsed faces (watch mode) and rasterised faces.
+#[derive(Clone, Copy, Default)]
+pub struct Caches<'a> {
+    pub parsed: Option<&'a ParseCache>,
+    pub png: Option<&'a dyn PngCache>,
+}
+
+/// A game loaded, evaluated and checked: ready to render.
+pub struct Checked {
+    pub game: Game,
+    pub tpl: Templates,
+    /// The context every template sees.
+    pub base: Context,
+    /// Per component (same order as `game.components`): its planned faces.
+    pub plans: Vec<Vec<FacePlan>>,
+}
+
+/// Loads `data/<id>/` and its templates for `opts`.
+fn load(
+    project: &Project,
     id: &str,
     opts: &Options,
     built: &mut Built,
-) -> Option<(Game, Templates, Vec<Vec<FacePlan>>)> {
-    let start = std::time::Instant::now();
-    let (tpl, tdiags) = Templates::load(root);
-    // Template syntax errors anywhere in templates/ matter only for this game's and
-    // common templates.
-    built.diags.extend(tdiags.into_iter().filter(|d| {
-        d.file.as_ref().is_some_and(|f| {
-            f.starts_with(Path::new("templates").join(id)) || f.starts_with("templates/common")
-        })
-    }));
-    let (game, diags) = load_game(root, id);
-    built.diags.extend(diags);
+) -> Option<(Game, Templates)> {
+    let start = Instant::now();
+    let tpl = built.take(Templates::load(project, id));
+    let game = built.take(load_game(project, id, &opts.target()));
     built.time("load", start);
-    let start = std::time::Instant::now();
-    let mut game = game?;
+    let game = game?;
     built.name = Some(game.meta.name.clone());
-    game.settings
-        .insert("paper".into(), minijinja::Value::from(opts.paper.name));
-    game.settings.insert(
-        "copies".into(),
-        opts.copies
-            .map(minijinja::Value::from)
-            .unwrap_or(minijinja::Value::from(())),
-    );
-    for comp in &mut game.components {
-        if comp.def.size.get_ref().as_str() == Some("half-paper") {
-            comp.size = crate::model::Size::half_of(opts.paper.width, opts.paper.height);
-        }
-    }
-    let structure = check_structure(&game);
-    let broken = game.unparsed_data
-        || structure
-            .iter()
-            .any(|d| d.severity == crate::diag::Severity::Error);
+    Some((game, tpl))
+}
+
+/// The network and the `[[derive]]` fields; `false` when they had errors.
+fn evaluate(game: &mut Game, tpl: &Templates, opts: &Options, built: &mut Built) -> bool {
+    let settings = opts.settings();
+    let structure = check_structure(game);
+    let mut ok = !game.unparsed_data && !structure.iter().any(|d| d.is_error());
     built.diags.extend(structure);
-    let net = build_network(&game, &tpl);
-    let broken = broken
-        || net
-            .iter()
-            .any(|d| d.severity == crate::diag::Severity::Error);
+    let net = build_network(game, tpl, &settings);
+    ok &= !net.iter().any(|d| d.is_error());
     built.diags.extend(net);
-    let derived = if broken {
-        Vec::new()
-    } else {
-        apply_derives(&mut game, &tpl)
-    };
-    let broken = broken || !derived.is_empty();
-    built.diags.extend(derived);
+    if ok {
+        let derived = apply_derives(game, tpl, &settings);
+        ok &= derived.is_empty();
+        built.diags.extend(derived);
+    }
+    ok
+}
+
+/// Plans every component's faces and checks the counts and assertions.
+fn check(
+    game: &Game,
+    tpl: &Templates,
+    base: &Context,
+    evaluated: bool,
+    built: &mut Built,
+) -> Vec<Vec<FacePlan>> {
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
     for comp in &game.components {
-        let (p, d) = render::plan(&game, &tpl, comp);
-        let planned = !d.iter().any(|d| d.severity == crate::diag::Severity::Error)
+        let planned = render::plan(game, tpl, base, comp);
+        let complete = !planned.diags.has_errors()
             && comp
                 .def
                 .table
                 .as_ref()
                 .is_none_or(|t| game.tables.contains_key(t.get_ref()));
-        built.diags.extend(d);
+        let p = built.take(planned);
         let parts: u64 = p.iter().map(|f| f.qty as u64).sum();
-        if planned {
+        if complete {
             // A set whose rows had errors is not counted: its count would be wrong.
             counts.insert(comp.id().to_string(), parts);
         }
         built.counts.push(Count {
             id: comp.id().to_string(),
-            kind: format!("{:?}", comp.kind).to_lowercase(),
+            kind: comp.kind,
             faces: p.len(),
             parts,
             expected: game
@@ -178,103 +152,96 @@ pub fn load_and_check(
         });
         plans.push(p);
     }
-    built.diags.extend(check_contents(&game, &counts));
-    if !broken {
+    built.diags.extend(check_contents(game, &counts));
+    if evaluated {
         // Assertions over broken references would only repeat the errors above.
-        built.diags.extend(check_asserts(&game, &tpl, &counts));
+        built.diags.extend(check_asserts(game, tpl, base, &counts));
     }
+    plans
+}
+
+/// Loads and checks a game: the stages `check`, `list` and `build` share.
+/// `None` when any stage had an error (all of them are in `built.diags`).
+pub fn load_and_check(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    built: &mut Built,
+) -> Option<Checked> {
+    let (mut game, tpl) = load(project, id, opts, built)?;
+    let start = Instant::now();
+    let evaluated = evaluate(&mut game, &tpl, opts, built);
+    let base = base_context(&game, &opts.settings());
+    let plans = check(&game, &tpl, &base, evaluated, built);
     built.time("check", start);
     if built.diags.has_errors() {
         return None;
     }
-    Some((game, tpl, plans))
+    Some(Checked {
+        game,
+        tpl,
+        base,
+        plans,
+    })
+}
+
+/// Renders every face and parses it (on all cores); `None` when a template or a
+/// face had an error.
+pub fn render_and_parse<'a>(
+    project: &Project,
+    checked: &Checked,
+    cache: Option<&'a ParseCache>,
+    built: &mut Built,
+) -> Option<Rendered<'a>> {
+    let start = Instant::now();
+    let renderer = Renderer {
+        project,
+        game: &checked.game,
+        tpl: &checked.tpl,
+        base: &checked.base,
+    };
+    let rendered = built.take(render_all(&renderer, &checked.plans, cache))?;
+    built.time("render", start);
+    let start = Instant::now();
+    rendered.store.parse_all();
+    built.time("parse", start);
+    if !rendered.store.all_parsed() {
+        built.diags.extend(
+            rendered
+                .store
+                .report_problems(&renderer, &checked.plans)
+                .items,
+        );
+        return None;
+    }
+    Some(rendered)
 }
 
 /// Runs a game through the whole pipeline.
-pub fn build(root: &Path, id: &str, opts: &Options) -> Built {
-    build_with(root, id, opts, None)
-}
-
-/// Runs a game through the whole pipeline, reusing parsed faces from `cache`
-/// (watch mode keeps one between builds).
-pub fn build_with(
-    root: &Path,
-    id: &str,
-    opts: &Options,
-    cache: Option<&crate::faces::ParseCache>,
-) -> Built {
+pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Built {
     let mut built = Built::default();
-    let loaded = load_and_check(root, id, opts, &mut built);
-    let Some((mut game, tpl, plans)) = loaded else {
+    let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
     };
-    // A shop profile fixes each part's full size: its bleed replaces the component's,
-    // and parts the shop does not make are left out (with a warning).
-    let mut skip = vec![false; game.components.len()];
-    if matches!(opts.profile.output, Output::FacePng | Output::FacePdf) {
-        for (ci, comp) in game.components.iter_mut().enumerate() {
-            let name = comp.def.size.get_ref().as_str();
-            match opts.profile.full_size(name, comp.size) {
-                Some(full) => {
-                    comp.bleed = ((full.width - comp.size.width) / 2.0)
-                        .min((full.height - comp.size.height) / 2.0)
-                }
-                None => {
-                    skip[ci] = true;
-                    built.diags.push(
-                        Diagnostic::warning(format!(
-                            "{} has no product for `{}` ({} x {} mm): not exported for this profile",
-                            opts.profile.name,
-                            comp.id(),
-                            crate::units::fmt_num(comp.size.width),
-                            crate::units::fmt_num(comp.size.height)
-                        ))
-                        .at(&game.file, Some(comp.def.size.span()))
-                        .with("game", &game.id)
-                        .with("component", comp.id())
-                        .hint(format!("add the size to profiles/{}.toml if the shop makes it", opts.profile.id)),
-                    );
-                }
-            }
-        }
-    }
-    let Some(rendered) = render_all(root, &game, &tpl, &plans, &skip, cache, &mut built) else {
+    let Some(rendered) = render_and_parse(project, &checked, caches.parsed, &mut built) else {
         return built;
     };
-    // Parse the faces on the rayon pool while this thread goes on: the PDF writer
-    // takes them in order as they are ready (on 2 cores the two stages overlap), and
-    // `check` (no PDF) has them parsed on every core. Profiles that only rasterise
-    // parse each face on the core that rasterises it.
-    let before = built.diags.items.len();
-    let stage = built.timings.len();
-    let prefetch = !matches!(opts.profile.output, Output::FacePng | Output::Tts);
-    let parse_time = std::thread::scope(|s| {
-        let parse = prefetch.then(|| {
-            s.spawn(|| {
-                let start = std::time::Instant::now();
-                rendered.store.parse_all();
-                start.elapsed()
-            })
-        });
-        crate::deliver::deliver(root, &game, &rendered, opts, &mut built);
-        parse.and_then(|p| p.join().ok())
-    });
-    if let Some(t) = parse_time {
-        // Listed before the stage it ran beside (their times overlap).
-        built.timings.insert(stage, ("parse", t));
-    }
-    if !rendered.store.all_parsed() {
-        // What was built from the other faces is void: say only why.
-        built.diags.items.truncate(before);
-        built.outputs = Outputs::default();
-        rendered
-            .store
-            .report_problems(root, &game, &mut built.diags);
-        return built;
-    }
-    let start = std::time::Instant::now();
-    let pre = crate::preflight::check(&game, &rendered, &opts.profile);
+    let start = Instant::now();
+    let pre = crate::preflight::check(&checked.game, &rendered, &opts.profile);
     built.diags.extend(pre);
     built.time("preflight", start);
+    let delivered = built.take(crate::deliver::deliver(
+        &checked.game,
+        &rendered,
+        opts,
+        caches.png,
+    ));
+    for (name, d) in delivered.timings {
+        built.add_time(name, d);
+    }
+    built.pages = delivered.pages;
+    if !built.diags.has_errors() {
+        built.outputs = delivered.outputs;
+    }
     built
 }

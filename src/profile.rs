@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::diag::{did_you_mean, Diagnostic};
-use crate::model::load::{read_text, toml_error};
+use crate::model::load::{file_error, toml_error, Shop};
 use crate::model::Size;
+use crate::project::{Project, MAX_PROFILE_BYTES};
 use crate::units::parse_length;
 
 /// What a profile writes.
@@ -56,7 +57,7 @@ struct Head {
     name: String,
     output: toml::Spanned<String>,
     #[serde(default)]
-    dpi: Option<f64>,
+    dpi: Option<toml::Spanned<f64>>,
     #[serde(default)]
     safe: Option<toml::Spanned<String>>,
     #[serde(default)]
@@ -99,56 +100,44 @@ impl Profile {
         }
     }
 
-    /// The full size (with the shop's bleed) for a part of `size`, if the profile
-    /// has a product for it. Matched by size name, or by dimensions.
-    pub fn full_size(&self, size_name: Option<&str>, size: Size) -> Option<Size> {
-        if self.sizes.is_empty() {
-            return None;
-        }
-        if let Some(s) = size_name.and_then(|n| self.sizes.get(n)) {
-            return Some(*s);
-        }
-        self.sizes.iter().find_map(|(name, full)| {
-            let named = Size::named(name)?;
-            ((named.width - size.width).abs() < 0.01 && (named.height - size.height).abs() < 0.01)
-                .then_some(*full)
+    /// The shop's products, when the profile makes a shop's per-face files: every
+    /// part then takes the shop's bleed, and sets it does not make are left out.
+    pub fn shop(&self) -> Option<Shop<'_>> {
+        matches!(self.output, Output::FacePng | Output::FacePdf).then_some(Shop {
+            name: &self.name,
+            id: &self.id,
+            products: &self.sizes,
         })
     }
 }
 
 /// Every profile id in `profiles/`, sorted.
-pub fn available(root: &Path) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(root.join("profiles"))
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    e.file_name()
-                        .to_str()
-                        .and_then(|n| n.strip_suffix(".toml"))
-                        .map(String::from)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort();
-    ids
+pub fn available(project: &Project) -> Vec<String> {
+    project
+        .list(Path::new("profiles"))
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| e.name.strip_suffix(".toml").map(String::from))
+        .collect()
 }
 
 /// Loads `profiles/<id>.toml` (`home` falls back to the built-in default).
-pub fn load(root: &Path, id: &str) -> Result<Profile, Diagnostic> {
+pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
     let rel = PathBuf::from("profiles").join(format!("{id}.toml"));
-    if crate::project::check_name(id).is_err() || !root.join(&rel).is_file() {
+    if crate::project::check_name(id).is_err() || project.kind(&rel).is_none() {
         if id == "home" {
             return Ok(Profile::home());
         }
-        let ids = available(root);
+        let ids = available(project);
         let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
             Some(m) => format!("did you mean `{m}`?"),
             None => format!("profiles in profiles/: {}", ids.join(", ")),
         };
         return Err(Diagnostic::error(format!("there is no print profile `{id}`")).hint(hint));
     }
-    let text = read_text(root, &rel)?;
+    let text = project
+        .read_text(&rel, MAX_PROFILE_BYTES)
+        .map_err(|e| file_error(&e))?;
     let file: File = toml::from_str(&text).map_err(|e| toml_error(&rel, id, &e))?;
     let at = |d: Diagnostic, span| d.at(&rel, Some(span)).with("profile", id);
     let output = Output::parse(file.profile.output.get_ref()).ok_or_else(|| {
@@ -163,7 +152,9 @@ pub fn load(root: &Path, id: &str) -> Result<Profile, Diagnostic> {
     })?;
     let safe = match &file.profile.safe {
         None => 3.0,
-        Some(s) => parse_length(s.get_ref()).map_err(|e| at(Diagnostic::error(e), s.span()))?,
+        Some(s) => {
+            parse_length(s.get_ref()).map_err(|e| at(Diagnostic::error(e.to_string()), s.span()))?
+        }
     };
     let back_first = match &file.profile.order {
         None => false,
@@ -177,17 +168,22 @@ pub fn load(root: &Path, id: &str) -> Result<Profile, Diagnostic> {
             .hint("use front-back or back-front"))
         }
     };
-    let dpi = file.profile.dpi.unwrap_or(300.0);
-    if !(10.0..=2400.0).contains(&dpi) {
-        return Err(
-            Diagnostic::error(format!("profile dpi {dpi} is outside 10..2400")).at(&rel, None),
-        );
-    }
+    let dpi = match &file.profile.dpi {
+        None => 300.0,
+        Some(d) if (10.0..=2400.0).contains(d.get_ref()) => *d.get_ref(),
+        Some(d) => {
+            return Err(at(
+                Diagnostic::error(format!("profile dpi {} is outside 10..2400", d.get_ref())),
+                d.span(),
+            )
+            .hint("print shops ask for 300 dpi"))
+        }
+    };
     let mut sizes = BTreeMap::new();
     for (name, v) in &file.sizes {
         let [w, h] = v.get_ref();
-        let w = parse_length(w).map_err(|e| at(Diagnostic::error(e), v.span()))?;
-        let h = parse_length(h).map_err(|e| at(Diagnostic::error(e), v.span()))?;
+        let w = parse_length(w).map_err(|e| at(Diagnostic::error(e.to_string()), v.span()))?;
+        let h = parse_length(h).map_err(|e| at(Diagnostic::error(e.to_string()), v.span()))?;
         if let Some(trim) = Size::named(name) {
             if w < trim.width || h < trim.height {
                 return Err(at(

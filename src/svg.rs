@@ -1,16 +1,71 @@
 //! Parsing rendered SVG text into a `usvg::Tree` with only the embedded fonts, and
 //! catching what usvg would otherwise do silently: dropping text whose font is
-//! missing, drawing tofu for glyphs no font has, and loading files from anywhere.
+//! missing, drawing tofu for glyphs no font has, expanding `<use>` without bound,
+//! and loading files from anywhere. Images are read through the project.
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use usvg::{FontResolver, ImageHrefResolver, ImageKind, Options, Tree};
 
 use crate::fonts;
+use crate::project::{Project, MAX_IMAGE_BYTES};
 
-/// Most elements in one rendered face (usvg's own hard limit is 1,000,000).
+/// Most elements in one rendered face, counted after `<use>` references are
+/// expanded (usvg's own hard limit is 1,000,000).
 pub const MAX_ELEMENTS: usize = 200_000;
+
+/// A problem and where in the rendered SVG text it is (a byte range), when known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    pub problem: SvgProblem,
+    pub offset: Option<std::ops::Range<usize>>,
+}
+
+impl From<SvgProblem> for Located {
+    fn from(problem: SvgProblem) -> Self {
+        Located {
+            problem,
+            offset: None,
+        }
+    }
+}
+
+/// Images the faces of a game refer to, read through the project once each.
+/// Relative `href`s start in the game's template folder.
+pub struct Images {
+    project: Project,
+    dir: PathBuf,
+    loaded: Mutex<BTreeMap<String, Result<ImageKind, String>>>,
+}
+
+impl Images {
+    /// The images of `game`'s templates (`templates/<game>/`).
+    pub fn new(project: &Project, game: &str) -> Images {
+        Images {
+            project: project.clone(),
+            dir: PathBuf::from("templates").join(game),
+            loaded: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// No images at all (any `href` to a file is refused).
+    pub fn none() -> Images {
+        Images::new(&Project::new(crate::source::MemoryFiles::new()), "-")
+    }
+
+    fn get(&self, href: &str) -> Result<ImageKind, String> {
+        if let Some(r) = self.loaded.lock().ok().and_then(|m| m.get(href).cloned()) {
+            return r;
+        }
+        let r = load_image(href, &self.project, &self.dir);
+        if let Ok(mut m) = self.loaded.lock() {
+            m.insert(href.to_string(), r.clone());
+        }
+        r
+    }
+}
 
 /// Why a face's SVG could not be used.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,19 +119,26 @@ impl SvgProblem {
     }
 }
 
-/// Parses `text` with the embedded fonts. Relative image paths resolve inside
-/// `image_dir`, which must be inside `root`.
-pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgProblem>> {
+/// Parses `text` with the embedded fonts and `images`.
+pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
     let elements = text.matches('<').count();
     if elements > MAX_ELEMENTS {
-        return Err(vec![SvgProblem::TooBig(elements)]);
+        return Err(vec![SvgProblem::TooBig(elements).into()]);
     }
     // One XML parse serves both our checks and usvg.
     let doc = match roxmltree::Document::parse(text) {
         Ok(d) => d,
-        Err(e) => return Err(vec![syntax_problem(text, &e)]),
+        Err(e) => {
+            let problem = syntax_problem(text, &e);
+            return Err(vec![with_position(text, problem)]);
+        }
     };
-    let lint = lint(&doc);
+    let expanded = expanded_elements(&doc);
+    if expanded > MAX_ELEMENTS {
+        return Err(vec![SvgProblem::TooBig(expanded).into()]);
+    }
+    let mut lint = lint(&doc);
+    lint.extend(image_problems(&doc, images));
     if !lint.is_empty() {
         return Err(lint);
     }
@@ -139,10 +201,9 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     );
 
     let p3 = problems.clone();
-    let root = root.to_path_buf();
-    let image_dir = image_dir.to_path_buf();
+    let images = images.clone();
     let resolve_string = Box::new(move |href: &str, _: &Options| -> Option<ImageKind> {
-        match load_image(href, &root, &image_dir) {
+        match images.get(href) {
             Ok(kind) => Some(kind),
             Err(why) => {
                 p3.lock().unwrap().push(SvgProblem::Href(why));
@@ -171,7 +232,7 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
     found.dedup();
     match tree {
         Ok(t) if found.is_empty() => Ok(t),
-        Ok(_) => Err(found),
+        Ok(_) => Err(found.into_iter().map(Located::from).collect()),
         Err(usvg::Error::ParsingFailed(e)) => {
             let message = e.to_string();
             let (line, col) = parse_pos(&message);
@@ -182,16 +243,69 @@ pub fn parse(text: &str, root: &Path, image_dir: &Path) -> Result<Tree, Vec<SvgP
                 .chars()
                 .take(160)
                 .collect();
-            Err(vec![SvgProblem::Syntax {
-                message,
-                line,
-                col,
-                text: text_line,
-            }])
+            Err(vec![with_position(
+                text,
+                SvgProblem::Syntax {
+                    message,
+                    line,
+                    col,
+                    text: text_line,
+                },
+            )])
         }
-        Err(usvg::Error::ElementsLimitReached) => Err(vec![SvgProblem::TooBig(1_000_000)]),
-        Err(e) => Err(vec![SvgProblem::Size(e.to_string())]),
+        Err(usvg::Error::ElementsLimitReached) => Err(vec![SvgProblem::TooBig(1_000_000).into()]),
+        Err(e) => Err(vec![SvgProblem::Size(e.to_string()).into()]),
     }
+}
+
+/// The number of elements the document has once every `<use>` is replaced by what
+/// it references (saturating): a chain of uses can multiply a small file into
+/// millions of elements.
+fn expanded_elements(doc: &roxmltree::Document) -> usize {
+    let ids: BTreeMap<&str, roxmltree::NodeId> = doc
+        .descendants()
+        .filter_map(|n| Some((n.attribute("id")?, n.id())))
+        .collect();
+    // Per node: None = not counted yet, Some(None) = being counted (a cycle, which
+    // usvg refuses to follow), Some(Some(n)) = n elements.
+    let mut memo: Vec<Option<Option<usize>>> = vec![None; doc.descendants().count() + 1];
+    fn count(
+        node: roxmltree::Node,
+        ids: &BTreeMap<&str, roxmltree::NodeId>,
+        memo: &mut Vec<Option<Option<usize>>>,
+    ) -> usize {
+        let i = node.id().get_usize();
+        match memo.get(i).copied().flatten() {
+            Some(Some(n)) => return n,
+            Some(None) => return 0,
+            None => {}
+        }
+        if let Some(m) = memo.get_mut(i) {
+            *m = Some(None);
+        }
+        let mut n: usize = 1;
+        for child in node.children().filter(|c| c.is_element()) {
+            n = n.saturating_add(count(child, ids, memo));
+        }
+        if node.has_tag_name("use") {
+            let href = node
+                .attribute(("http://www.w3.org/1999/xlink", "href"))
+                .or_else(|| node.attribute("href"))
+                .unwrap_or("");
+            if let Some(target) = href
+                .strip_prefix('#')
+                .and_then(|id| ids.get(id))
+                .and_then(|id| node.document().get_node(*id))
+            {
+                n = n.saturating_add(count(target, ids, memo));
+            }
+        }
+        if let Some(m) = memo.get_mut(i) {
+            *m = Some(Some(n));
+        }
+        n
+    }
+    count(doc.root_element(), &ids, &mut memo)
 }
 
 /// Attributes holding a paint or colour.
@@ -222,9 +336,52 @@ fn syntax_problem(text: &str, e: &roxmltree::Error) -> SvgProblem {
     }
 }
 
-fn lint(doc: &roxmltree::Document) -> Vec<SvgProblem> {
-    let mut problems = Vec::new();
+/// A syntax problem with the byte range of its line and column in `text`.
+fn with_position(text: &str, problem: SvgProblem) -> Located {
+    let offset = match &problem {
+        SvgProblem::Syntax { line, col, .. } => {
+            let start: usize = text
+                .split_inclusive('\n')
+                .take(line.saturating_sub(1))
+                .map(str::len)
+                .sum();
+            let rest = text.get(start..).unwrap_or("");
+            let at = start
+                + rest
+                    .char_indices()
+                    .nth(col.saturating_sub(1))
+                    .map_or(rest.len(), |(i, _)| i);
+            Some(at..(at + 1).min(text.len()))
+        }
+        _ => None,
+    };
+    Located { problem, offset }
+}
+
+/// Every `<image>` whose file cannot be used, at its `href` (loading the others).
+fn image_problems(doc: &roxmltree::Document, images: &Images) -> Vec<Located> {
+    let mut out = Vec::new();
+    for node in doc.descendants().filter(|n| n.has_tag_name("image")) {
+        let Some(a) = node.attributes().find(|a| a.name() == "href") else {
+            continue;
+        };
+        if a.value().trim_start().starts_with("data:") {
+            continue;
+        }
+        if let Err(why) = images.get(a.value()) {
+            out.push(Located {
+                problem: SvgProblem::Href(why),
+                offset: Some(a.range_value()),
+            });
+        }
+    }
+    out
+}
+
+fn lint(doc: &roxmltree::Document) -> Vec<Located> {
+    let mut problems: Vec<Located> = Vec::new();
     let mut missing: Vec<char> = Vec::new();
+    let mut first_missing = None;
     for node in doc.descendants().filter(|n| n.is_text()) {
         let in_text = node.ancestors().any(|a| a.has_tag_name("text"));
         if !in_text {
@@ -237,6 +394,7 @@ fn lint(doc: &roxmltree::Document) -> Vec<SvgProblem> {
                 && !fonts::has_glyph(c)
             {
                 missing.push(c);
+                first_missing.get_or_insert(node.range());
             }
         }
     }
@@ -245,10 +403,15 @@ fn lint(doc: &roxmltree::Document) -> Vec<SvgProblem> {
             .iter()
             .map(|c| format!("{c:?} (U+{:04X})", *c as u32))
             .collect();
-        problems.push(SvgProblem::MissingGlyphs(list.join(", ")));
+        problems.push(Located {
+            problem: SvgProblem::MissingGlyphs(list.join(", ")),
+            offset: first_missing,
+        });
     }
+    let families = fonts::families();
     for node in doc.descendants().filter(|n| n.is_element()) {
         for a in node.attributes() {
+            let offset = Some(a.range_value());
             if COLOUR_ATTRIBUTES.contains(&a.name()) {
                 let v = a.value().trim();
                 let ok = matches!(
@@ -256,16 +419,37 @@ fn lint(doc: &roxmltree::Document) -> Vec<SvgProblem> {
                     "inherit" | "currentColor" | "context-fill" | "context-stroke"
                 ) || svgtypes::Paint::from_str(v).is_ok();
                 if !ok {
-                    problems.push(SvgProblem::BadColour {
-                        attribute: a.name().to_string(),
-                        value: v.to_string(),
+                    problems.push(Located {
+                        problem: SvgProblem::BadColour {
+                            attribute: a.name().to_string(),
+                            value: v.to_string(),
+                        },
+                        offset: offset.clone(),
                     });
                 }
             }
+            if a.name() == "font-family" && !known_family(a.value(), families) {
+                problems.push(Located {
+                    problem: SvgProblem::MissingFont(a.value().trim().to_string()),
+                    offset,
+                });
+            }
         }
     }
-    problems.dedup();
+    problems.dedup_by(|a, b| a.problem == b.problem);
     problems
+}
+
+/// Whether a `font-family` list names a family cardstock has (or a generic one).
+fn known_family(list: &str, families: &[String]) -> bool {
+    list.split(',')
+        .map(|f| f.trim().trim_matches(['"', '\'']))
+        .any(|f| {
+            matches!(
+                f,
+                "serif" | "sans-serif" | "monospace" | "cursive" | "fantasy"
+            ) || families.iter().any(|known| known == f)
+        })
 }
 
 fn parse_pos(msg: &str) -> (usize, usize) {
@@ -275,8 +459,10 @@ fn parse_pos(msg: &str) -> (usize, usize) {
         .unwrap_or((1, 1))
 }
 
-/// Resolves an image `href`: only relative paths inside the project, never URLs.
-fn load_image(href: &str, root: &Path, dir: &Path) -> Result<ImageKind, String> {
+/// Resolves an image `href` through the project: only relative paths inside it,
+/// never URLs.
+fn load_image(href: &str, project: &Project, dir: &std::path::Path) -> Result<ImageKind, String> {
+    use crate::source::FileError;
     let lower = href.to_ascii_lowercase();
     if lower.contains("://") || lower.starts_with("file:") || lower.starts_with("http") {
         return Err(format!(
@@ -284,31 +470,22 @@ fn load_image(href: &str, root: &Path, dir: &Path) -> Result<ImageKind, String> 
         ));
     }
     let rel = PathBuf::from(href);
-    if rel.is_absolute()
-        || rel
-            .components()
-            .any(|c| matches!(c, std::path::Component::ParentDir))
-    {
+    if crate::source::check_relative(&rel).is_err() {
         return Err(format!(
             "image `{href}` points outside the project (absolute path or `..`)"
         ));
     }
     let path = dir.join(&rel);
-    let canon_root = root
-        .canonicalize()
-        .map_err(|e| format!("cannot resolve project root: {e}"))?;
-    let canon = path.canonicalize().map_err(|_| {
-        format!(
+    let data = project.read(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
+        FileError::NotFound { .. } => format!(
             "image `{href}` does not exist (looked for {})",
-            path.strip_prefix(root).unwrap_or(&path).display()
-        )
+            path.display()
+        ),
+        FileError::LinkOutside { .. } => {
+            format!("image `{href}` is a link to a file outside the project")
+        }
+        e => format!("image `{href}`: {e}"),
     })?;
-    if !canon.starts_with(&canon_root) {
-        return Err(format!(
-            "image `{href}` is a link to a file outside the project"
-        ));
-    }
-    let data = std::fs::read(&canon).map_err(|e| format!("cannot read image `{href}`: {e}"))?;
     let data = Arc::new(data);
     if data.starts_with(b"\x89PNG\r\n\x1a\n") {
         Ok(ImageKind::PNG(data))

@@ -9,8 +9,9 @@ use std::sync::{Arc, OnceLock};
 use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, State, UndefinedBehavior};
 
-use crate::diag::{line_span, Diagnostic};
+use crate::diag::{line_span, Diagnostic, Reported};
 use crate::network::Network;
+use crate::project::{Project, MAX_TEMPLATE_BYTES};
 use crate::units::fmt_num;
 
 /// Fuel for one template render or expression: enough for a full board, small
@@ -18,68 +19,110 @@ use crate::units::fmt_num;
 pub const FUEL: u64 = 20_000_000;
 /// Deepest nesting of includes, macros and recursion.
 pub const RECURSION_LIMIT: usize = 64;
-/// Largest template file accepted.
-pub const MAX_TEMPLATE_BYTES: u64 = 2 * 1024 * 1024;
+/// The variable under which a render's [`RenderLog`] is passed to the functions.
+pub const LOG: &str = "__cardstock_log";
 
 /// All templates of the project plus the engine's functions.
 pub struct Templates {
     pub env: Environment<'static>,
-    /// Template name (`interstate-trucking/contract.svg`) -> file (`templates/...`).
-    pub files: BTreeMap<String, PathBuf>,
     /// The network `distance()` uses; set once the game's network is built.
     pub network: Arc<OnceLock<Network>>,
 }
 
+/// Warnings the template functions raise during one render (text that overflows
+/// its box), collected for the caller to report with the face's context. It is
+/// passed in the render's context under [`LOG`].
+#[derive(Debug, Default)]
+pub struct RenderLog {
+    warnings: std::sync::Mutex<Vec<String>>,
+}
+
+impl minijinja::value::Object for RenderLog {}
+
+impl RenderLog {
+    /// A new log and the value that carries it into a render's context.
+    pub fn new() -> (Arc<RenderLog>, Value) {
+        let log = Arc::new(RenderLog::default());
+        let value = Value::from_dyn_object(log.clone());
+        (log, value)
+    }
+
+    /// The warnings raised so far.
+    pub fn take(&self) -> Vec<String> {
+        self.warnings
+            .lock()
+            .map(|mut w| std::mem::take(&mut *w))
+            .unwrap_or_default()
+    }
+}
+
+/// Records a warning in the render's log (if the render has one).
+fn warn(state: &State, msg: String) {
+    if let Some(log) = state
+        .lookup(LOG)
+        .and_then(|v| v.downcast_object::<RenderLog>())
+    {
+        if let Ok(mut w) = log.warnings.lock() {
+            w.push(msg);
+        }
+    }
+}
+
+/// The project file of template `name` (`interstate-trucking/contract.svg`).
+pub fn template_file(name: &str) -> PathBuf {
+    PathBuf::from("templates").join(name)
+}
+
 impl Templates {
-    /// Loads every `.svg` template under `templates/` (following no symlink out of
-    /// the project) and reports syntax errors with their file and line.
-    pub fn load(root: &Path) -> (Templates, Vec<Diagnostic>) {
+    /// The templates of `game` (`templates/<game>/`) and the shared ones
+    /// (`templates/common/`), read through the project, with their syntax errors.
+    /// Other templates an `import` names are read when first used.
+    pub fn load(project: &Project, game: &str) -> Reported<Templates> {
         let mut diags = Vec::new();
         let network: Arc<OnceLock<Network>> = Arc::new(OnceLock::new());
         let mut env = environment(network.clone());
-        let mut files = BTreeMap::new();
-        let base = root.join("templates");
-        let mut found = Vec::new();
-        collect(&base, &base, &mut found, 0);
-        found.sort();
-        for rel in found {
-            let name = rel.to_string_lossy().replace('\\', "/");
-            let file = PathBuf::from("templates").join(&rel);
-            let path = base.join(&rel);
-            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            if size > MAX_TEMPLATE_BYTES {
-                diags.push(
-                    Diagnostic::error(format!(
-                        "template {name} is {size} bytes, over the {MAX_TEMPLATE_BYTES} byte limit"
-                    ))
-                    .at(&file, None)
-                    .hint("move large artwork into an image file or split the template"),
-                );
+        let loader = project.clone();
+        env.set_loader(move |name| {
+            let rel = Path::new(name);
+            if crate::source::check_relative(rel).is_err() {
+                return Ok(None);
+            }
+            match loader.read_text(&template_file(name), MAX_TEMPLATE_BYTES) {
+                Ok(text) => Ok(Some(text.to_string())),
+                Err(crate::source::FileError::NotFound { .. }) => Ok(None),
+                Err(e) => Err(Error::new(ErrorKind::InvalidOperation, e.to_string())),
+            }
+        });
+        for folder in [game, "common"] {
+            let dir = template_file(folder);
+            if project.kind(&dir).is_none() {
                 continue;
             }
-            let source = match std::fs::read_to_string(&path) {
-                Ok(s) => s,
+            let files = match project.walk(&dir, &[".svg"], 8) {
+                Ok(f) => f,
                 Err(e) => {
-                    diags.push(
-                        Diagnostic::error(format!("cannot read template {name}: {e}"))
-                            .at(&file, None),
-                    );
+                    diags.push(crate::model::load::file_error(&e));
                     continue;
                 }
             };
-            if let Err(e) = env.add_template_owned(name.clone(), source.clone()) {
-                diags.push(template_error(&e, &file, &source));
+            for file in files {
+                let source = match project.read_text(&file, MAX_TEMPLATE_BYTES) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        diags.push(crate::model::load::file_error(&e));
+                        continue;
+                    }
+                };
+                let Ok(name) = file.strip_prefix("templates") else {
+                    continue;
+                };
+                let name = name.to_string_lossy().replace('\\', "/");
+                if let Err(e) = env.add_template_owned(name, source.to_string()) {
+                    diags.push(template_error(&e, &file, &source));
+                }
             }
-            files.insert(name, file);
         }
-        (
-            Templates {
-                env,
-                files,
-                network,
-            },
-            diags,
-        )
+        Reported::new(Templates { env, network }, diags)
     }
 
     /// Resolves a component's template reference: `contract.svg` means
@@ -99,47 +142,23 @@ impl Templates {
         } else {
             format!("{game}/{reference}")
         };
-        if self.files.contains_key(&name) {
-            Ok(name)
-        } else {
-            let known: Vec<&str> = self
-                .files
-                .keys()
-                .filter(|k| k.starts_with(&format!("{game}/")))
-                .map(String::as_str)
-                .collect();
-            let near = crate::diag::did_you_mean(&name, known.iter().copied());
-            Err(match near {
-                Some(m) => format!(
-                    "template `templates/{name}` does not exist; did you mean `{}`?",
-                    m.trim_start_matches(&format!("{game}/"))
-                ),
-                None => format!("template `templates/{name}` does not exist"),
-            })
+        if self.env.get_template(&name).is_ok() {
+            return Ok(name);
         }
-    }
-}
-
-fn collect(base: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
-    if depth > 8 {
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let Ok(ft) = e.file_type() else { continue };
-        let path = e.path();
-        if ft.is_symlink() {
-            continue; // never follow a link out of the project
-        }
-        if ft.is_dir() {
-            collect(base, &path, out, depth + 1);
-        } else if path.extension().is_some_and(|x| x == "svg") {
-            if let Ok(rel) = path.strip_prefix(base) {
-                out.push(rel.to_path_buf());
-            }
-        }
+        let known: Vec<String> = self
+            .env
+            .templates()
+            .map(|(k, _)| k.to_string())
+            .filter(|k| k.starts_with(&format!("{game}/")))
+            .collect();
+        let near = crate::diag::did_you_mean(&name, known.iter().map(String::as_str));
+        Err(match near {
+            Some(m) => format!(
+                "template `templates/{name}` does not exist; did you mean `{}`?",
+                m.trim_start_matches(&format!("{game}/"))
+            ),
+            None => format!("template `templates/{name}` does not exist"),
+        })
     }
 }
 
@@ -414,20 +433,6 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
     Ok(Value::from(out))
 }
 
-thread_local! {
-    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Takes the warnings template functions raised since the last call (e.g. text
-/// that overflows its box), for the caller to report with the face's context.
-pub fn take_warnings() -> Vec<String> {
-    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
-}
-
-fn warn(msg: String) {
-    WARNINGS.with(|w| w.borrow_mut().push(msg));
-}
-
 fn font_spec(kwargs: &Kwargs) -> Result<crate::text::FontSpec, Error> {
     let mut f = crate::text::FontSpec::default();
     if let Some(family) = kwargs.get::<Option<String>>("font")? {
@@ -508,19 +513,22 @@ fn fit(text: String, args: minijinja::value::Rest<f64>, kwargs: Kwargs) -> Resul
 /// `shrink(text, width, size, min=size*0.7, font=, weight=, style=)`: the size at
 /// which `text` fits one line of `width` mm; warns (and returns `min`) when even
 /// `min` is too large.
-fn shrink(text: String, w: f64, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
+fn shrink(state: &State, text: String, w: f64, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
     let f = font_spec(&kwargs)?;
     let min = kwargs.get::<Option<f64>>("min")?.unwrap_or(size * 0.7);
     kwargs.assert_all_used()?;
     match crate::text::shrink(&text, w, size, min, &f).map_err(text_err)? {
         Ok(s) => Ok(Value::from(s)),
         Err((measured, min)) => {
-            warn(format!(
+            warn(
+                state,
+                format!(
                 "text \"{text}\" overflows its box: {} mm wide at the minimum size {} mm, the box allows {} mm",
                 fmt_num(measured),
                 fmt_num(min),
                 fmt_num(w)
-            ));
+            ),
+            );
             Ok(Value::from(min))
         }
     }

@@ -66,8 +66,8 @@ pub fn shaping_face_fn() -> usvg::ShapingFaceFn {
     .clone()
 }
 
-/// Width of `text` in millimetres at `size` mm, or an error naming a missing font.
-pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
+/// The shaping face for a font request, or an error naming a missing font.
+fn face_for(font: &FontSpec) -> Result<&'static rustybuzz::Face<'static>, String> {
     let db = fonts::database();
     let families = [Family::Name(&font.family)];
     let id = db
@@ -88,11 +88,16 @@ pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
                 fonts::families().join(", ")
             )
         })?;
-    let face = shaping_faces()
+    shaping_faces()
         .iter()
         .find(|(i, _, _)| *i == id)
         .map(|(_, _, f)| f)
-        .ok_or_else(|| format!("font `{}` cannot be read", font.family))?;
+        .ok_or_else(|| format!("font `{}` cannot be read", font.family))
+}
+
+/// Width of `text` in millimetres at `size` mm, or an error naming a missing font.
+pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
+    let face = face_for(font)?;
     let mut buf = rustybuzz::UnicodeBuffer::new();
     buf.push_str(text);
     let shaped = rustybuzz::shape(face, &[], buf);
@@ -102,6 +107,83 @@ pub fn width(text: &str, size: f64, font: &FontSpec) -> Result<f64, String> {
         .map(|p| p.x_advance as i64)
         .sum();
     Ok(advance as f64 / face.units_per_em() as f64 * size)
+}
+
+/// The glyph outlines of `text` set at `size` mm, its baseline starting at
+/// (`x`, `y`) mm, as path segments in mm (y down): how the PNG exporter draws
+/// sheet labels.
+pub fn outline(
+    text: &str,
+    size: f64,
+    font: &FontSpec,
+    x: f64,
+    y: f64,
+) -> Result<Vec<crate::geom::Segment>, String> {
+    use crate::geom::Segment;
+    struct Builder {
+        segs: Vec<Segment>,
+        scale: f64,
+        x: f64,
+        y: f64,
+        last: (f64, f64),
+    }
+    impl Builder {
+        fn p(&self, px: f32, py: f32) -> (f64, f64) {
+            (
+                self.x + px as f64 * self.scale,
+                self.y - py as f64 * self.scale,
+            )
+        }
+    }
+    impl ttf_parser::OutlineBuilder for Builder {
+        fn move_to(&mut self, x: f32, y: f32) {
+            let p = self.p(x, y);
+            self.last = p;
+            self.segs.push(Segment::Move(p.0, p.1));
+        }
+        fn line_to(&mut self, x: f32, y: f32) {
+            let p = self.p(x, y);
+            self.last = p;
+            self.segs.push(Segment::Line(p.0, p.1));
+        }
+        fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+            // The cubic that draws the same quadratic curve.
+            let (c, p, l) = (self.p(x1, y1), self.p(x, y), self.last);
+            let c1 = (l.0 + 2.0 / 3.0 * (c.0 - l.0), l.1 + 2.0 / 3.0 * (c.1 - l.1));
+            let c2 = (p.0 + 2.0 / 3.0 * (c.0 - p.0), p.1 + 2.0 / 3.0 * (c.1 - p.1));
+            self.last = p;
+            self.segs
+                .push(Segment::Cubic(c1.0, c1.1, c2.0, c2.1, p.0, p.1));
+        }
+        fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+            let (a, b, p) = (self.p(x1, y1), self.p(x2, y2), self.p(x, y));
+            self.last = p;
+            self.segs.push(Segment::Cubic(a.0, a.1, b.0, b.1, p.0, p.1));
+        }
+        fn close(&mut self) {
+            self.segs.push(Segment::Close);
+        }
+    }
+    let face = face_for(font)?;
+    let mut buf = rustybuzz::UnicodeBuffer::new();
+    buf.push_str(text);
+    let shaped = rustybuzz::shape(face, &[], buf);
+    let scale = size / face.units_per_em() as f64;
+    let mut b = Builder {
+        segs: Vec::new(),
+        scale,
+        x,
+        y,
+        last: (x, y),
+    };
+    let mut pen = x;
+    for (info, pos) in shaped.glyph_infos().iter().zip(shaped.glyph_positions()) {
+        b.x = pen + pos.x_offset as f64 * scale;
+        b.y = y - pos.y_offset as f64 * scale;
+        face.outline_glyph(ttf_parser::GlyphId(info.glyph_id as u16), &mut b);
+        pen += pos.x_advance as f64 * scale;
+    }
+    Ok(b.segs)
 }
 
 /// Greedy word wrap: the lines of `text` that fit `max_width` mm at `size` mm.

@@ -16,43 +16,75 @@ pub fn mm_to_px(mm: f64, dpi: f64) -> f64 {
     mm / MM_PER_IN * dpi
 }
 
+/// Why a text is not a length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LengthError {
+    /// A bare number: the unit must be written.
+    NoUnit(String),
+    /// Not a number followed by a unit.
+    NotALength(String),
+    /// A fraction with 0 below the line.
+    DividesByZero(String),
+    /// A unit cardstock does not know.
+    UnknownUnit(String),
+    /// Infinite or NaN.
+    NotFinite(String),
+}
+
+impl std::fmt::Display for LengthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LengthError::NoUnit(t) => write!(
+                f,
+                "`{t}` has no unit: write it as e.g. `63.5mm`, `2.5in` or `72pt`"
+            ),
+            LengthError::NotALength(t) => write!(f, "`{t}` is not a length"),
+            LengthError::DividesByZero(t) => write!(f, "`{t}` divides by zero"),
+            LengthError::UnknownUnit(u) => {
+                write!(f, "`{u}` is not a unit: use mm, cm, in or pt")
+            }
+            LengthError::NotFinite(t) => write!(f, "`{t}` is not a finite length"),
+        }
+    }
+}
+
+impl std::error::Error for LengthError {}
+
 /// Parses a length such as `63.5mm`, `2.5in`, `3/4in`, `1cm` or `72pt` into millimetres.
 ///
 /// A bare number is an error: the unit must always be written, because a print size
 /// that silently means the wrong unit costs a print run.
-pub fn parse_length(text: &str) -> Result<f64, String> {
+pub fn parse_length(text: &str) -> Result<f64, LengthError> {
     let t = text.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).ok_or_else(|| {
-        format!("`{t}` has no unit: write it as e.g. `63.5mm`, `2.5in` or `72pt`")
-    })?;
+    let split = t
+        .find(|c: char| c.is_ascii_alphabetic())
+        .ok_or_else(|| LengthError::NoUnit(t.to_string()))?;
     let (num, unit) = t.split_at(split);
     let num = num.trim();
+    let number = |s: &str| -> Result<f64, LengthError> {
+        s.trim()
+            .parse()
+            .map_err(|_| LengthError::NotALength(t.to_string()))
+    };
     let value = if let Some((a, b)) = num.split_once('/') {
-        let a: f64 = a
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{t}` is not a length"))?;
-        let b: f64 = b
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{t}` is not a length"))?;
+        let (a, b) = (number(a)?, number(b)?);
         if b == 0.0 {
-            return Err(format!("`{t}` divides by zero"));
+            return Err(LengthError::DividesByZero(t.to_string()));
         }
         a / b
     } else {
-        num.parse().map_err(|_| format!("`{t}` is not a length"))?
+        number(num)?
     };
     let factor = match unit.trim() {
         "mm" => 1.0,
         "cm" => 10.0,
         "in" => MM_PER_IN,
         "pt" => 1.0 / PT_PER_MM,
-        other => return Err(format!("`{other}` is not a unit: use mm, cm, in or pt")),
+        other => return Err(LengthError::UnknownUnit(other.to_string())),
     };
     let mm = value * factor;
     if !mm.is_finite() {
-        return Err(format!("`{t}` is not a finite length"));
+        return Err(LengthError::NotFinite(t.to_string()));
     }
     Ok(mm)
 }
@@ -82,10 +114,14 @@ mod tests {
         assert!((parse_length("3/4in").unwrap() - 19.05).abs() < 1e-9);
         assert!((parse_length("72pt").unwrap() - 25.4).abs() < 1e-9);
         assert_eq!(parse_length("1cm").unwrap(), 10.0);
-        assert!(parse_length("12").unwrap_err().contains("no unit"));
-        assert!(parse_length("12furlong")
+        assert!(parse_length("12")
             .unwrap_err()
-            .contains("not a unit"));
+            .to_string()
+            .contains("no unit"));
+        assert_eq!(
+            parse_length("12furlong"),
+            Err(LengthError::UnknownUnit("furlong".into()))
+        );
     }
 
     #[test]

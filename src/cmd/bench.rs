@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::pipeline::{build, Built, Options};
+use cardstock::options::Options;
+use cardstock::pipeline::{build, Built, Caches};
+use cardstock::project::Project;
 
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
@@ -37,7 +39,7 @@ fn ms(d: Duration) -> String {
 
 /// Builds `runs` times; returns the median time of each stage and of the whole build.
 fn measure(
-    root: &Path,
+    project: &Project,
     id: &str,
     opts: &Options,
     runs: usize,
@@ -48,7 +50,7 @@ fn measure(
     let mut last = Built::default();
     for _ in 0..runs.max(1) {
         let start = std::time::Instant::now();
-        last = build(root, id, opts);
+        last = build(&project.fresh(), id, opts, Caches::default());
         totals.push(start.elapsed());
         for (n, d) in &last.timings {
             if !order.contains(n) {
@@ -85,13 +87,13 @@ fn peak_mb() -> Option<f64> {
 }
 
 /// Writes the 88-card deck project: the contract faces as finished SVG files.
-fn deck_project(root: &Path, dir: &Path) -> Result<usize, String> {
+fn deck_project(project: &Project, dir: &Path) -> Result<usize, String> {
     let opts = Options {
         pdf: false,
         svg: true,
         ..Options::default()
     };
-    let built = build(root, "interstate-trucking", &opts);
+    let built = build(project, "interstate-trucking", &opts, Caches::default());
     if built.diags.has_errors() {
         return Err("interstate-trucking does not build".into());
     }
@@ -116,10 +118,10 @@ fn deck_project(root: &Path, dir: &Path) -> Result<usize, String> {
 
 /// Runs `bench`.
 pub fn run(args: &Args) -> i32 {
-    let Some(project) = args.common.project_or_report() else {
+    let Some(found) = args.common.project_or_report() else {
         return 1;
     };
-    let root = &project.root;
+    let project = &found.project;
     super::say(&format!(
         "median of {} builds, {} cores, ms\n",
         args.runs,
@@ -128,7 +130,7 @@ pub fn run(args: &Args) -> i32 {
             .unwrap_or(1)
     ));
     for id in project.games().into_iter().filter(|_| !args.deck_only) {
-        let (stages, total, built) = measure(root, &id, &Options::default(), args.runs);
+        let (stages, total, built) = measure(project, &id, &Options::default(), args.runs);
         if built.diags.has_errors() {
             super::say(&format!("{id:<22} has errors; run cardstock check {id}\n"));
             continue;
@@ -140,9 +142,16 @@ pub fn run(args: &Args) -> i32 {
             Some(d) => d.clone(),
             None => std::env::temp_dir().join(format!("cardstock-bench-{}", std::process::id())),
         };
-        match deck_project(root, &tmp) {
+        match deck_project(project, &tmp) {
             Ok(n) => {
-                let (stages, total, built) = measure(&tmp, "deck", &Options::default(), args.runs);
+                let deck = match Project::disk(&tmp) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        super::say(&format!("deck: {e}\n"));
+                        return 1;
+                    }
+                };
+                let (stages, total, built) = measure(&deck, "deck", &Options::default(), args.runs);
                 report(&format!("{n}-card deck, PDF"), &stages, total);
                 let bytes = built
                     .outputs
@@ -162,7 +171,7 @@ pub fn run(args: &Args) -> i32 {
                     png: true,
                     ..Options::default()
                 };
-                let (stages, total, _) = measure(&tmp, "deck", &png, args.runs.min(3));
+                let (stages, total, _) = measure(&deck, "deck", &png, args.runs.min(3));
                 report(&format!("{n}-card deck, PNG 300dpi"), &stages, total);
             }
             Err(e) => super::say(&format!("deck: {e}\n")),

@@ -1,13 +1,14 @@
 //! `cardstock build`: every game (or those named) into `output/<game>/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::faces::ParseCache;
-use crate::layout::{Paper, PAPERS};
-use crate::output::check_out_dir;
-use crate::pipeline::{build_with, Built, Options};
-use crate::project::Project;
+use cardstock::diag::{Diagnostic, Diagnostics};
+use cardstock::faces::ParseCache;
+use cardstock::layout::{Paper, PAPERS};
+use cardstock::options::Options;
+use cardstock::output::{self, check_out_dir, DiskPngCache};
+use cardstock::pipeline::{build, Built, Caches};
+use cardstock::project::Project;
 
 /// Arguments of `build`.
 #[derive(Debug, clap::Args)]
@@ -44,9 +45,8 @@ pub struct Args {
     /// Resolution of PNG output, in dots per inch.
     #[arg(long, default_value_t = 300.0, value_name = "DPI")]
     pub dpi: f64,
-    /// Print the wall time of each stage (load, check, render, parse, layout + pdf,
-    /// png, preflight) for every game. For a PDF, faces are parsed beside the
-    /// writer (the two times overlap); for PNGs, inside the png stage.
+    /// Print the wall time of each stage (load, check, render, parse, preflight,
+    /// layout + pdf, png, write) for every game.
     #[arg(long)]
     pub timings: bool,
     #[command(flatten)]
@@ -56,24 +56,45 @@ pub struct Args {
 /// Everything a build needs, checked once: the project, options, output folder and
 /// games (shared with `watch`).
 pub struct Plan {
+    pub root: PathBuf,
     pub project: Project,
     pub opts: Options,
     pub out: PathBuf,
     pub games: Vec<String>,
 }
 
+fn fail(d: Diagnostic) -> Diagnostics {
+    let mut ds = Diagnostics::default();
+    ds.push(d);
+    ds
+}
+
+/// Reads `--back-offset X,Y` (mm, within ±20).
+fn back_offset(o: &str) -> Result<(f64, f64), Diagnostic> {
+    let parts: Vec<Option<f64>> = o
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && v.abs() <= 20.0)
+        })
+        .collect();
+    match parts[..] {
+        [Some(x), Some(y)] => Ok((x, y)),
+        _ => Err(Diagnostic::error(format!(
+            "--back-offset `{o}` is not two numbers of mm within ±20"
+        ))
+        .hint("write it as X,Y in mm, e.g. --back-offset 1.5,-0.5")),
+    }
+}
+
 /// Checks the arguments; on a problem returns the diagnostics to print.
 pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
-    let fail = |d: Diagnostic| {
-        let mut ds = Diagnostics::default();
-        ds.push(d);
-        ds
-    };
-    let project = args
+    let found = args
         .common
         .project()
         .map_err(|e| fail(Diagnostic::error(e)))?;
-    let root = project.root.clone();
     let paper = Paper::named(&args.paper).ok_or_else(|| {
         let names: Vec<&str> = PAPERS.iter().map(|p| p.name).collect();
         fail(
@@ -116,93 +137,106 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
         ));
     }
     if let Some(o) = &args.back_offset {
-        let parts: Vec<Option<f64>> = o
-            .split(',')
-            .map(|p| p.trim().parse::<f64>().ok().filter(|v| v.abs() <= 20.0))
-            .collect();
-        match parts[..] {
-            [Some(x), Some(y)] => opts.back_offset = (x, y),
-            _ => {
-                return Err(fail(
-                    Diagnostic::error(format!(
-                        "--back-offset `{o}` is not two numbers of mm within ±20"
-                    ))
-                    .hint("write it as X,Y in mm, e.g. --back-offset 1.5,-0.5"),
-                ))
-            }
-        }
+        opts.back_offset = back_offset(o).map_err(fail)?;
     }
-    let out = args.out.clone().unwrap_or_else(|| root.join("output"));
-    if let Err(e) = check_out_dir(&root, &out) {
-        return Err(fail(
-            Diagnostic::error(e).hint("choose an output folder of its own, e.g. --out output"),
-        ));
-    }
-    let games = super::select_games(&project, &args.games).map_err(fail)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| found.root.join("output"));
+    check_out_dir(&found.root, &out)
+        .map_err(|e| fail(Diagnostic::error(e.to_string()).hint(e.hint())))?;
+    let games = super::select_games(&found.project, &args.games).map_err(fail)?;
     Ok(Plan {
-        project,
+        root: found.root,
+        project: found.project,
         opts,
         out,
         games,
     })
 }
 
-/// Builds one game and writes its files (nothing when it has errors, or warnings
-/// with `--deny-warnings`). Prints the summary line; returns what happened.
-pub fn build_game(plan: &Plan, args: &Args, id: &str, cache: Option<&ParseCache>) -> Built {
-    let root = &plan.project.root;
+/// The options for one game: its own default profile (`[game] profile`) unless
+/// `--profile` names one, and the output folder's absolute location.
+fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnostic> {
     let mut opts = plan.opts.clone();
-    // The game's own default profile: read `[game] profile` only, not the whole game.
     let profile_id = args
         .profile
         .clone()
-        .or_else(|| {
-            let text =
-                std::fs::read_to_string(root.join("data").join(id).join("game.toml")).ok()?;
-            let table: toml::Table = toml::from_str(&text).ok()?;
-            table
-                .get("game")?
-                .get("profile")?
-                .as_str()
-                .map(String::from)
-        })
+        .or_else(|| cardstock::model::default_profile(&plan.project, id))
         .unwrap_or_else(|| "home".into());
-    opts.profile = match crate::profile::load(root, &profile_id) {
-        Ok(p) => p,
+    opts.profile = cardstock::profile::load(&plan.project, &profile_id)?;
+    let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
+    opts.url_base = format!(
+        "file://{}",
+        abs_out.join(id).to_string_lossy().replace('\\', "/")
+    );
+    Ok(opts)
+}
+
+/// Writes a built game's files into `dir`, all or nothing, holding the output
+/// folder's lock.
+fn write(built: &Built, out: &Path, id: &str) -> Result<(), Diagnostic> {
+    let _lock = output::lock(out, || {
+        eprintln!(
+            "{id}: waiting for another cardstock build writing into {}",
+            out.display()
+        )
+    })
+    .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))?;
+    output::write_all(&built.outputs, &out.join(id))
+        .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))
+}
+
+/// Builds one game and writes its files (nothing when it has errors, or warnings
+/// with `--deny-warnings`). Prints the summary line; returns what happened.
+pub fn build_game(
+    plan: &Plan,
+    args: &Args,
+    project: &Project,
+    id: &str,
+    cache: Option<&ParseCache>,
+) -> Built {
+    let opts = match game_options(plan, args, id) {
+        Ok(o) => o,
         Err(d) => {
             let mut built = Built::default();
             built.diags.push(d.with("game", id));
             return built;
         }
     };
-    let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
-    opts.cache_dir = Some(plan.out.join(id).join(".cache"));
-    opts.url_base = format!(
-        "file://{}",
-        abs_out.join(id).to_string_lossy().replace('\\', "/")
-    );
+    let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));
     let start = std::time::Instant::now();
-    let mut built = build_with(root, id, &opts, cache);
+    let mut built = build(
+        project,
+        id,
+        &opts,
+        Caches {
+            parsed: cache,
+            png: Some(&png),
+        },
+    );
     let failed =
         built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);
     if failed {
         eprintln!("{id}: not built (nothing written)");
     } else {
-        let dir = plan.out.join(id);
-        let write = std::time::Instant::now();
-        match built.outputs.write_all(&dir) {
+        let start = std::time::Instant::now();
+        match write(&built, &plan.out, id) {
             Ok(()) => {
-                built.time("write", write);
+                built.time("write", start);
                 let parts: u64 = built.counts.iter().map(|c| c.parts).sum();
                 super::say(&format!(
                     "{id}: {} component sets, {parts} parts, {} pages -> {} ({} files)\n",
                     built.counts.len(),
                     built.pages,
-                    dir.join(&opts.profile.id).display(),
+                    plan.out.join(id).join(&opts.profile.id).display(),
                     built.outputs.files.len()
                 ));
             }
-            Err(e) => built.diags.push(Diagnostic::error(e).with("game", id)),
+            Err(d) => {
+                eprintln!("{id}: not built (the previous output is as it was)");
+                built.diags.push(d.with("game", id));
+            }
         }
     }
     if args.timings {
@@ -224,19 +258,16 @@ pub fn build_game(plan: &Plan, args: &Args, id: &str, cache: Option<&ParseCache>
 pub fn run(args: &Args) -> i32 {
     let plan = match prepare(args) {
         Ok(p) => p,
-        Err(d) => {
-            let root = args.common.project().map(|p| p.root).unwrap_or_default();
-            return super::finish(d, &root, false);
-        }
+        Err(d) => return super::finish(d, &(), false),
     };
     let mut diags = Diagnostics::default();
     let bar = super::progress(plan.games.len() as u64);
     for id in &plan.games {
         bar.set_message(id.clone());
-        let built = build_game(&plan, args, id, None);
+        let built = build_game(&plan, args, &plan.project, id, None);
         diags.extend(built.diags.items);
         bar.inc(1);
     }
     bar.finish_and_clear();
-    super::finish(diags, &plan.project.root, args.common.deny_warnings)
+    super::finish(diags, &plan.project, args.common.deny_warnings)
 }

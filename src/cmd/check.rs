@@ -1,7 +1,8 @@
 //! `cardstock check`: every check, and the component counts, without writing anything.
 
-use crate::diag::Diagnostics;
-use crate::pipeline::{build, Options};
+use cardstock::diag::Diagnostics;
+use cardstock::options::Options;
+use cardstock::pipeline::{build, Caches};
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
@@ -14,15 +15,16 @@ pub struct Args {
 
 /// Runs `check`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let Some(project) = args.common.project_or_report() else {
+    let Some(found) = args.common.project_or_report() else {
         return 1;
     };
+    let project = &found.project;
     let mut diags = Diagnostics::default();
-    let games = match super::select_games(&project, &args.games) {
+    let games = match super::select_games(project, &args.games) {
         Ok(g) => g,
         Err(d) => {
             diags.push(d);
-            return super::finish(diags, &project.root, false);
+            return super::finish(diags, project, false);
         }
     };
     // Everything a build checks, including rendering every face (missing fields,
@@ -33,11 +35,11 @@ pub fn run(args: &Args) -> i32 {
         ..Options::default()
     };
     for id in &games {
-        let built = build(&project.root, id, &opts);
+        let built = build(project, id, &opts, Caches::default());
         let ok = !built.diags.has_errors();
         super::say(&format!("{id}: {}\n", if ok { "ok" } else { "FAILED" }));
         super::say(&super::list::count_table(&built.counts));
         diags.extend(built.diags.items);
     }
-    super::finish(diags, &project.root, args.common.deny_warnings)
+    super::finish(diags, project, args.common.deny_warnings)
 }

@@ -1,7 +1,8 @@
 //! `cardstock list`: games, their component sets and counts.
 
-use crate::diag::Diagnostics;
-use crate::pipeline::{load_and_check, Built, Count};
+use cardstock::diag::Diagnostics;
+use cardstock::options::Options;
+use cardstock::pipeline::{load_and_check, Built, Count};
 
 /// Arguments of `list`.
 #[derive(Debug, clap::Args)]
@@ -29,7 +30,11 @@ pub fn count_table(counts: &[Count]) -> String {
         };
         s.push_str(&format!(
             "  {:<w$}  {:<6}  {:>5}  {:>5}  {}\n",
-            c.id, c.kind, c.faces, c.parts, rules
+            c.id,
+            c.kind.name(),
+            c.faces,
+            c.parts,
+            rules
         ));
     }
     s
@@ -37,22 +42,18 @@ pub fn count_table(counts: &[Count]) -> String {
 
 /// Runs `list`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let Some(project) = args.common.project_or_report() else {
+    let Some(found) = args.common.project_or_report() else {
         return 1;
     };
+    let project = &found.project;
     let mut diags = Diagnostics::default();
     for id in project.games() {
         let mut built = Built::default();
-        let _ = load_and_check(
-            &project.root,
-            &id,
-            &crate::pipeline::Options::default(),
-            &mut built,
-        );
+        let _ = load_and_check(project, &id, &Options::default(), &mut built);
         let name = built.name.clone().unwrap_or_default();
         super::say(&format!("{id} ({name})\n"));
         super::say(&count_table(&built.counts));
         diags.extend(built.diags.items);
     }
-    super::finish(diags, &project.root, args.common.deny_warnings)
+    super::finish(diags, project, args.common.deny_warnings)
 }

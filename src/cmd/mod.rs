@@ -1,5 +1,6 @@
-//! The subcommands. Each is a thin layer: pick games, run the pipeline, print,
-//! and return the exit status.
+//! The subcommands. Each is a thin layer: find the project, pick games, run the
+//! library's pipeline, print, and return the exit status. This is the only place
+//! (with `cardstock::source` and `cardstock::output`) that knows about the disk.
 
 pub mod bench;
 pub mod build;
@@ -7,10 +8,31 @@ pub mod check;
 pub mod list;
 pub mod watch;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::diag::{did_you_mean, Diagnostic, Diagnostics};
-use crate::project::Project;
+use cardstock::diag::{did_you_mean, Diagnostic, Diagnostics};
+use cardstock::project::Project;
+
+/// A project found on disk: its folder and its file source.
+pub struct Found {
+    pub root: PathBuf,
+    pub project: Project,
+}
+
+/// Finds the project root: `start` or its nearest ancestor holding a `data/` folder.
+fn discover(start: &std::path::Path) -> Result<PathBuf, String> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        if d.join("data").is_dir() {
+            return Ok(d.to_path_buf());
+        }
+        dir = d.parent();
+    }
+    Err(format!(
+        "no `data/` folder in {} or above it: run cardstock inside a project (a folder with data/<game>/game.toml and templates/)",
+        start.display()
+    ))
+}
 
 /// Options every subcommand shares.
 #[derive(Debug, Clone, clap::Args)]
@@ -26,22 +48,20 @@ pub struct Common {
 
 impl Common {
     /// Finds the project, or prints why not (the caller exits with status 1).
-    pub fn project_or_report(&self) -> Option<Project> {
+    pub fn project_or_report(&self) -> Option<Found> {
         self.project().map_err(|e| eprintln!("error: {e}")).ok()
     }
 
     /// Finds the project.
-    pub fn project(&self) -> Result<Project, String> {
-        match &self.project {
-            Some(p) => {
-                if p.join("data").is_dir() {
-                    Ok(Project { root: p.clone() })
-                } else {
-                    Err(format!("{} has no data/ folder", p.display()))
-                }
-            }
-            None => Project::discover(&std::env::current_dir().map_err(|e| e.to_string())?),
-        }
+    pub fn project(&self) -> Result<Found, String> {
+        let root = match &self.project {
+            Some(p) if p.join("data").is_dir() => p.clone(),
+            Some(p) => return Err(format!("{} has no data/ folder", p.display())),
+            None => discover(&std::env::current_dir().map_err(|e| e.to_string())?)?,
+        };
+        let project = Project::disk(&root)
+            .map_err(|e| format!("cannot open the project {}: {e}", root.display()))?;
+        Ok(Found { root, project })
     }
 }
 
@@ -58,7 +78,7 @@ pub fn select_games(project: &Project, named: &[String]) -> Result<Vec<String>, 
         return Ok(all);
     }
     for n in named {
-        if let Err(why) = crate::project::check_name(n) {
+        if let Err(why) = cardstock::project::check_name(n) {
             return Err(Diagnostic::error(format!("game name `{n}` {why}"))
                 .hint("name a folder under data/"));
         }
@@ -90,8 +110,13 @@ pub fn say(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
-/// Prints diagnostics to stderr and returns the exit status (1 if any error).
-pub fn finish(mut diags: Diagnostics, root: &Path, deny_warnings: bool) -> i32 {
+/// Prints diagnostics to stderr (with the source lines of the files read from
+/// `sources`) and returns the exit status (1 if any error).
+pub fn finish(
+    mut diags: Diagnostics,
+    sources: &dyn cardstock::diag::Sources,
+    deny_warnings: bool,
+) -> i32 {
     if deny_warnings {
         diags.deny_warnings();
     }
@@ -100,7 +125,7 @@ pub fn finish(mut diags: Diagnostics, root: &Path, deny_warnings: bool) -> i32 {
         use std::io::Write;
         let _ = std::io::stderr()
             .lock()
-            .write_all(diags.render(root).as_bytes());
+            .write_all(diags.render(sources).as_bytes());
     }
     if diags.has_errors() {
         1

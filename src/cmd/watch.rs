@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, SystemTime};
 
-use crate::diag::Diagnostics;
-use crate::faces::ParseCache;
+use cardstock::diag::Diagnostics;
+use cardstock::faces::ParseCache;
 
 /// Arguments of `watch` (those of `build`, plus how long to run).
 #[derive(Debug, clap::Args)]
@@ -20,7 +20,7 @@ pub struct WatchArgs {
 }
 
 /// The folders whose files a build reads.
-const WATCHED: [&str; 3] = ["data", "templates", "profiles"];
+const WATCHED: [&str; 4] = ["data", "templates", "profiles", "fonts"];
 
 /// A fingerprint of every file a build reads: paths, sizes and modification times.
 fn fingerprint(root: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
@@ -58,17 +58,9 @@ pub fn run(args: &WatchArgs) -> i32 {
             p.opts.compress = false;
             p
         }
-        Err(d) => {
-            let root = args
-                .build
-                .common
-                .project()
-                .map(|p| p.root)
-                .unwrap_or_default();
-            return super::finish(d, &root, false);
-        }
+        Err(d) => return super::finish(d, &(), false),
     };
-    let root = plan.project.root.clone();
+    let root = plan.root.clone();
     let caches: Vec<ParseCache> = plan.games.iter().map(|_| ParseCache::default()).collect();
     let mut last = Vec::new();
     let mut builds = 0;
@@ -81,10 +73,12 @@ pub fn run(args: &WatchArgs) -> i32 {
         let now = fingerprint(&root);
         if now != last {
             last = now;
+            // Every build reads the files afresh.
+            let project = plan.project.fresh();
             let mut diags = Diagnostics::default();
             for (id, cache) in plan.games.iter().zip(&caches) {
                 let start = std::time::Instant::now();
-                let built = super::build::build_game(&plan, &args.build, id, Some(cache));
+                let built = super::build::build_game(&plan, &args.build, &project, id, Some(cache));
                 let took = start.elapsed();
                 if !built.diags.has_errors() {
                     // A failed build may not have used every face: keep them for
@@ -102,7 +96,7 @@ pub fn run(args: &WatchArgs) -> i32 {
                 ));
                 diags.extend(built.diags.items);
             }
-            let status = super::finish(diags, &root, args.build.common.deny_warnings);
+            let status = super::finish(diags, &project, args.build.common.deny_warnings);
             builds += 1;
             if args.max_builds.is_some_and(|m| builds >= m) {
                 return status;

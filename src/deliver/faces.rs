@@ -2,30 +2,46 @@
 //! page at the shop's page size.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
-use super::{fill_path, pdf_file};
-use crate::diag::Diagnostic;
+use super::{fill_path, pdf_file, Delivered};
+use crate::diag::{Diagnostic, Reported};
+use crate::export::png::PngCache;
 use crate::faces::Rendered;
 use crate::layout;
 use crate::model::Game;
-use crate::pipeline::{Built, Options};
+use crate::options::Options;
 
+/// One PNG per face at the shop's pixel size.
 pub(super) fn png_files(
     game: &Game,
     r: &Rendered,
     opts: &Options,
-    built: &mut Built,
-    prefix: &str,
-) -> Result<(), Diagnostic> {
+    cache: Option<&dyn PngCache>,
+) -> Reported<Delivered> {
+    match png_outputs(game, r, opts, cache) {
+        Ok(d) => d.into(),
+        Err(d) => Reported::new(Delivered::default(), [d.with("game", &game.id)]),
+    }
+}
+
+fn png_outputs(
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    cache: Option<&dyn PngCache>,
+) -> Result<Delivered, Diagnostic> {
     let p = &opts.profile;
+    let prefix = &p.id;
+    let mut delivered = Delivered::default();
+    let built = &mut delivered;
+    let err = |e: crate::export::png::PngError| Diagnostic::error(e.to_string());
     for (ci, comp) in game.components.iter().enumerate() {
-        if r.skipped[ci] {
+        if !comp.exported {
             continue;
         }
         let mut backs_done = BTreeSet::new();
         for (i, s) in r.slots[ci].iter().enumerate() {
-            let bytes = super::face_png(r, opts, s.front, p.dpi).map_err(Diagnostic::error)?;
+            let bytes = super::face_png(r, s.front, p.dpi, cache).map_err(err)?;
             let what = format!(
                 "{} front, print {} ({} dpi, bleed included)",
                 s.plan.label, s.plan.qty, p.dpi
@@ -37,7 +53,7 @@ pub(super) fn png_files(
             );
             if let Some(b) = s.back {
                 if backs_done.insert(b) {
-                    let bytes = super::face_png(r, opts, b, p.dpi).map_err(Diagnostic::error)?;
+                    let bytes = super::face_png(r, b, p.dpi, cache).map_err(err)?;
                     built.outputs.add(
                         format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "back")),
                         format!("{} back", s.plan.label),
@@ -47,21 +63,18 @@ pub(super) fn png_files(
             }
         }
     }
-    Ok(())
+    Ok(delivered)
 }
 
-pub(super) fn pdf_files(
-    root: &Path,
-    game: &Game,
-    r: &Rendered,
-    opts: &Options,
-    built: &mut Built,
-    prefix: &str,
-) -> Result<(), Diagnostic> {
+/// One face per PDF page at the shop's page size, a PDF per component set.
+pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
+    let prefix = &opts.profile.id;
+    let mut delivered = Delivered::default();
+    let built = &mut delivered;
     // (file, what it is, title, pages): one PDF per component set.
     let mut files = Vec::new();
     for (ci, comp) in game.components.iter().enumerate() {
-        if r.skipped[ci] || r.slots[ci].is_empty() {
+        if !comp.exported || r.slots[ci].is_empty() {
             continue;
         }
         let mut pages = Vec::new();
@@ -108,15 +121,18 @@ pub(super) fn pdf_files(
         ));
     }
     // The files are independent: write them side by side.
-    let faces = |i| r.store.tree(i);
     let written = super::in_parallel(
         files
             .iter()
-            .map(|(_, _, title, pages)| move || pdf_file(root, opts, title, pages, &faces, &[]))
+            .map(|(_, _, title, pages)| move || pdf_file(r, opts, title, pages, &[], true))
             .collect(),
     );
+    let mut diags = Vec::new();
     for ((path, how, ..), bytes) in files.into_iter().zip(written) {
-        built.outputs.add(path, how, bytes?);
+        match bytes {
+            Ok(b) => delivered.outputs.add(path, how, b),
+            Err(d) => diags.push(d.with("game", &game.id)),
+        }
     }
-    Ok(())
+    Reported::new(delivered, diags)
 }

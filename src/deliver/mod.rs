@@ -6,42 +6,58 @@ mod faces;
 mod sheets;
 mod tts;
 
-use std::path::Path;
+use std::time::Duration;
 
-use usvg::Tree;
-
-use crate::diag::Diagnostic;
-use crate::export::{pdf, png};
+use crate::diag::{Diagnostic, Reported};
+use crate::export::pdf;
+use crate::export::png::{self, PngCache, PngError};
 use crate::faces::Rendered;
 use crate::layout::Sheet;
 use crate::model::Game;
-use crate::pipeline::{Built, Options};
+use crate::options::Options;
+use crate::output::Outputs;
 use crate::profile::Output;
 
-/// Writes a game's files for `opts.profile` into `built.outputs`.
-pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &mut Built) {
+/// What delivering a game produced: the files (not yet written), the number of
+/// print-and-play pages, and the time of each stage.
+#[derive(Debug, Default)]
+pub struct Delivered {
+    pub outputs: Outputs,
+    pub pages: usize,
+    pub timings: Vec<(&'static str, Duration)>,
+}
+
+/// The files of a game for `opts.profile`, every one under `<profile>/` with a
+/// `manifest.json` listing what it is. `cache` keeps rasterised faces between
+/// builds.
+pub fn deliver(
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    cache: Option<&dyn PngCache>,
+) -> Reported<Delivered> {
     let prefix = opts.profile.id.clone();
     let start = std::time::Instant::now();
-    let result = match opts.profile.output {
-        Output::Sheets | Output::Gutterfold => sheets::deliver(root, game, r, opts, built, &prefix),
-        Output::FacePng => faces::png_files(game, r, opts, built, &prefix),
-        Output::FacePdf => faces::pdf_files(root, game, r, opts, built, &prefix),
-        Output::Tts => tts::deliver(game, r, opts, built, &prefix),
+    let mut result = match opts.profile.output {
+        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
+        Output::FacePng => faces::png_files(game, r, opts, cache),
+        Output::FacePdf => faces::pdf_files(game, r, opts),
+        Output::Tts => tts::deliver(game, r, opts, cache),
     };
-    built.time(
+    result.value.timings.push((
         match opts.profile.output {
             Output::FacePng | Output::Tts => "png",
             _ => "layout + pdf",
         },
-        start,
-    );
-    if let Err(e) = result {
-        built.diags.push(e.with("game", &game.id));
-        return;
+        start.elapsed(),
+    ));
+    if result.diags.has_errors() {
+        return result;
     }
+    let delivered = &mut result.value;
     if opts.svg {
         for (name, text) in r.store.names.iter().zip(&r.store.svgs) {
-            built.outputs.add(
+            delivered.outputs.add(
                 format!("{prefix}/svg/{name}.svg"),
                 "face (SVG)",
                 text.clone().into_bytes(),
@@ -50,49 +66,51 @@ pub fn deliver(root: &Path, game: &Game, r: &Rendered, opts: &Options, built: &m
     }
     if opts.png && opts.profile.output != Output::FacePng {
         let start = std::time::Instant::now();
-        let pngs = png_all(r, opts, opts.dpi);
-        built.time("png", start);
+        let pngs = png_all(r, opts.dpi, cache);
+        delivered.timings.push(("png", start.elapsed()));
         for (name, bytes) in r.store.names.iter().zip(pngs) {
             match bytes {
-                Ok(b) => built.outputs.add(
+                Ok(b) => delivered.outputs.add(
                     format!("{prefix}/png/{name}.png"),
                     format!("face (PNG, {} dpi, bleed included)", opts.dpi),
                     b,
                 ),
-                Err(e) => built
+                Err(e) => result
                     .diags
                     .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
             }
         }
     }
-    let manifest = built.outputs.manifest(&game.id, &opts.profile.id);
-    built
+    let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
+    delivered
         .outputs
         .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    result
 }
 
 /// Every distinct face as PNG at `dpi`, rasterised on all cores.
-fn png_all(r: &Rendered, opts: &Options, dpi: f64) -> Vec<Result<Vec<u8>, String>> {
+fn png_all(r: &Rendered, dpi: f64, cache: Option<&dyn PngCache>) -> Vec<Result<Vec<u8>, PngError>> {
     use rayon::prelude::*;
     (0..r.store.len())
         .into_par_iter()
-        .map(|i| face_png(r, opts, i, dpi))
+        .map(|i| face_png(r, i, dpi, cache))
         .collect()
 }
 
 /// One face as PNG, from the cache when the same SVG was rasterised at the same
-/// size before (the cache lives in the output folder, keyed by a hash of the SVG
-/// text, the size, the resolution and the cardstock version; the fonts are
-/// compiled in, so nothing else changes the picture).
+/// size before (keyed by a hash of the SVG text, the size, the resolution and the
+/// cardstock version; the fonts are compiled in, so nothing else changes the
+/// picture).
 pub(crate) fn face_png(
     r: &Rendered,
-    opts: &Options,
     i: usize,
     dpi: f64,
-) -> Result<Vec<u8>, String> {
+    cache: Option<&dyn PngCache>,
+) -> Result<Vec<u8>, PngError> {
     let (w, h) = r.store.sizes[i];
-    let Some(dir) = &opts.cache_dir else {
-        return png::write(r.store.parsed(i)?, w, h, dpi);
+    let tree = || r.store.tree(i).ok_or(PngError::MissingFace(i));
+    let Some(cache) = cache else {
+        return png::write(tree()?, w, h, dpi);
     };
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
@@ -103,46 +121,33 @@ pub(crate) fn face_png(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let path = dir.join(format!("{key}.png"));
-    if let Ok(bytes) = std::fs::read(&path) {
-        if bytes.starts_with(b"\x89PNG") {
-            return Ok(bytes);
-        }
+    if let Some(bytes) = cache.get(&key) {
+        return Ok(bytes);
     }
-    let bytes = png::write(r.store.parsed(i)?, w, h, dpi)?;
-    // A cache that cannot be written only costs time next build.
-    let _ = crate::output::write_atomic(dir, std::path::Path::new(&format!("{key}.png")), &bytes);
+    let bytes = png::write(tree()?, w, h, dpi)?;
+    cache.put(&key, &bytes);
     Ok(bytes)
 }
 
-/// Parses each sheet's marks and writes the sheets as one PDF.
-fn pdf_file<'a>(
-    root: &Path,
+/// Writes `sheets` as one PDF; with `with_faces`, the sheets show the game's faces.
+fn pdf_file<'r>(
+    r: &'r Rendered,
     opts: &Options,
     title: &str,
     sheets: &[Sheet],
-    faces: &(dyn Fn(usize) -> Option<&'a Tree> + Sync),
     bookmarks: &[pdf::Bookmark],
+    with_faces: bool,
 ) -> Result<Vec<u8>, Diagnostic> {
-    // On this thread: the pool may be busy parsing faces, which the writer needs
-    // after the marks.
-    let chromes: Vec<Tree> = sheets
-        .iter()
-        .map(|s| crate::svg::parse(&s.chrome, root, root))
-        .collect::<Result<_, _>>()
-        .map_err(|p| {
-            Diagnostic::error(format!("internal error: sheet marks do not parse: {p:?}"))
-        })?;
-    let pages: Vec<pdf::Page> = sheets
-        .iter()
-        .zip(&chromes)
-        .map(|(sheet, chrome)| pdf::Page { sheet, chrome })
-        .collect();
-    pdf::write(title, &pages, faces, bookmarks, opts.compress).map_err(Diagnostic::error)
+    let faces = |i| r.store.tree(i);
+    let none = |_| None;
+    let faces: &(dyn Fn(usize) -> Option<&'r usvg::Tree> + Sync) =
+        if with_faces { &faces } else { &none };
+    pdf::write(title, sheets, faces, bookmarks, opts.compress)
+        .map_err(|e| Diagnostic::error(e.to_string()))
 }
 
 /// Runs `jobs` on plain threads, at most one per core, and returns their results in
-/// order. Not on the rayon pool: it may be busy parsing the faces the jobs wait for.
+/// order. Not on the rayon pool: the jobs use it (the PDF writer compresses on it).
 fn in_parallel<T: Send, F: FnOnce() -> T + Send>(jobs: Vec<F>) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())

@@ -1,44 +1,56 @@
 //! Home printing: the print-and-play PDF (grids, or gutterfold pairs), boards at
 //! real size and tiled, pads at their own size, and the duplex calibration page.
 
-use std::path::Path;
-
-use super::pdf_file;
-use crate::diag::Diagnostic;
+use super::{pdf_file, Delivered};
+use crate::diag::{Diagnostic, Reported};
 use crate::export::pdf::Bookmark;
-use crate::faces::Rendered;
+use crate::faces::{Rendered, Slot};
 use crate::layout::{self, GridItem, Sheet};
-use crate::model::{Game, Kind};
-use crate::pipeline::{Built, Options};
+use crate::model::{Component, Game, Kind};
+use crate::options::Options;
 use crate::profile::Output;
 
-/// A PDF to write: file, what it is, title, sheets, bookmarks, whether it shows faces.
-type PdfFile<'s> = (String, &'s str, String, &'s [Sheet], &'s [Bookmark], bool);
+/// Every sheet of a game's home print, before it is written.
+#[derive(Default)]
+struct Laid {
+    /// The print-and-play sheets, in order.
+    sheets: Vec<Sheet>,
+    bookmarks: Vec<Bookmark>,
+    /// Boards and mats at real size: (file stem, page).
+    real: Vec<(String, Sheet)>,
+    /// Pads at their own size: (file stem, pages).
+    pads: Vec<(String, Vec<Sheet>)>,
+    /// Whether any sheet is printed double-sided.
+    duplex: bool,
+    /// One-sided chits and tokens waiting to share sheets: (component, parts).
+    shared: Vec<(usize, Vec<GridItem>)>,
+}
 
-pub(super) fn deliver<'r>(
-    root: &Path,
-    game: &Game,
-    r: &'r Rendered,
-    opts: &Options,
-    built: &mut Built,
-    prefix: &str,
-) -> Result<(), Diagnostic> {
-    let gutterfold = opts.profile.output == Output::Gutterfold;
-    let mut sheets: Vec<Sheet> = Vec::new();
-    let mut bookmarks = Vec::new();
-    let mut real: Vec<(String, Sheet)> = Vec::new();
-    let mut pad_pages: Vec<(String, Vec<Sheet>)> = Vec::new();
-    let mut duplex = false;
-    // One-sided chits and tokens of consecutive sets share sheets (see layout::chits).
-    let mut shared: Vec<(usize, Vec<GridItem>)> = Vec::new();
-    let flush = |shared: &mut Vec<(usize, Vec<GridItem>)>,
-                 sheets: &mut Vec<Sheet>,
-                 bookmarks: &mut Vec<Bookmark>|
-     -> Result<(), Diagnostic> {
-        if shared.is_empty() {
+/// Every part of `slots` as a grid item, each copy once.
+fn items(slots: &[Slot], backs: bool) -> Vec<GridItem> {
+    slots
+        .iter()
+        .flat_map(|s| {
+            std::iter::repeat_n(
+                GridItem {
+                    front: s.front,
+                    back: if backs { s.back } else { None },
+                    shape: s.plan.shape,
+                },
+                s.plan.qty as usize,
+            )
+        })
+        .collect()
+}
+
+impl Laid {
+    /// Lays out the waiting one-sided chit sets on shared sheets.
+    fn flush_shared(&mut self, game: &Game, opts: &Options) -> Result<(), Diagnostic> {
+        if self.shared.is_empty() {
             return Ok(());
         }
-        let groups: Vec<layout::ChitGroup> = shared
+        let groups: Vec<layout::ChitGroup> = self
+            .shared
             .iter()
             .map(|(ci, items)| {
                 let c = &game.components[*ci];
@@ -50,83 +62,58 @@ pub(super) fn deliver<'r>(
                 }
             })
             .collect();
-        let (s, first) =
-            layout::chit_sheets(&groups, opts.paper, &game.meta.name).map_err(Diagnostic::error)?;
-        for ((ci, _), page) in shared.iter().zip(first) {
-            bookmarks.push(Bookmark {
+        let (sheets, first) = layout::chit_sheets(&groups, opts.paper, &game.meta.name)
+            .map_err(|e| Diagnostic::error(e).with("game", &game.id))?;
+        for ((ci, _), page) in self.shared.iter().zip(first) {
+            self.bookmarks.push(Bookmark {
                 title: game.components[*ci].name(),
-                page: sheets.len() + page,
+                page: self.sheets.len() + page,
             });
         }
-        sheets.extend(s);
-        shared.clear();
+        self.sheets.extend(sheets);
+        self.shared.clear();
         Ok(())
-    };
-    for (ci, comp) in game.components.iter().enumerate() {
-        let slots = &r.slots[ci];
+    }
+
+    /// A board or mat: tiled over the paper, and one page at real size.
+    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], opts: &Options) {
         let title = format!("{} · {}", game.meta.name, comp.name());
-        let one_sided_chits = comp.kind.uses_cut_lines() && slots.iter().all(|s| s.back.is_none());
-        if one_sided_chits {
-            let items = slots
-                .iter()
-                .flat_map(|s| {
-                    std::iter::repeat_n(
-                        GridItem {
-                            front: s.front,
-                            back: None,
-                            shape: s.plan.shape,
-                        },
-                        s.plan.qty as usize,
-                    )
-                })
-                .collect();
-            shared.push((ci, items));
-            continue;
-        }
-        flush(&mut shared, &mut sheets, &mut bookmarks)?;
-        bookmarks.push(Bookmark {
-            title: comp.name(),
-            page: sheets.len(),
-        });
-        if comp.kind.is_large() {
-            for (k, s) in slots.iter().enumerate() {
-                let t = if slots.len() > 1 {
-                    format!("{title} {}", k + 1)
-                } else {
-                    title.clone()
-                };
-                sheets.extend(layout::tiles(
-                    s.front, comp.size, comp.bleed, opts.paper, &t,
-                ));
-                let name = if slots.len() > 1 {
-                    format!("{}-{}-{}", game.id, comp.id(), k + 1)
-                } else {
-                    format!("{}-{}", game.id, comp.id())
-                };
-                real.push((name, layout::real_size(s.front, comp.size, comp.bleed, &t)));
-            }
-            continue;
-        }
-        let items: Vec<GridItem> = slots
-            .iter()
-            .flat_map(|s| {
-                std::iter::repeat_n(
-                    GridItem {
-                        front: s.front,
-                        back: s.back,
-                        shape: s.plan.shape,
-                    },
-                    s.plan.qty as usize,
+        for (k, s) in slots.iter().enumerate() {
+            let (t, name) = if slots.len() > 1 {
+                (
+                    format!("{title} {}", k + 1),
+                    format!("{}-{}-{}", game.id, comp.id(), k + 1),
                 )
-            })
-            .collect();
+            } else {
+                (title.clone(), format!("{}-{}", game.id, comp.id()))
+            };
+            self.sheets.extend(layout::tiles(
+                s.front, comp.size, comp.bleed, opts.paper, &t,
+            ));
+            self.real
+                .push((name, layout::real_size(s.front, comp.size, comp.bleed, &t)));
+        }
+    }
+
+    /// Cards, money, aids, pads and two-sided chits: a grid (or gutterfold pairs).
+    fn grid(
+        &mut self,
+        game: &Game,
+        comp: &Component,
+        slots: &[Slot],
+        opts: &Options,
+    ) -> Result<(), Diagnostic> {
+        let title = format!("{} · {}", game.meta.name, comp.name());
+        let gutterfold = opts.profile.output == Output::Gutterfold;
+        let items = items(slots, true);
         if comp.kind == Kind::Pad {
             // Pads also go 1-up at their own size, one page per sheet, for a copy shop.
             let pages: Vec<Sheet> = slots
                 .iter()
                 .map(|s| layout::one_up(s.front, comp.size, comp.bleed, &s.plan.label))
                 .collect();
-            pad_pages.push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
+            self.pads
+                .push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
         }
         let has_backs = items.iter().any(|i| i.back.is_some());
         let laid = if gutterfold && has_backs {
@@ -136,38 +123,86 @@ pub(super) fn deliver<'r>(
                 &items,
                 comp.size,
                 comp.bleed,
-                comp.kind.grid_style(),
+                layout::grid_style(comp.kind),
                 opts.paper,
                 &title,
             )
         };
-        match laid {
-            Ok(mut s) => {
-                duplex |= has_backs && !gutterfold;
-                for sheet in s.iter_mut().filter(|s| s.back) {
-                    layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
-                }
-                sheets.extend(s)
-            }
-            Err(why) => built.diags.push(
-                Diagnostic::error(format!("component `{}`: {why}", comp.id()))
-                    .at(&game.file, Some(comp.def.size.span()))
-                    .with("game", &game.id)
-                    .with("component", comp.id())
-                    .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size"),
-            ),
+        let mut sheets = laid.map_err(|why| {
+            Diagnostic::error(format!("component `{}`: {why}", comp.id()))
+                .at(&game.file, Some(comp.def.size.span()))
+                .with("game", &game.id)
+                .with("component", comp.id())
+                .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size")
+        })?;
+        self.duplex |= has_backs && !gutterfold;
+        for sheet in sheets.iter_mut().filter(|s| s.back) {
+            layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
+        }
+        self.sheets.extend(sheets);
+        Ok(())
+    }
+}
+
+/// Lays out every exported component set for home printing.
+fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
+    let mut laid = Laid::default();
+    let mut diags = Vec::new();
+    for (ci, comp) in game.components.iter().enumerate() {
+        let slots = &r.slots[ci];
+        if !comp.exported {
+            continue;
+        }
+        let one_sided_chits = comp.kind.uses_cut_lines() && slots.iter().all(|s| s.back.is_none());
+        if one_sided_chits {
+            // One-sided chits and tokens of consecutive sets share sheets.
+            laid.shared.push((ci, items(slots, false)));
+            continue;
+        }
+        if let Err(d) = laid.flush_shared(game, opts) {
+            diags.push(d);
+        }
+        laid.bookmarks.push(Bookmark {
+            title: comp.name(),
+            page: laid.sheets.len(),
+        });
+        if comp.kind.is_large() {
+            laid.board(game, comp, slots, opts);
+        } else if let Err(d) = laid.grid(game, comp, slots, opts) {
+            diags.push(d);
         }
     }
-    flush(&mut shared, &mut sheets, &mut bookmarks)?;
-    if built.diags.has_errors() {
-        return Ok(());
+    if let Err(d) = laid.flush_shared(game, opts) {
+        diags.push(d);
     }
-    built.pages = sheets.len();
+    Reported::new(laid, diags)
+}
+
+/// A PDF to write: file, what it is, title, sheets, bookmarks, whether it shows faces.
+type PdfFile<'s> = (String, &'s str, String, &'s [Sheet], &'s [Bookmark], bool);
+
+/// The home print: the sheets PDF, pad-size and real-size PDFs, and the duplex
+/// calibration page when anything is printed double-sided.
+pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
+    let mut delivered = Delivered::default();
+    let laid = lay_out(game, r, opts);
+    if laid.diags.has_errors() {
+        return Reported {
+            value: delivered,
+            diags: laid.diags,
+        };
+    }
+    let mut diags = laid.diags;
+    let laid = laid.value;
+    delivered.pages = laid.sheets.len();
     if !opts.pdf {
-        return Ok(());
+        return Reported {
+            value: delivered,
+            diags,
+        };
     }
-    // Every PDF of the game.
-    let how = if gutterfold {
+    let prefix = &opts.profile.id;
+    let how = if opts.profile.output == Output::Gutterfold {
         "print-and-play sheets, one-sided gutterfold"
     } else {
         "print-and-play sheets (print at 100 %, duplex pages flip on the long edge)"
@@ -176,11 +211,11 @@ pub(super) fn deliver<'r>(
         format!("{prefix}/{}.pdf", game.id),
         how,
         game.meta.name.clone(),
-        &sheets,
-        &bookmarks,
+        &laid.sheets,
+        &laid.bookmarks,
         true,
     )];
-    for (name, pages) in &pad_pages {
+    for (name, pages) in &laid.pads {
         files.push((
             format!("{prefix}/{name}.pdf"),
             "score-pad sheets at pad size, one per page",
@@ -190,7 +225,7 @@ pub(super) fn deliver<'r>(
             true,
         ));
     }
-    for (name, sheet) in &real {
+    for (name, sheet) in &laid.real {
         files.push((
             format!("{prefix}/{name}-real-size.pdf"),
             "board at real size with bleed and crop marks",
@@ -201,7 +236,7 @@ pub(super) fn deliver<'r>(
         ));
     }
     let calibration = layout::calibration(opts.paper, opts.back_offset);
-    if duplex {
+    if laid.duplex {
         files.push((
             format!("{prefix}/duplex-calibration.pdf"),
             "duplex calibration: print both pages double-sided, read the offset for --back-offset",
@@ -212,20 +247,22 @@ pub(super) fn deliver<'r>(
         ));
     }
     // The files are independent: write them side by side.
-    let faces = |i| r.store.tree(i);
-    let none = |_| None;
     let written = super::in_parallel(
         files
             .iter()
             .map(|(_, _, title, pages, marks, with_faces)| {
-                let faces: &(dyn Fn(usize) -> Option<&'r usvg::Tree> + Sync) =
-                    if *with_faces { &faces } else { &none };
-                move || pdf_file(root, opts, title, pages, faces, marks)
+                move || pdf_file(r, opts, title, pages, marks, *with_faces)
             })
             .collect(),
     );
     for ((path, how, ..), bytes) in files.iter().zip(written) {
-        built.outputs.add(path.clone(), *how, bytes?);
+        match bytes {
+            Ok(b) => delivered.outputs.add(path.clone(), *how, b),
+            Err(d) => diags.push(d.with("game", &game.id)),
+        }
     }
-    Ok(())
+    Reported {
+        value: delivered,
+        diags,
+    }
 }

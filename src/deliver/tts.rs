@@ -6,12 +6,12 @@
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform};
 use serde_json::json;
 
-use super::fill_path;
-use crate::diag::Diagnostic;
-use crate::export::png;
+use super::{fill_path, Delivered};
+use crate::diag::{Diagnostic, Reported};
+use crate::export::png::{self, PngCache, PngError};
 use crate::faces::{Rendered, Slot};
 use crate::model::{Component, Game, Kind};
-use crate::pipeline::{Built, Options};
+use crate::options::Options;
 use crate::units::mm_to_px;
 
 /// Faces on one TTS deck sheet (10 x 7 minus the hidden-card slot).
@@ -40,12 +40,12 @@ fn sheet_png(
     rows: usize,
     sw: u32,
     sh: u32,
-) -> Result<Vec<u8>, String> {
-    let mut sheet =
-        Pixmap::new(sw * cols as u32, sh * rows as u32).ok_or("cannot allocate the deck sheet")?;
+) -> Result<Vec<u8>, PngError> {
+    let mut sheet: Pixmap = png::pixmap(sw * cols as u32, sh * rows as u32)?;
     for (k, &f) in faces.iter().enumerate() {
         let (fw, fh) = r.store.sizes[f];
-        let face = png::render_trim(r.store.parsed(f)?, fw, fh, comp.bleed, sw, sh)?;
+        let tree = r.store.tree(f).ok_or(PngError::MissingFace(f))?;
+        let face = png::render_trim(tree, fw, fh, comp.bleed, sw, sh)?;
         let (x, y) = ((k % cols) as u32 * sw, (k / cols) as u32 * sh);
         sheet.draw_pixmap(
             x as i32,
@@ -59,13 +59,24 @@ fn sheet_png(
     png::encode(&sheet)
 }
 
+/// Tabletop Simulator files: deck sheets, backs, token images and the saved object.
 pub(super) fn deliver(
     game: &Game,
     r: &Rendered,
     opts: &Options,
-    built: &mut Built,
-    prefix: &str,
-) -> Result<(), Diagnostic> {
+    _cache: Option<&dyn PngCache>,
+) -> Reported<Delivered> {
+    match outputs(game, r, opts) {
+        Ok(d) => d.into(),
+        Err(d) => Reported::new(Delivered::default(), [d.with("game", &game.id)]),
+    }
+}
+
+fn outputs(game: &Game, r: &Rendered, opts: &Options) -> Result<Delivered, Diagnostic> {
+    let mut delivered = Delivered::default();
+    let built = &mut delivered;
+    let prefix = &opts.profile.id;
+    let err = |e: PngError| Diagnostic::error(e.to_string());
     let dpi = opts.profile.dpi;
     let mut objects = Vec::new();
     let mut deck_no = 0;
@@ -79,9 +90,10 @@ pub(super) fn deliver(
                 let (w, h) = r.store.sizes[s.front];
                 let bytes = r
                     .store
-                    .parsed(s.front)
+                    .tree(s.front)
+                    .ok_or(PngError::MissingFace(s.front))
                     .and_then(|t| png::write_cut(t, w, h, comp.bleed, s.plan.shape, dpi))
-                    .map_err(Diagnostic::error)?;
+                    .map_err(err)?;
                 built.outputs.add(
                     format!(
                         "{prefix}/{}",
@@ -117,7 +129,7 @@ pub(super) fn deliver(
                     comp.name(),
                     sheet_no + 1
                 ),
-                sheet_png(r, comp, &fronts, cols, rows, sw, sh).map_err(Diagnostic::error)?,
+                sheet_png(r, comp, &fronts, cols, rows, sw, sh).map_err(err)?,
             );
             let backs: Vec<usize> = chunk.iter().filter_map(|s| s.back).collect();
             let unique_back = backs.len() == n && backs.iter().any(|b| *b != backs[0]);
@@ -128,11 +140,12 @@ pub(super) fn deliver(
                 let b = backs.first().copied().unwrap_or(chunk[0].front);
                 let (fw, fh) = r.store.sizes[b];
                 r.store
-                    .parsed(b)
+                    .tree(b)
+                    .ok_or(PngError::MissingFace(b))
                     .and_then(|t| png::render_trim(t, fw, fh, comp.bleed, sw, sh))
                     .and_then(|p| png::encode(&p))
             }
-            .map_err(Diagnostic::error)?;
+            .map_err(err)?;
             built.outputs.add(
                 format!("{prefix}/{back_name}"),
                 format!(
@@ -173,5 +186,5 @@ pub(super) fn deliver(
         "Tabletop Simulator saved object: copy into Saved Objects and load it",
         bytes,
     );
-    Ok(())
+    Ok(delivered)
 }

@@ -1,23 +1,82 @@
-//! PNG through resvg: one face at a given dpi, bleed included.
+//! PNG through resvg: one face at a given dpi (bleed included), the trim of a face,
+//! a token cut to its shape, or a whole sheet with its marks.
 
+use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
 use usvg::Tree;
 
-/// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as PNG.
-pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, String> {
-    let w = crate::units::mm_to_px(w_mm, dpi).round().max(1.0) as u32;
-    let h = crate::units::mm_to_px(h_mm, dpi).round().max(1.0) as u32;
-    if w as u64 * h as u64 > 20_000 * 20_000 {
-        return Err(format!("a {w} x {h} px image is too large to rasterise"));
+use crate::geom::Segment;
+use crate::layout::{Anchor, Mark, Sheet, MARK_WIDTH};
+use crate::units::mm_to_px;
+
+/// Largest image cardstock rasterises: 20,000 x 20,000 pixels would need 1.6 GB.
+pub const MAX_PIXELS: u64 = 12_000 * 12_000;
+
+/// Why an image could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PngError {
+    /// Over [`MAX_PIXELS`].
+    TooLarge { width: u32, height: u32 },
+    /// The pixels could not be allocated.
+    Alloc { width: u32, height: u32 },
+    /// The face it shows did not parse.
+    MissingFace(usize),
+    /// The encoder failed.
+    Encode(String),
+}
+
+impl std::fmt::Display for PngError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PngError::TooLarge { width, height } => write!(
+                f,
+                "a {width} x {height} px image is over the limit of {MAX_PIXELS} pixels: lower the dpi"
+            ),
+            PngError::Alloc { width, height } => {
+                write!(f, "cannot allocate a {width} x {height} px image")
+            }
+            PngError::MissingFace(i) => write!(f, "face {i} was not rendered"),
+            PngError::Encode(e) => write!(f, "PNG encoding failed: {e}"),
+        }
     }
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("cannot allocate the image")?;
-    let ts = resvg::tiny_skia::Transform::from_scale(
+}
+
+impl std::error::Error for PngError {}
+
+/// Rasterised faces kept between builds, keyed by a hash of everything that
+/// decides the picture. The command line keeps one in the output folder.
+pub trait PngCache: Sync {
+    /// A PNG stored under `key`, if any.
+    fn get(&self, key: &str) -> Option<Vec<u8>>;
+    /// Stores a PNG (a cache that cannot store only costs time next build).
+    fn put(&self, key: &str, png: &[u8]);
+}
+
+/// A pixmap of `w` x `h` pixels, within [`MAX_PIXELS`].
+pub fn pixmap(w: u32, h: u32) -> Result<Pixmap, PngError> {
+    let (w, h) = (w.max(1), h.max(1));
+    if w as u64 * h as u64 > MAX_PIXELS {
+        return Err(PngError::TooLarge {
+            width: w,
+            height: h,
+        });
+    }
+    Pixmap::new(w, h).ok_or(PngError::Alloc {
+        width: w,
+        height: h,
+    })
+}
+
+/// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as PNG.
+pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, PngError> {
+    let w = mm_to_px(w_mm, dpi).round().max(1.0) as u32;
+    let h = mm_to_px(h_mm, dpi).round().max(1.0) as u32;
+    let mut pixmap = pixmap(w, h)?;
+    let ts = Transform::from_scale(
         w as f32 / tree.size().width(),
         h as f32 / tree.size().height(),
     );
     resvg::render(tree, ts, &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| format!("PNG encoding failed: {e}"))
+    encode(&pixmap)
 }
 
 /// Renders only the trim area of a face (its bleed cropped away) into `w` x `h` px.
@@ -28,9 +87,8 @@ pub fn render_trim(
     bleed_mm: f64,
     w: u32,
     h: u32,
-) -> Result<resvg::tiny_skia::Pixmap, String> {
-    let mut pixmap =
-        resvg::tiny_skia::Pixmap::new(w.max(1), h.max(1)).ok_or("cannot allocate the image")?;
+) -> Result<Pixmap, PngError> {
+    let mut pixmap = pixmap(w, h)?;
     let (tw, th) = (tree.size().width() as f64, tree.size().height() as f64);
     let trim_w_px = tw * (full_w_mm - 2.0 * bleed_mm) / full_w_mm;
     let trim_h_px = th * (full_h_mm - 2.0 * bleed_mm) / full_h_mm;
@@ -38,7 +96,7 @@ pub fn render_trim(
     let sy = h as f64 / trim_h_px;
     let bx = tw * bleed_mm / full_w_mm;
     let by = th * bleed_mm / full_h_mm;
-    let ts = resvg::tiny_skia::Transform::from_row(
+    let ts = Transform::from_row(
         sx as f32,
         0.0,
         0.0,
@@ -51,10 +109,10 @@ pub fn render_trim(
 }
 
 /// Encodes a pixmap as PNG.
-pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
+pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
     pixmap
         .encode_png()
-        .map_err(|e| format!("PNG encoding failed: {e}"))
+        .map_err(|e| PngError::Encode(e.to_string()))
 }
 
 /// A token image: the trim area only, transparent outside the part's cut shape
@@ -66,14 +124,10 @@ pub fn write_cut(
     bleed_mm: f64,
     shape: crate::model::Shape,
     dpi: f64,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, PngError> {
     use crate::model::Shape;
-    let w = crate::units::mm_to_px(full_w_mm - 2.0 * bleed_mm, dpi)
-        .round()
-        .max(1.0) as u32;
-    let h = crate::units::mm_to_px(full_h_mm - 2.0 * bleed_mm, dpi)
-        .round()
-        .max(1.0) as u32;
+    let w = mm_to_px(full_w_mm - 2.0 * bleed_mm, dpi).round().max(1.0) as u32;
+    let h = mm_to_px(full_h_mm - 2.0 * bleed_mm, dpi).round().max(1.0) as u32;
     let mut pixmap = render_trim(tree, full_w_mm, full_h_mm, bleed_mm, w, h)?;
     let (fw, fh) = (w as f64, h as f64);
     let inside = |x: f64, y: f64| -> bool {
@@ -94,8 +148,131 @@ pub fn write_cut(
     for (i, px) in pixmap.pixels_mut().iter_mut().enumerate() {
         let (x, y) = ((i % width) as f64 + 0.5, (i / width) as f64 + 0.5);
         if !inside(x, y) {
-            *px = resvg::tiny_skia::PremultipliedColorU8::TRANSPARENT;
+            *px = tiny_skia::PremultipliedColorU8::TRANSPARENT;
         }
     }
     encode(&pixmap)
+}
+
+/// A tiny-skia path from segments in millimetres, at `scale` px per mm.
+fn path(segments: &[Segment], scale: f64) -> Option<tiny_skia::Path> {
+    let s = |v: f64| (v * scale) as f32;
+    let mut pb = tiny_skia::PathBuilder::new();
+    for seg in segments {
+        match *seg {
+            Segment::Move(x, y) => pb.move_to(s(x), s(y)),
+            Segment::Line(x, y) => pb.line_to(s(x), s(y)),
+            Segment::Cubic(a, b, c, d, e, f) => pb.cubic_to(s(a), s(b), s(c), s(d), s(e), s(f)),
+            Segment::Close => pb.close(),
+        }
+    }
+    pb.finish()
+}
+
+/// A whole sheet at `dpi`: white paper, every placed face (clipped as printed) and
+/// the marks on top. `faces(i)` is the picture of face `i`.
+pub fn sheet<'a>(
+    sheet: &Sheet,
+    faces: &dyn Fn(usize) -> Option<&'a Tree>,
+    dpi: f64,
+) -> Result<Pixmap, PngError> {
+    let scale = mm_to_px(1.0, dpi);
+    let px = |mm: f64| (mm * scale).round().max(1.0) as u32;
+    let mut page = pixmap(px(sheet.width), px(sheet.height))?;
+    page.fill(tiny_skia::Color::WHITE);
+    for pl in &sheet.placements {
+        let tree = faces(pl.face).ok_or(PngError::MissingFace(pl.face))?;
+        // The face is drawn into a pixmap the size of its clip: that is the clip.
+        let (cx, cy) = ((pl.clip.x * scale).round(), (pl.clip.y * scale).round());
+        let mut part = pixmap(px(pl.clip.w), px(pl.clip.h))?;
+        let (sx, sy) = (
+            pl.w * scale / tree.size().width() as f64,
+            pl.h * scale / tree.size().height() as f64,
+        );
+        let ts = if pl.rotate180 {
+            Transform::from_row(
+                -sx as f32,
+                0.0,
+                0.0,
+                -sy as f32,
+                ((pl.x + pl.w) * scale - cx) as f32,
+                ((pl.y + pl.h) * scale - cy) as f32,
+            )
+        } else {
+            Transform::from_row(
+                sx as f32,
+                0.0,
+                0.0,
+                sy as f32,
+                (pl.x * scale - cx) as f32,
+                (pl.y * scale - cy) as f32,
+            )
+        };
+        resvg::render(tree, ts, &mut part.as_mut());
+        page.draw_pixmap(
+            cx as i32,
+            cy as i32,
+            part.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    draw_marks(&mut page, &sheet.marks, scale);
+    Ok(page)
+}
+
+/// Draws marks (lines at least one pixel wide, labels as glyph outlines).
+fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
+    for m in marks {
+        if let Mark::Label {
+            at,
+            size,
+            anchor,
+            upwards,
+            text,
+        } = m
+        {
+            let font = crate::text::FontSpec::default();
+            let width = crate::text::width(text, *size, &font).unwrap_or(0.0);
+            let dx = match anchor {
+                Anchor::Start => 0.0,
+                Anchor::Middle => -width / 2.0,
+                Anchor::End => -width,
+            };
+            let Ok(segs) = crate::text::outline(text, *size, &font, at.0 + dx, at.1) else {
+                continue;
+            };
+            let Some(p) = path(&segs, scale) else {
+                continue;
+            };
+            let ts = if *upwards {
+                Transform::from_rotate_at(-90.0, (at.0 * scale) as f32, (at.1 * scale) as f32)
+            } else {
+                Transform::identity()
+            };
+            let [r, g, b] = crate::layout::marks::LABEL_RGB;
+            let mut paint = tiny_skia::Paint::default();
+            paint.set_color_rgba8(r, g, b, 255);
+            paint.anti_alias = true;
+            page.fill_path(&p, &paint, tiny_skia::FillRule::Winding, ts, None);
+            continue;
+        }
+        let Some(p) = path(&m.segments(), scale) else {
+            continue;
+        };
+        let stroke_kind = m.stroke();
+        let [r, g, b] = stroke_kind.rgb();
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(r, g, b, 255);
+        paint.anti_alias = true;
+        let stroke = tiny_skia::Stroke {
+            width: ((MARK_WIDTH * scale) as f32).max(1.0),
+            dash: stroke_kind.dash().and_then(|[on, off]| {
+                tiny_skia::StrokeDash::new(vec![(on * scale) as f32, (off * scale) as f32], 0.0)
+            }),
+            ..tiny_skia::Stroke::default()
+        };
+        page.stroke_path(&p, &paint, &stroke, Transform::identity(), None);
+    }
 }

@@ -2,14 +2,14 @@
 //! back. Printed double-sided (long-edge flip) and held against a light, the cross's
 //! lines fall on the scales at the numbers to add to `--back-offset`.
 
-use super::chrome::Chrome;
+use super::marks::{Anchor, Marks};
 use super::{offset, Paper, Rect, Sheet};
 
 /// The two pages (front, back) for `paper`, the back shifted by the current offset.
 pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
     let (w, h) = (paper.width, paper.height);
     let (cx, cy) = (w / 2.0, h / 2.0);
-    let mut front = Chrome::default();
+    let mut front = Marks::default();
     front.line(cx, cy - 70.0, cx, cy + 70.0);
     front.line(cx - 70.0, cy, cx + 70.0, cy);
     front.line(cx - 0.5, cy - 70.0, cx + 0.5, cy - 70.0);
@@ -35,12 +35,12 @@ pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
             20.0,
             25.0 + i as f64 * 6.0,
             if i == 0 { 4.0 } else { 3.2 },
-            "start",
+            Anchor::Start,
             false,
             l,
         );
     }
-    let mut back = Chrome::default();
+    let mut back = Marks::default();
     // Horizontal scale on the line y = cy + 30, centred on the page's middle.
     let sy = cy + 30.0;
     let sx = cx + 30.0;
@@ -62,14 +62,21 @@ pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
                 if v > 0.0 { "+" } else { "" },
                 crate::units::fmt_num(v)
             );
-            back.text(cx + v, sy + 3.5, 2.0, "middle", false, &label);
-            back.text(sx + 6.5, cy + v + 0.7, 2.0, "start", false, &label);
+            back.text(cx + v, sy + 3.5, 2.0, Anchor::Middle, false, &label);
+            back.text(sx + 6.5, cy + v + 0.7, 2.0, Anchor::Start, false, &label);
         }
     }
-    back.text(cx, sy + 9.0, 3.0, "middle", false, "X (mm)");
-    back.text(sx + 14.0, cy - 12.0, 3.0, "middle", false, "Y (mm)");
-    back.text(20.0, 25.0, 4.0, "start", false, "DUPLEX CALIBRATION — BACK");
-    let page = |chrome: Chrome, label: &str, is_back: bool| {
+    back.text(cx, sy + 9.0, 3.0, Anchor::Middle, false, "X (mm)");
+    back.text(sx + 14.0, cy - 12.0, 3.0, Anchor::Middle, false, "Y (mm)");
+    back.text(
+        20.0,
+        25.0,
+        4.0,
+        Anchor::Start,
+        false,
+        "DUPLEX CALIBRATION — BACK",
+    );
+    let page = |marks: Marks, label: &str, is_back: bool| {
         let r = Rect {
             x: 0.0,
             y: 0.0,
@@ -82,7 +89,7 @@ pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
             trim: r,
             bleed: r,
             placements: Vec::new(),
-            chrome: chrome.finish(w, h),
+            marks: marks.0,
             label: label.into(),
             back: is_back,
         }

@@ -2,8 +2,8 @@
 //! the same sheets, each set starting on a new row, so 18 rest markers do not take a
 //! page of their own. Every part keeps its own bleed and a cut line around its shape.
 
-use super::chrome::Chrome;
-use super::{shape_path, GridItem, Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
+use super::marks::{Anchor, Marks};
+use super::{GridItem, Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
 use crate::model::Size;
 
 /// One component set's parts for a shared sheet.
@@ -25,7 +25,7 @@ pub fn chit_sheets(
     title: &str,
 ) -> Result<(Vec<Sheet>, Vec<usize>), String> {
     let (w, h, e) = (paper.width, paper.height, PRINTER_MARGIN);
-    let mut pages: Vec<(Vec<Placement>, Chrome, Vec<String>)> = Vec::new();
+    let mut pages: Vec<(Vec<Placement>, Marks, Vec<String>)> = Vec::new();
     let mut first = Vec::new();
     let mut y = h; // forces a new page for the first row
     for g in groups {
@@ -41,7 +41,7 @@ pub fn chit_sheets(
         let mut started = false;
         for row in g.items.chunks(cols) {
             if y + ph > h - e || pages.is_empty() {
-                pages.push((Vec::new(), Chrome::default(), Vec::new()));
+                pages.push((Vec::new(), Marks::default(), Vec::new()));
                 y = e;
             }
             if !started {
@@ -59,7 +59,7 @@ pub fn chit_sheets(
                     w: g.size.width,
                     h: g.size.height,
                 };
-                page.1.cut(&shape_path(item.shape, &trim));
+                page.1.cut(item.shape, trim);
                 page.0.push(Placement {
                     face: item.front,
                     x: trim.x - g.bleed,
@@ -84,7 +84,7 @@ pub fn chit_sheets(
         .enumerate()
         .map(|(i, (placements, mut chrome, names))| {
             let label = format!("{title} · {} — chit sheet {}/{n}", names.join(", "), i + 1);
-            chrome.text(w / 2.0, h - 1.6, 2.2, "middle", false, &label);
+            chrome.text(w / 2.0, h - 1.6, 2.2, Anchor::Middle, false, &label);
             let trim = placements
                 .iter()
                 .map(|p| p.trim)
@@ -106,7 +106,7 @@ pub fn chit_sheets(
                 trim,
                 bleed,
                 placements,
-                chrome: chrome.finish(w, h),
+                marks: chrome.0,
                 label,
                 back: false,
             }

@@ -2,8 +2,8 @@
 //! edges), chits spaced by their bleed with a cut line around each shape, and back
 //! sheets mirrored for a long-edge duplex flip.
 
-use super::chrome::Chrome;
-use super::{shape_path, Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
+use super::marks::{Anchor, Marks};
+use super::{Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
 use crate::model::{Shape, Size};
 
 /// How a kind of part is laid out on a sheet.
@@ -182,7 +182,7 @@ fn sheet(
             && (c as usize) < g.cols
             && occupied[r as usize][c as usize]
     };
-    let mut chrome = Chrome::default();
+    let mut chrome = Marks::default();
     let mut placements = Vec::new();
     let mut trim_all: Option<Rect> = None;
     for (k, item) in chunk.iter().enumerate() {
@@ -212,7 +212,7 @@ fn sheet(
             }
         };
         if cut_lines {
-            chrome.cut(&shape_path(item.shape, &trim));
+            chrome.cut(item.shape, trim);
         }
         trim_all = Some(trim_all.map_or(trim, |a| a.union(&trim)));
         placements.push(Placement {
@@ -261,7 +261,7 @@ fn sheet(
         trim,
         bleed: bleed_box,
         placements,
-        chrome: chrome.finish(g.paper.width, g.paper.height),
+        marks: chrome.0,
         label: label.to_string(),
         back,
     }
@@ -269,7 +269,7 @@ fn sheet(
 
 /// Crop marks at every column and row line, outside the grid's bleed, cut short so
 /// they stay on the paper.
-fn crop_marks(chrome: &mut Chrome, g: &Geometry, size: Size, bleed: f64, grid: &Rect) {
+fn crop_marks(chrome: &mut Marks, g: &Geometry, size: Size, bleed: f64, grid: &Rect) {
     let (pw, ph) = (g.paper.width, g.paper.height);
     let start = bleed + MARK_GAP;
     let top_room = (grid.y - start - 0.5).min(MARK_LEN);
@@ -302,7 +302,7 @@ fn crop_marks(chrome: &mut Chrome, g: &Geometry, size: Size, bleed: f64, grid: &
 
 /// Puts the sheet's label where there is room: the bottom margin, else the left margin.
 fn label_sheet(
-    chrome: &mut Chrome,
+    chrome: &mut Marks,
     g: &Geometry,
     bleed: f64,
     grid: &Rect,
@@ -321,7 +321,7 @@ fn label_sheet(
             g.paper.width / 2.0,
             g.paper.height - (bottom_room - size) / 2.0 - 1.0,
             size,
-            "middle",
+            Anchor::Middle,
             false,
             &text,
         );
@@ -330,13 +330,14 @@ fn label_sheet(
         // so it never meets a crop mark.
         let x = (grid.x - bleed - 1.5).min(PRINTER_MARGIN + size);
         let row_h = g.pitch_y;
-        chrome.text(x, grid.y + row_h / 2.0, size, "middle", true, &text);
+        chrome.text(x, grid.y + row_h / 2.0, size, Anchor::Middle, true, &text);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::{Mark, Stroke};
 
     fn items(n: usize) -> Vec<GridItem> {
         (0..n)
@@ -386,7 +387,10 @@ mod tests {
         let sheets = laid(5, "chit-3/4in", 1.5, GridStyle::SPACED, "a4");
         let p = &sheets[0].placements;
         assert!((p[1].trim.x - p[0].trim.x - (19.05 + 3.0)).abs() < 1e-9);
-        assert!(sheets[0].chrome.contains("<path"));
+        assert!(sheets[0]
+            .marks
+            .iter()
+            .any(|m| matches!(m, Mark::Outline { .. })));
     }
 
     #[test]
@@ -400,7 +404,7 @@ mod tests {
         assert_eq!(fronts[0].placements.len(), 2);
         assert_eq!((fronts[0].width, fronts[0].height), (297.0, 210.0));
         assert!(
-            fronts[0].chrome.contains("stroke-dasharray"),
+            fronts[0].marks.iter().any(|m| m.stroke() == Stroke::Guide),
             "a cut line between the two pads"
         );
     }

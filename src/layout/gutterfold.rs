@@ -2,7 +2,7 @@
 //! directly below, turned 180 degrees; fold along the dashed line between them, glue,
 //! and cut. No duplex alignment is needed.
 
-use super::chrome::Chrome;
+use super::marks::{Anchor, Marks};
 use super::{GridItem, Paper, Placement, Rect, Sheet};
 use crate::model::Size;
 
@@ -113,7 +113,7 @@ pub fn gutterfold(
                 });
             }
         }
-        let mut chrome = Chrome::default();
+        let mut chrome = Marks::default();
         let grid = Rect {
             x: x0,
             y: y0,
@@ -147,7 +147,14 @@ pub fn gutterfold(
             );
         }
         let label = format!("{title} — gutterfold {}/{pages}: print one-sided, fold on the dashed line, glue, then cut", page + 1);
-        chrome.text(p.width / 2.0, p.height - 1.2, 2.2, "middle", false, &label);
+        chrome.text(
+            p.width / 2.0,
+            p.height - 1.2,
+            2.2,
+            Anchor::Middle,
+            false,
+            &label,
+        );
         let trim = placements
             .iter()
             .map(|p| p.trim)
@@ -164,7 +171,7 @@ pub fn gutterfold(
                 h: p.height,
             }),
             placements,
-            chrome: chrome.finish(p.width, p.height),
+            marks: chrome.0,
             label,
             back: false,
         });
@@ -203,6 +210,12 @@ mod tests {
         assert_eq!(p[0].trim.x, p[1].trim.x);
         assert!((p[1].trim.y - p[0].trim.bottom()).abs() < 1e-9);
         assert!(p[1].rotate180 && !p[0].rotate180);
-        assert!(sheets[0].chrome.contains("stroke-dasharray"), "fold line");
+        assert!(
+            sheets[0]
+                .marks
+                .iter()
+                .any(|m| m.stroke() == crate::layout::Stroke::Guide),
+            "fold line"
+        );
     }
 }

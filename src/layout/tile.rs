@@ -1,7 +1,7 @@
 //! Big parts (boards, mats): one page at real size, and tiles over Letter/A4 with an
 //! overlap band, registration targets in the band and a dashed cut guide.
 
-use super::chrome::Chrome;
+use super::marks::{Anchor, Marks};
 use super::{Paper, Placement, Rect, Sheet};
 use crate::model::Size;
 
@@ -15,7 +15,7 @@ const REAL_MARGIN: f64 = 10.0;
 /// One page at the part's own size plus bleed and room for crop marks.
 pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
     let (w, h, trim) = frame(size, bleed, REAL_MARGIN);
-    let mut chrome = Chrome::default();
+    let mut chrome = Marks::default();
     let gap = bleed + 0.5;
     let len = REAL_MARGIN - 1.5;
     for &x in &[trim.x, trim.right()] {
@@ -30,7 +30,7 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
         w / 2.0,
         h - 3.0,
         2.4,
-        "middle",
+        Anchor::Middle,
         false,
         &format!(
             "{label} — real size {} x {} mm",
@@ -51,7 +51,7 @@ pub fn real_size(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
 /// One page exactly the size of the part plus its bleed, no marks: what a print shop
 /// (or a pad printer) takes one face at a time.
 pub fn one_up(face: usize, size: Size, bleed: f64, label: &str) -> Sheet {
-    single(face, size, bleed, 0.0, Chrome::default(), label.to_string())
+    single(face, size, bleed, 0.0, Marks::default(), label.to_string())
 }
 
 /// The page size and the part's trim for one part with `margin` of paper around
@@ -71,14 +71,7 @@ fn frame(size: Size, bleed: f64, margin: f64) -> (f64, f64, Rect) {
 }
 
 /// A sheet holding one part with `margin` of paper around its bleed.
-fn single(
-    face: usize,
-    size: Size,
-    bleed: f64,
-    margin: f64,
-    chrome: Chrome,
-    label: String,
-) -> Sheet {
+fn single(face: usize, size: Size, bleed: f64, margin: f64, marks: Marks, label: String) -> Sheet {
     let (w, h, trim) = frame(size, bleed, margin);
     Sheet {
         width: w,
@@ -95,7 +88,7 @@ fn single(
             trim,
             rotate180: false,
         }],
-        chrome: chrome.finish(w, h),
+        marks: marks.0,
         label,
         back: false,
     }
@@ -158,7 +151,7 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                 w: size.width,
                 h: size.height,
             };
-            let mut chrome = Chrome::default();
+            let mut chrome = Marks::default();
             // Registration targets in the shared bands, at the same part position on
             // both tiles.
             let tr = 2.5;
@@ -202,7 +195,7 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                 p.width / 2.0,
                 p.height - (TILE_MARGIN - 2.4) / 2.0 - 0.6,
                 2.4,
-                "middle",
+                Anchor::Middle,
                 false,
                 &format!(
                     "{label} — tile {name} (row {} of {rows}, column {} of {cols}){how}",
@@ -226,7 +219,7 @@ pub fn tiles(face: usize, size: Size, bleed: f64, paper: Paper, label: &str) -> 
                     trim: part_trim,
                     rotate180: false,
                 }],
-                chrome: chrome.finish(p.width, p.height),
+                marks: chrome.0,
                 label: format!("{label} — tile {name}"),
                 back: false,
             });

@@ -1,41 +1,47 @@
 //! Loading a game folder: `game.toml` (definitions) and every other `*.toml` file
-//! (data tables), keeping spans for diagnostics.
+//! (data tables), through the project's file source, keeping spans for diagnostics.
+//! What the build's options decide (the paper, a print shop's products) is resolved
+//! here, before any check runs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::schema::GameFile;
-use super::{Component, Field, Game, Kind, Row, Size, Spanned, Table};
-use crate::diag::{did_you_mean, Diagnostic};
+use super::{Component, ComponentDef, Field, Game, Kind, Paper, Row, Size, Spanned, Table};
+use crate::diag::{did_you_mean, Diagnostic, Reported};
+use crate::project::{Project, MAX_DATA_BYTES};
+use crate::source::{EntryKind, FileError};
 use crate::units::parse_length;
 
-/// Largest data file accepted (a real game's tables are a few kilobytes).
-pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// What the build's options decide about the parts, known before the game loads.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    /// The paper: `half-paper` parts are half of it.
+    pub paper: Paper,
+    /// A print shop's products (full size with bleed by size name), when the build
+    /// makes a shop's files: every part takes the shop's bleed, and a set the shop
+    /// has no product for is not exported.
+    pub shop: Option<Shop<'a>>,
+}
+
+/// A print shop's products, from its profile.
+#[derive(Debug, Clone, Copy)]
+pub struct Shop<'a> {
+    /// The profile's name and id, for messages.
+    pub name: &'a str,
+    pub id: &'a str,
+    pub products: &'a BTreeMap<String, Size>,
+}
 
 type RowMap = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 type TableFile = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<RowMap>>>>;
 
-/// Reads a text file of the project, refusing huge files.
-pub(crate) fn read_text(root: &Path, rel: &Path) -> Result<String, Diagnostic> {
-    let path = root.join(rel);
-    let meta = std::fs::metadata(&path).map_err(|e| {
-        Diagnostic::error(format!("cannot read {}: {e}", rel.display())).at(rel, None)
-    })?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::error(format!(
-            "{} is {} bytes, over the {} byte limit for one file",
-            rel.display(),
-            meta.len(),
-            MAX_FILE_BYTES
-        ))
-        .at(rel, None)
-        .hint("split the data into smaller files"));
-    }
-    std::fs::read_to_string(&path).map_err(|e| {
-        Diagnostic::error(format!("cannot read {}: {e}", rel.display()))
-            .at(rel, None)
-            .hint("save the file as UTF-8 text")
-    })
+/// A file problem as a diagnostic about that file.
+pub(crate) fn file_error(e: &FileError) -> Diagnostic {
+    Diagnostic::error(e.to_string())
+        .at(e.path(), None)
+        .hint(e.hint())
 }
 
 /// Turns a TOML/serde error into a diagnostic, with "did you mean" for unknown fields.
@@ -69,229 +75,435 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or(s).to_string()
 }
 
-/// Loads `data/<id>/`. Returns the game (if its definitions could be read) and every
-/// problem found while loading.
-pub fn load_game(root: &Path, id: &str) -> (Option<Game>, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
+/// `nan` and `inf` are valid TOML but never a count, cost or size: every one in
+/// `text` is an error at its place (`nan > 0` would pass a check and print "NaN").
+fn non_finite_numbers(rel: &Path, game: &str, text: &str) -> Vec<Diagnostic> {
+    use toml::de::{DeTable, DeValue};
+    fn walk(v: &toml::Spanned<DeValue>, out: &mut Vec<Range<usize>>) {
+        match v.get_ref() {
+            DeValue::Float(f) if !f.as_str().chars().any(|c| c.is_ascii_digit()) => {
+                out.push(v.span())
+            }
+            DeValue::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            DeValue::Table(t) => t.values().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let Ok(table) = DeTable::parse(text) else {
+        return Vec::new(); // the syntax error is reported by the real parse
+    };
+    let mut spans = Vec::new();
+    table.get_ref().values().for_each(|v| walk(v, &mut spans));
+    spans
+        .into_iter()
+        .map(|span| {
+            Diagnostic::error("`nan` and `inf` are not numbers a game can print or check")
+                .at(rel, Some(span))
+                .with("game", game)
+                .hint("write a finite number")
+        })
+        .collect()
+}
+
+/// The `[game] profile` of a game, read before the build (its options depend on it).
+pub fn default_profile(project: &Project, id: &str) -> Option<String> {
+    let file = Path::new("data").join(id).join("game.toml");
+    let text = project.read_text(&file, MAX_DATA_BYTES).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    table
+        .get("game")?
+        .get("profile")?
+        .as_str()
+        .map(String::from)
+}
+
+/// Loads `data/<id>/` for `target`. The game is `None` when its definitions could
+/// not be read; every problem found while loading is reported.
+pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Option<Game>> {
     let dir = PathBuf::from("data").join(id);
     let file = dir.join("game.toml");
     if let Err(why) = crate::project::check_name(id) {
-        return (
-            None,
-            vec![Diagnostic::error(format!("game folder name `{id}` {why}"))
-                .at(&file, None)
-                .with("game", id)
-                .hint("rename the folder under data/: it becomes the output folder's name")],
-        );
+        let d = Diagnostic::error(format!("game folder name `{id}` {why}"))
+            .at(&file, None)
+            .with("game", id)
+            .hint("rename the folder under data/: it becomes the output folder's name");
+        return Reported::new(None, [d]);
     }
-    let text = match read_text(root, &file) {
+    let text = match project.read_text(&file, MAX_DATA_BYTES) {
         Ok(t) => t,
-        Err(d) => return (None, vec![d]),
+        Err(e) => return Reported::new(None, [file_error(&e).with("game", id)]),
     };
     let parsed: GameFile = match toml::from_str(&text) {
         Ok(p) => p,
-        Err(e) => return (None, vec![toml_error(&file, id, &e)]),
+        Err(e) => return Reported::new(None, [toml_error(&file, id, &e)]),
     };
-
+    let mut diags = non_finite_numbers(&file, id, &text);
     let before = diags.len();
-    let tables = load_tables(root, &dir, id, &mut diags);
+    let tables = load_tables(project, &dir, id, &mut diags);
     let unparsed_data = diags.len() > before;
-    let mut rejected = std::collections::BTreeSet::new();
 
+    let mut rejected = BTreeSet::new();
     let mut components = Vec::new();
-    let mut seen: BTreeMap<String, std::ops::Range<usize>> = BTreeMap::new();
+    let mut seen = BTreeSet::new();
+    let context = LoadContext {
+        project,
+        file: &file,
+        dir: &dir,
+        game: id,
+        tables: &tables,
+        unparsed_data,
+        target,
+    };
     for c in parsed.component {
         let span = c.span();
         let def = c.into_inner();
         let cid = def.id.get_ref().clone();
-        let at = |d: Diagnostic, span| {
-            d.at(&file, Some(span))
-                .with("game", id)
-                .with("component", cid.clone())
-        };
-        if let Err(why) = crate::project::check_name(&cid) {
-            rejected.insert(cid.clone());
-            diags.push(
-                at(
-                    Diagnostic::error(format!("component id `{cid}` {why}")),
-                    def.id.span(),
-                )
-                .hint("use lowercase letters, digits and hyphens, e.g. `contract-cards`"),
-            );
-            continue;
-        }
-        if seen.insert(cid.clone(), def.id.span()).is_some() {
-            diags.push(
-                at(
-                    Diagnostic::error(format!("duplicate component id `{cid}`")),
-                    def.id.span(),
-                )
-                .hint("give every [[component]] its own id"),
-            );
-            continue;
-        }
-        let reject = |rejected: &mut std::collections::BTreeSet<String>| {
-            rejected.insert(cid.clone());
-        };
-        let kind = match Kind::parse(def.kind.get_ref()) {
-            Some(k) => k,
-            None => {
-                let word = def.kind.get_ref();
-                let hint = match did_you_mean(word, Kind::NAMES) {
-                    Some(m) => format!("did you mean `{m}`?"),
-                    None => format!("use one of: {}", Kind::NAMES.join(", ")),
-                };
-                diags.push(
-                    at(
-                        Diagnostic::error(format!("unknown component kind `{word}`")),
-                        def.kind.span(),
-                    )
-                    .hint(hint),
-                );
-                reject(&mut rejected);
-                continue;
+        let duplicate = !seen.insert(cid.clone());
+        match context.component(def, span, duplicate) {
+            Ok((component, warning)) => {
+                diags.extend(warning);
+                components.push(component);
             }
-        };
-        let size = match Size::from_toml(def.size.get_ref()) {
-            Ok(s) => s,
-            Err(why) => {
-                diags.push(at(Diagnostic::error(why), def.size.span())
-                    .hint("use a named size (poker, bridge, mini-euro, chit-3/4in, tile-2in, ...) or { width = \"63.5mm\", height = \"88.9mm\" }"));
-                reject(&mut rejected);
-                continue;
-            }
-        };
-        let bleed = match &def.bleed {
-            None => kind.default_bleed(),
-            Some(b) => match parse_length(b.get_ref()) {
-                Ok(v) if (0.0..=25.4).contains(&v) => v,
-                Ok(v) => {
-                    diags.push(
-                        at(
-                            Diagnostic::error(format!("bleed {v} mm is outside 0..25.4 mm")),
-                            b.span(),
-                        )
-                        .hint("print shops ask for 3mm (1/8in)"),
-                    );
-                    reject(&mut rejected);
-                    continue;
-                }
-                Err(why) => {
-                    diags.push(
-                        at(Diagnostic::error(why), b.span())
-                            .hint("write the bleed like \"3mm\" or \"1/8in\""),
-                    );
-                    reject(&mut rejected);
-                    continue;
-                }
-            },
-        };
-        if let Some(t) = &def.table {
-            if !tables.contains_key(t.get_ref()) && !unparsed_data {
-                let names: Vec<&str> = tables.keys().map(String::as_str).collect();
-                let hint = match did_you_mean(t.get_ref(), names.iter().copied()) {
-                    Some(m) => format!("did you mean `{m}`?"),
-                    None => format!(
-                        "add [[{}]] rows to a .toml file in {}; tables found: {}",
-                        t.get_ref(),
-                        dir.display(),
-                        names.join(", ")
-                    ),
-                };
-                diags.push(
-                    at(
-                        Diagnostic::error(format!(
-                            "component `{cid}` uses table `{}`, which no data file defines",
-                            t.get_ref()
-                        )),
-                        t.span(),
-                    )
-                    .hint(hint),
-                );
-            }
-        } else if let Some(e) = &def.expand {
-            diags.push(
-                at(Diagnostic::error("`expand` needs a `table`"), e.span())
-                    .hint("add `table = \"...\"` or remove `expand`"),
-            );
-        }
-        let (art, art_back) = match resolve_art(root, &dir, &def) {
-            Ok(a) => a,
             Err(d) => {
-                let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
-                diags.push(at(d, sp));
-                rejected.insert(cid.clone());
-                continue;
+                // A duplicate id stays accepted under its first definition.
+                if !duplicate {
+                    rejected.insert(cid);
+                }
+                diags.push(d);
             }
-        };
-        if def.front.is_none() == art.is_empty() {
-            let msg = if art.is_empty() {
-                "a component needs `front` (a template) or `art` (finished image files)"
-            } else {
-                "a component has either `front` (a template) or `art` (image files), not both"
-            };
-            diags.push(at(Diagnostic::error(msg), span.clone()).hint(
-                "write `front = \"card.svg\"`, or `art = \"art/cards/*.svg\"` for finished art",
-            ));
-            rejected.insert(cid.clone());
-            continue;
         }
-        components.push(Component {
-            def,
-            span,
-            kind,
-            size,
-            bleed,
-            art,
-            art_back,
-        });
     }
-
-    let contents = parsed.contents.into_iter().collect();
     let game = Game {
         id: id.to_string(),
         file,
-        root: root.to_path_buf(),
         meta: parsed.game,
         rules: parsed.rules.unwrap_or_default(),
-        contents,
+        contents: parsed.contents.into_iter().collect(),
         components,
         derives: parsed.derive,
         asserts: parsed.asserts,
         references: parsed.reference,
         network: parsed.network,
         tables,
-        settings: BTreeMap::new(),
         rejected,
         unparsed_data,
     };
-    (Some(game), diags)
+    Reported::new(Some(game), diags)
+}
+
+/// What loading a component needs to know about its game.
+struct LoadContext<'a> {
+    project: &'a Project,
+    file: &'a Path,
+    dir: &'a Path,
+    game: &'a str,
+    tables: &'a BTreeMap<String, Table>,
+    unparsed_data: bool,
+    target: &'a Target<'a>,
+}
+
+impl LoadContext<'_> {
+    /// A diagnostic about component `cid` at `span` of `game.toml`.
+    fn at(&self, cid: &str, d: Diagnostic, span: Range<usize>) -> Diagnostic {
+        d.at(self.file, Some(span))
+            .with("game", self.game)
+            .with("component", cid)
+    }
+
+    /// Resolves one `[[component]]`: its name, kind, size, bleed, table and art, for
+    /// the build's target. Returns it with a warning when the target's shop does not
+    /// make it.
+    fn component(
+        &self,
+        def: ComponentDef,
+        span: Range<usize>,
+        duplicate: bool,
+    ) -> Result<(Component, Option<Diagnostic>), Diagnostic> {
+        let cid = def.id.get_ref().clone();
+        if let Err(why) = crate::project::check_name(&cid) {
+            return Err(self
+                .at(
+                    &cid,
+                    Diagnostic::error(format!("component id `{cid}` {why}")),
+                    def.id.span(),
+                )
+                .hint("use lowercase letters, digits and hyphens, e.g. `contract-cards`"));
+        }
+        if duplicate {
+            return Err(self
+                .at(
+                    &cid,
+                    Diagnostic::error(format!("duplicate component id `{cid}`")),
+                    def.id.span(),
+                )
+                .hint("give every [[component]] its own id"));
+        }
+        let kind = self.kind(&cid, &def)?;
+        let size = Size::from_toml(def.size.get_ref(), self.target.paper).map_err(|e| {
+            self.at(&cid, Diagnostic::error(e.to_string()), def.size.span())
+                .hint("use a named size (poker, bridge, mini-euro, chit-3/4in, tile-2in, ...) or { width = \"63.5mm\", height = \"88.9mm\" }")
+        })?;
+        let mut bleed = self.bleed(&cid, &def, kind)?;
+        self.check_table(&cid, &def)?;
+        let (art, art_back) = self.art(&def).map_err(|d| {
+            let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
+            self.at(&cid, d, sp)
+        })?;
+        if def.front.is_none() == art.is_empty() {
+            let msg = if art.is_empty() {
+                "a component needs `front` (a template) or `art` (finished image files)"
+            } else {
+                "a component has either `front` (a template) or `art` (image files), not both"
+            };
+            return Err(self.at(&cid, Diagnostic::error(msg), span.clone()).hint(
+                "write `front = \"card.svg\"`, or `art = \"art/cards/*.svg\"` for finished art",
+            ));
+        }
+        // A shop fixes each part's full size: its bleed replaces the component's, and
+        // a set the shop does not make is left out.
+        let mut exported = true;
+        let mut warning = None;
+        if let Some(shop) = &self.target.shop {
+            match size.shop_full_size(def.size.get_ref().as_str(), shop.products) {
+                Some(full) => {
+                    bleed = ((full.width - size.width) / 2.0).min((full.height - size.height) / 2.0)
+                }
+                None => {
+                    exported = false;
+                    warning = Some(
+                        self.at(
+                            &cid,
+                            Diagnostic::warning(format!(
+                                "{} has no product for `{cid}` ({} x {} mm): not exported for this profile",
+                                shop.name,
+                                crate::units::fmt_num(size.width),
+                                crate::units::fmt_num(size.height)
+                            )),
+                            def.size.span(),
+                        )
+                        .hint(format!(
+                            "add the size to profiles/{}.toml if the shop makes it",
+                            shop.id
+                        )),
+                    );
+                }
+            }
+        }
+        Ok((
+            Component {
+                def,
+                span,
+                kind,
+                size,
+                bleed,
+                exported,
+                art,
+                art_back,
+            },
+            warning,
+        ))
+    }
+
+    fn kind(&self, cid: &str, def: &ComponentDef) -> Result<Kind, Diagnostic> {
+        let word = def.kind.get_ref();
+        Kind::parse(word).ok_or_else(|| {
+            let hint = match did_you_mean(word, Kind::NAMES) {
+                Some(m) => format!("did you mean `{m}`?"),
+                None => format!("use one of: {}", Kind::NAMES.join(", ")),
+            };
+            self.at(
+                cid,
+                Diagnostic::error(format!("unknown component kind `{word}`")),
+                def.kind.span(),
+            )
+            .hint(hint)
+        })
+    }
+
+    fn bleed(&self, cid: &str, def: &ComponentDef, kind: Kind) -> Result<f64, Diagnostic> {
+        let Some(b) = &def.bleed else {
+            return Ok(kind.default_bleed());
+        };
+        match parse_length(b.get_ref()) {
+            Ok(v) if (0.0..=25.4).contains(&v) => Ok(v),
+            Ok(v) => Err(self
+                .at(
+                    cid,
+                    Diagnostic::error(format!("bleed {v} mm is outside 0..25.4 mm")),
+                    b.span(),
+                )
+                .hint("print shops ask for 3mm (1/8in)")),
+            Err(why) => Err(self
+                .at(cid, Diagnostic::error(why.to_string()), b.span())
+                .hint("write the bleed like \"3mm\" or \"1/8in\"")),
+        }
+    }
+
+    /// The component's `table` must exist (unless a data file failed to parse);
+    /// `expand` needs a table.
+    fn check_table(&self, cid: &str, def: &ComponentDef) -> Result<(), Diagnostic> {
+        match (&def.table, &def.expand) {
+            (Some(t), _) if !self.tables.contains_key(t.get_ref()) && !self.unparsed_data => {
+                let names: Vec<&str> = self.tables.keys().map(String::as_str).collect();
+                let hint = match did_you_mean(t.get_ref(), names.iter().copied()) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => format!(
+                        "add [[{}]] rows to a .toml file in {}; tables found: {}",
+                        t.get_ref(),
+                        self.dir.display(),
+                        names.join(", ")
+                    ),
+                };
+                Err(self
+                    .at(
+                        cid,
+                        Diagnostic::error(format!(
+                            "component `{cid}` uses table `{}`, which no data file defines",
+                            t.get_ref()
+                        )),
+                        t.span(),
+                    )
+                    .hint(hint))
+            }
+            (None, Some(e)) => Err(self
+                .at(cid, Diagnostic::error("`expand` needs a `table`"), e.span())
+                .hint("add `table = \"...\"` or remove `expand`")),
+            _ => Ok(()),
+        }
+    }
+
+    /// Resolves `art` (patterns or a list) and `art_back` into project files under
+    /// `data/<game>/`, sorted.
+    fn art(&self, def: &ComponentDef) -> Result<(Vec<PathBuf>, Option<PathBuf>), Diagnostic> {
+        let patterns: Vec<String> = match def.art.as_ref().map(|a| a.get_ref()) {
+            None => Vec::new(),
+            Some(toml::Value::String(s)) => vec![s.clone()],
+            Some(toml::Value::Array(a)) => a
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(String::from)
+                        .ok_or_else(|| Diagnostic::error("`art` lists file names as strings"))
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => {
+                return Err(
+                    Diagnostic::error("`art` must be a file pattern or a list of files")
+                        .hint("e.g. art = \"art/cards/*.svg\""),
+                )
+            }
+        };
+        let mut files = Vec::new();
+        for pattern in &patterns {
+            files.extend(self.art_files(pattern)?);
+        }
+        let back = match &def.art_back {
+            None => None,
+            Some(b) => {
+                let p = art_path(self.dir, b.get_ref())?;
+                if self.project.kind(&p).is_none() {
+                    return Err(Diagnostic::error(format!(
+                        "art back `{}` does not exist",
+                        b.get_ref()
+                    ))
+                    .hint(format!("looked for {}", p.display())));
+                }
+                Some(p)
+            }
+        };
+        Ok((files, back))
+    }
+
+    /// The files one `art` pattern names (`art/cards/*.svg`, `art/**/*.png` or a
+    /// plain file name), sorted.
+    fn art_files(&self, pattern: &str) -> Result<Vec<PathBuf>, Diagnostic> {
+        let path = art_path(self.dir, pattern)?;
+        let is_glob = pattern.contains(['*', '?', '[', '{']);
+        if !is_glob {
+            return match self.project.kind(&path) {
+                Some(_) => Ok(vec![path]),
+                None => Err(
+                    Diagnostic::error(format!("art file `{pattern}` does not exist"))
+                        .hint(format!("looked for {}", path.display())),
+                ),
+            };
+        }
+        let glob = globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| {
+                Diagnostic::error(format!("art pattern `{pattern}` is not a pattern: {e}"))
+                    .hint("use `*` for any name, e.g. art = \"art/cards/*.svg\"")
+            })?
+            .compile_matcher();
+        // Walk the folder the pattern starts in (its components before the first
+        // wildcard).
+        let base: PathBuf = Path::new(pattern)
+            .components()
+            .take_while(|c| {
+                !c.as_os_str()
+                    .to_string_lossy()
+                    .contains(['*', '?', '[', '{'])
+            })
+            .collect();
+        let folder = self.dir.join(&base);
+        let found: Vec<PathBuf> = match self.project.kind(&folder) {
+            Some(EntryKind::Folder) => self
+                .project
+                .walk(&folder, &[""], 8)
+                .map_err(|e| file_error(&e))?
+                .into_iter()
+                .filter(|p| p.strip_prefix(self.dir).is_ok_and(|rel| glob.is_match(rel)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if found.is_empty() {
+            return Err(
+                Diagnostic::error(format!("no file matches the art pattern `{pattern}`"))
+                    .hint(format!("put the files in {}", folder.display())),
+            );
+        }
+        Ok(found)
+    }
+}
+
+/// An art path relative to the game folder: no absolute path, no `..`, no URL.
+fn art_path(dir: &Path, p: &str) -> Result<PathBuf, Diagnostic> {
+    let rel = PathBuf::from(p);
+    if p.contains("://") || crate::source::check_relative(&rel).is_err() {
+        return Err(Diagnostic::error(format!(
+            "art path `{p}` must be relative to the game folder, without `..`"
+        ))
+        .hint("put the art under data/<game>/, e.g. data/<game>/art/"));
+    }
+    Ok(dir.join(rel))
 }
 
 /// Loads every `*.toml` in the game folder except `game.toml`, in name order.
 fn load_tables(
-    root: &Path,
+    project: &Project,
     dir: &Path,
     game: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, Table> {
     let mut tables: BTreeMap<String, Table> = BTreeMap::new();
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(root.join(dir)) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .filter(|p| p.file_name().is_some_and(|n| n != "game.toml"))
-            .filter_map(|p| p.file_name().map(|n| dir.join(n)))
+    let files: Vec<PathBuf> = match project.list(dir) {
+        Ok(entries) => entries
+            .into_iter()
+            .filter(|e| e.kind != EntryKind::Folder)
+            .filter(|e| e.name.ends_with(".toml") && e.name != "game.toml")
+            .map(|e| dir.join(e.name))
             .collect(),
-        Err(_) => Vec::new(),
+        Err(e) => {
+            diags.push(file_error(&e).with("game", game));
+            Vec::new()
+        }
     };
-    files.sort();
     for rel in files {
-        let text = match read_text(root, &rel) {
+        let text = match project.read_text(&rel, MAX_DATA_BYTES) {
             Ok(t) => t,
-            Err(d) => {
-                diags.push(d.with("game", game));
+            Err(e) => {
+                diags.push(file_error(&e).with("game", game));
                 continue;
             }
         };
@@ -306,6 +518,7 @@ fn load_tables(
                 continue;
             }
         };
+        diags.extend(non_finite_numbers(&rel, game, &text));
         for (name, rows) in parsed {
             let tname = name.get_ref().clone();
             if let Some(prev) = tables.get(&tname) {
@@ -320,34 +533,7 @@ fn load_tables(
                 );
                 continue;
             }
-            let rows = rows
-                .into_inner()
-                .into_iter()
-                .map(|r| {
-                    let span = r.span();
-                    let fields = r
-                        .into_inner()
-                        .into_iter()
-                        .map(|(k, v)| {
-                            let key_span = k.span();
-                            let span = v.span();
-                            (
-                                k.into_inner(),
-                                Field {
-                                    key_span,
-                                    span,
-                                    value: v.into_inner(),
-                                },
-                            )
-                        })
-                        .collect();
-                    Row {
-                        span,
-                        fields,
-                        derived: BTreeMap::new(),
-                    }
-                })
-                .collect();
+            let rows = rows.into_inner().into_iter().map(table_row).collect();
             tables.insert(
                 tname.clone(),
                 Table {
@@ -361,99 +547,28 @@ fn load_tables(
     tables
 }
 
-/// Resolves a component's `art` pattern or list and `art_back` into project-relative
-/// files: only inside `data/<game>/`, only `*` in the file name, sorted.
-fn resolve_art(
-    root: &Path,
-    dir: &Path,
-    def: &super::ComponentDef,
-) -> Result<(Vec<PathBuf>, Option<PathBuf>), Diagnostic> {
-    let safe = |p: &str| -> Result<PathBuf, Diagnostic> {
-        let rel = PathBuf::from(p);
-        if rel.is_absolute()
-            || rel
-                .components()
-                .any(|c| !matches!(c, std::path::Component::Normal(_)))
-            || p.contains("://")
-        {
-            return Err(Diagnostic::error(format!(
-                "art path `{p}` must be relative to the game folder, without `..`"
-            ))
-            .hint("put the art under data/<game>/, e.g. data/<game>/art/"));
-        }
-        Ok(dir.join(rel))
-    };
-    let mut files = Vec::new();
-    let patterns: Vec<String> = match def.art.as_ref().map(|a| a.get_ref()) {
-        None => Vec::new(),
-        Some(toml::Value::String(s)) => vec![s.clone()],
-        Some(toml::Value::Array(a)) => a
-            .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(String::from)
-                    .ok_or_else(|| Diagnostic::error("`art` lists file names as strings"))
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => {
-            return Err(
-                Diagnostic::error("`art` must be a file pattern or a list of files")
-                    .hint("e.g. art = \"art/cards/*.svg\""),
+/// One `[[name]]` row with the spans of its keys and values.
+fn table_row(r: Spanned<RowMap>) -> Row {
+    let span = r.span();
+    let fields = r
+        .into_inner()
+        .into_iter()
+        .map(|(k, v)| {
+            let key_span = k.span();
+            let span = v.span();
+            (
+                k.into_inner(),
+                Field {
+                    key_span,
+                    span,
+                    value: v.into_inner(),
+                },
             )
-        }
-    };
-    for pat in &patterns {
-        let path = safe(pat)?;
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_string();
-        if let Some((pre, post)) = name.split_once('*') {
-            let folder = path.parent().unwrap_or(dir).to_path_buf();
-            let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(&folder))
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok())
-                        .filter_map(|e| e.file_name().to_str().map(String::from))
-                        .filter(|n| {
-                            n.starts_with(pre)
-                                && n.ends_with(post)
-                                && n.len() >= pre.len() + post.len()
-                        })
-                        .map(|n| folder.join(n))
-                        .collect()
-                })
-                .unwrap_or_default();
-            found.sort();
-            if found.is_empty() {
-                return Err(
-                    Diagnostic::error(format!("no file matches the art pattern `{pat}`"))
-                        .hint(format!("put the files in {}", folder.display())),
-                );
-            }
-            files.extend(found);
-        } else if root.join(&path).is_file() {
-            files.push(path);
-        } else {
-            return Err(
-                Diagnostic::error(format!("art file `{pat}` does not exist"))
-                    .hint(format!("looked for {}", path.display())),
-            );
-        }
+        })
+        .collect();
+    Row {
+        span,
+        fields,
+        derived: BTreeMap::new(),
     }
-    let back = match &def.art_back {
-        None => None,
-        Some(b) => {
-            let p = safe(b.get_ref())?;
-            if !root.join(&p).is_file() {
-                return Err(Diagnostic::error(format!(
-                    "art back `{}` does not exist",
-                    b.get_ref()
-                ))
-                .hint(format!("looked for {}", p.display())));
-            }
-            Some(p)
-        }
-    };
-    Ok((files, back))
 }

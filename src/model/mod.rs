@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-pub use load::load_game;
+pub use load::{default_profile, load_game, Target};
 pub use schema::{AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef};
-pub use size::{Shape, Size};
+pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
 /// A TOML value with the span it was read from.
 pub type Spanned<T> = toml::Spanned<T>;
@@ -23,8 +23,6 @@ pub struct Game {
     pub id: String,
     /// `data/<id>/game.toml`, relative to the project root.
     pub file: PathBuf,
-    /// The project root (art files are read from under it).
-    pub root: PathBuf,
     pub meta: GameMeta,
     /// `[rules]`: every number the printed parts show.
     pub rules: toml::Table,
@@ -43,8 +41,6 @@ pub struct Game {
     /// Whether a data file failed to parse (already reported): a table it held is
     /// then missing, and "no such table" errors would only repeat that.
     pub unparsed_data: bool,
-    /// Run settings templates and expressions see as `settings` (`copies`, `paper`).
-    pub settings: BTreeMap<String, minijinja::Value>,
 }
 
 /// A component set after its size and kind were resolved.
@@ -55,8 +51,11 @@ pub struct Component {
     pub span: Range<usize>,
     pub kind: Kind,
     pub size: Size,
-    /// Bleed around every face, in millimetres.
+    /// Bleed around every face, in millimetres (the print shop's, for a shop profile).
     pub bleed: f64,
+    /// Whether this build exports the set (a shop profile leaves out the sets it has
+    /// no product for).
+    pub exported: bool,
     /// With `art`: the art files, relative to the project root, sorted.
     pub art: Vec<PathBuf>,
     /// With `art_back`: the back art file.
@@ -142,19 +141,24 @@ impl Kind {
         })
     }
 
+    /// The kind's name as written in `game.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Card => "card",
+            Kind::Chit => "chit",
+            Kind::Token => "token",
+            Kind::Money => "money",
+            Kind::Aid => "aid",
+            Kind::Board => "board",
+            Kind::Mat => "mat",
+            Kind::Pad => "pad",
+        }
+    }
+
     /// Whether faces of this kind are cut apart with shape cut lines (chits) rather
     /// than butted together with crop marks (cards).
     pub fn uses_cut_lines(self) -> bool {
         matches!(self, Kind::Chit | Kind::Token)
-    }
-
-    /// How the kind is laid out on print-and-play sheets.
-    pub fn grid_style(self) -> crate::layout::GridStyle {
-        match self {
-            Kind::Chit | Kind::Token => crate::layout::GridStyle::SPACED,
-            Kind::Pad => crate::layout::GridStyle::EDGE_TO_EDGE,
-            _ => crate::layout::GridStyle::BUTTED,
-        }
     }
 
     /// Whether this kind is printed at real size and tiled (boards, mats).
@@ -176,6 +180,35 @@ impl Kind {
     }
 }
 
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which side of a part a face is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    Front,
+    Back,
+}
+
+impl Side {
+    /// `front` or `back`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Front => "front",
+            Side::Back => "back",
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A data table: the rows of every `[[name]]` in one file.
 #[derive(Debug)]
 pub struct Table {
@@ -191,7 +224,7 @@ pub struct Row {
     pub span: Range<usize>,
     pub fields: BTreeMap<String, Field>,
     /// Fields computed by `[[derive]]` rules (e.g. a contract's fee).
-    pub derived: BTreeMap<String, minijinja::Value>,
+    pub derived: BTreeMap<String, toml::Value>,
 }
 
 /// One field of a row, with spans for its key and value.
@@ -215,19 +248,6 @@ impl Row {
             None => format!("#{}", index + 1),
         }
     }
-
-    /// The row as a template value: its fields and derived fields.
-    pub fn to_value(&self) -> minijinja::Value {
-        let mut map: BTreeMap<String, minijinja::Value> = self
-            .fields
-            .iter()
-            .map(|(k, f)| (k.clone(), crate::template::to_value(&f.value)))
-            .collect();
-        for (k, v) in &self.derived {
-            map.insert(k.clone(), v.clone());
-        }
-        minijinja::Value::from(map)
-    }
 }
 
 impl Table {
@@ -241,18 +261,5 @@ impl Game {
     /// The component with `id`.
     pub fn component(&self, id: &str) -> Option<&Component> {
         self.components.iter().find(|c| c.id() == id)
-    }
-
-    /// All tables as one template value: `tables.city` is the list of city rows.
-    pub fn tables_value(&self) -> minijinja::Value {
-        let map: BTreeMap<String, minijinja::Value> = self
-            .tables
-            .iter()
-            .map(|(name, t)| {
-                let rows: Vec<minijinja::Value> = t.rows.iter().map(Row::to_value).collect();
-                (name.clone(), minijinja::Value::from(rows))
-            })
-            .collect();
-        minijinja::Value::from(map)
     }
 }

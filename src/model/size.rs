@@ -1,6 +1,46 @@
-//! Named part sizes (from PRINT.md) and shapes.
+//! Named part sizes (from PRINT.md), papers and shapes.
 
-use crate::units::{parse_length, MM_PER_IN};
+use std::collections::BTreeMap;
+
+use crate::units::{parse_length, LengthError, MM_PER_IN};
+
+/// A paper size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paper {
+    pub name: &'static str,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// The paper sizes `--paper` accepts.
+pub const PAPERS: &[Paper] = &[
+    Paper {
+        name: "letter",
+        width: 215.9,
+        height: 279.4,
+    },
+    Paper {
+        name: "a4",
+        width: 210.0,
+        height: 297.0,
+    },
+];
+
+impl Paper {
+    /// Looks up a paper by name.
+    pub fn named(name: &str) -> Option<Paper> {
+        PAPERS.iter().copied().find(|p| p.name == name)
+    }
+
+    /// The same paper turned sideways.
+    pub fn landscape(self) -> Paper {
+        Paper {
+            width: self.height,
+            height: self.width,
+            ..self
+        }
+    }
+}
 
 /// A face's finished (trim) size in millimetres.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -11,6 +51,81 @@ pub struct Size {
 
 /// The largest part the tool accepts: 2 m a side (a big playmat is about 0.9 m).
 pub const MAX_SIDE_MM: f64 = 2000.0;
+/// The smallest side of a part the tool accepts: 2 mm (Inside Track's track
+/// pieces are 3.5 mm wide; anything thinner cannot be cut by hand, and a sheet of
+/// them would hold tens of thousands).
+pub const MIN_SIDE_MM: f64 = 2.0;
+
+/// Why a size is not a size.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SizeError {
+    /// A name that is not in [`NAMED`], with the closest one.
+    UnknownName {
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    /// A key other than `width` and `height`.
+    UnknownKey(String),
+    /// `width` or `height` is missing.
+    Missing(&'static str),
+    /// `width` or `height` is not a length string.
+    NotAString(&'static str),
+    /// `width` or `height` does not parse.
+    Length(LengthError),
+    /// Neither a name nor a table.
+    Shape,
+    /// Smaller than [`MIN_SIDE_MM`].
+    TooSmall { width: f64, height: f64 },
+    /// Larger than [`MAX_SIDE_MM`].
+    TooLarge { width: f64, height: f64 },
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::units::fmt_num as n;
+        match self {
+            SizeError::UnknownName { name, suggestion } => match suggestion {
+                Some(m) => write!(f, "unknown size `{name}`; did you mean `{m}`?"),
+                None => {
+                    let names: Vec<&str> = NAMED.iter().map(|n| n.0).collect();
+                    write!(
+                        f,
+                        "unknown size `{name}`; known sizes: {}, half-paper",
+                        names.join(", ")
+                    )
+                }
+            },
+            SizeError::UnknownKey(k) => {
+                write!(f, "unknown key `{k}` in size: use `width` and `height`")
+            }
+            SizeError::Missing(k) => write!(f, "size needs a `{k}`"),
+            SizeError::NotAString(k) => {
+                write!(f, "size `{k}` must be a length string like \"63.5mm\"")
+            }
+            SizeError::Length(e) => write!(f, "{e}"),
+            SizeError::Shape => write!(
+                f,
+                "size must be a name like \"poker\" or {{ width = \"..\", height = \"..\" }}"
+            ),
+            SizeError::TooSmall { width, height } => write!(
+                f,
+                "size {} x {} mm is under the {} mm minimum for a side of a part",
+                n(*width),
+                n(*height),
+                n(MIN_SIDE_MM)
+            ),
+            SizeError::TooLarge { width, height } => write!(
+                f,
+                "size {} x {} mm is over the {} mm limit for one part",
+                n(*width),
+                n(*height),
+                n(MAX_SIDE_MM)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
 
 /// Named sizes, width x height in millimetres, portrait.
 pub const NAMED: &[(&str, f64, f64)] = &[
@@ -66,35 +181,28 @@ impl Size {
         }
     }
 
-    /// Reads a size from `"poker"` or `{ width = "..", height = ".." }`.
-    /// `"half-paper"` reads as half-letter until the build's paper is known.
-    pub fn from_toml(v: &toml::Value) -> Result<Size, String> {
+    /// Reads a size from `"poker"` or `{ width = "..", height = ".." }`; `paper` is
+    /// the build's paper, which `"half-paper"` is half of.
+    pub fn from_toml(v: &toml::Value, paper: Paper) -> Result<Size, SizeError> {
         if v.as_str() == Some("half-paper") {
-            return Ok(Size::half_of(215.9, 279.4));
+            return Ok(Size::half_of(paper.width, paper.height));
         }
         let size = match v {
-            toml::Value::String(name) => Size::named(name).ok_or_else(|| {
-                let names: Vec<&str> = NAMED.iter().map(|n| n.0).collect();
-                match crate::diag::did_you_mean(name, names.iter().copied()) {
-                    Some(m) => format!("unknown size `{name}`; did you mean `{m}`?"),
-                    None => format!("unknown size `{name}`; known sizes: {}", names.join(", ")),
-                }
-            })?,
+            toml::Value::String(name) => {
+                Size::named(name).ok_or_else(|| SizeError::UnknownName {
+                    name: name.clone(),
+                    suggestion: crate::diag::did_you_mean(name, NAMED.iter().map(|n| n.0)),
+                })?
+            }
             toml::Value::Table(t) => {
-                for k in t.keys() {
-                    if k != "width" && k != "height" {
-                        return Err(format!(
-                            "unknown key `{k}` in size: use `width` and `height`"
-                        ));
-                    }
+                if let Some(k) = t.keys().find(|k| *k != "width" && *k != "height") {
+                    return Err(SizeError::UnknownKey(k.clone()));
                 }
-                let get = |k: &str| -> Result<f64, String> {
+                let get = |k: &'static str| -> Result<f64, SizeError> {
                     match t.get(k) {
-                        Some(toml::Value::String(s)) => parse_length(s),
-                        Some(_) => Err(format!(
-                            "size `{k}` must be a length string like \"63.5mm\""
-                        )),
-                        None => Err(format!("size needs a `{k}`")),
+                        Some(toml::Value::String(s)) => parse_length(s).map_err(SizeError::Length),
+                        Some(_) => Err(SizeError::NotAString(k)),
+                        None => Err(SizeError::Missing(k)),
                     }
                 };
                 Size {
@@ -102,26 +210,33 @@ impl Size {
                     height: get("height")?,
                 }
             }
-            _ => {
-                return Err(
-                    "size must be a name like \"poker\" or { width = \"..\", height = \"..\" }"
-                        .into(),
-                )
-            }
+            _ => return Err(SizeError::Shape),
         };
-        if size.width <= 0.0 || size.height <= 0.0 {
-            return Err(format!(
-                "size must be larger than zero (got {} x {} mm)",
-                size.width, size.height
-            ));
+        let (width, height) = (size.width, size.height);
+        if width.min(height) < MIN_SIDE_MM {
+            return Err(SizeError::TooSmall { width, height });
         }
-        if size.width > MAX_SIDE_MM || size.height > MAX_SIDE_MM {
-            return Err(format!(
-                "size {} x {} mm is over the {} mm limit for one part",
-                size.width, size.height, MAX_SIDE_MM
-            ));
+        if width.max(height) > MAX_SIDE_MM {
+            return Err(SizeError::TooLarge { width, height });
         }
         Ok(size)
+    }
+
+    /// The full size (trim + bleed) a print shop makes for a part of this size, if
+    /// it makes one: matched by the size's name (`size_name`), else by dimensions.
+    pub fn shop_full_size(
+        self,
+        size_name: Option<&str>,
+        products: &BTreeMap<String, Size>,
+    ) -> Option<Size> {
+        if let Some(s) = size_name.and_then(|n| products.get(n)) {
+            return Some(*s);
+        }
+        products.iter().find_map(|(name, full)| {
+            let named = Size::named(name)?;
+            ((named.width - self.width).abs() < 0.01 && (named.height - self.height).abs() < 0.01)
+                .then_some(*full)
+        })
     }
 }
 
@@ -138,6 +253,16 @@ impl Shape {
     /// All shape names.
     pub const NAMES: [&'static str; 4] = ["rect", "rounded", "round", "triangle"];
 
+    /// The shape's name as templates see it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Rect => "rect",
+            Shape::Rounded => "rounded",
+            Shape::Round => "round",
+            Shape::Triangle => "triangle",
+        }
+    }
+
     /// Parses a shape name.
     pub fn parse(s: &str) -> Option<Shape> {
         Some(match s.trim() {
@@ -147,5 +272,11 @@ impl Shape {
             "triangle" => Shape::Triangle,
             _ => return None,
         })
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }

@@ -1,12 +1,10 @@
 //! Truck Off (roll and write): build the game pad from the real data, read the PDF and
 //! SVG back, and break each rule the checks guard in a copy of the data.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 const SHEETS: usize = 4;

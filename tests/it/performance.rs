@@ -3,13 +3,11 @@
 //! face and keeping the last good output when the edit has an error. (Timing itself
 //! is measured by `cardstock bench`, never asserted in a test.)
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 #[test]
 fn bench_deck_of_finished_art_is_imposed_with_backs() {

@@ -1,9 +1,7 @@
 //! Nothing lost, nothing broken: failed builds keep the previous output, special
 //! characters render, and output never leaves the output folder.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn base_project() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();

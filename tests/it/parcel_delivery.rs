@@ -1,11 +1,9 @@
 //! Special Delivery (the parcel-delivery game): build the real data, read the PDF
 //! back, and break the rules the checks guard in copies of the data.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 const GAME: &str = "parcel-delivery";

@@ -1,11 +1,9 @@
 //! Black Pawn Trucking end to end: build the real data, read the playmat, the map
 //! and the paper piecepack back from the PDF, and break the map's rules on purpose.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 const GAME: &str = "black-pawn-trucking";

@@ -1,8 +1,6 @@
 //! Text in the PDF: drawn as runs of glyphs (the krilla-svg patch in vendor/), in the
 //! same places as resvg draws it for the PNGs, and readable as words.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
@@ -52,7 +50,8 @@ fn text_objects(pdf: &[u8]) -> usize {
 
 /// The face as a one-page PDF of exactly its size, also written to `dir/face.pdf`.
 fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
-    let tree = cardstock::svg::parse(FACE, dir, dir).expect("the face parses");
+    let images = std::sync::Arc::new(cardstock::svg::Images::none());
+    let tree = cardstock::svg::parse(FACE, &images).expect("the face parses");
     let sheet = layout::one_up(
         0,
         Size {
@@ -62,13 +61,14 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
         0.0,
         "text",
     );
-    let chrome = cardstock::svg::parse(&sheet.chrome, dir, dir).expect("the marks parse");
-    let page = pdf::Page {
-        sheet: &sheet,
-        chrome: &chrome,
-    };
-    let bytes =
-        pdf::write("text", &[page], &|_| Some(&tree), &[], true).expect("the PDF is written");
+    let bytes = pdf::write(
+        "text",
+        std::slice::from_ref(&sheet),
+        &|_| Some(&tree),
+        &[],
+        true,
+    )
+    .expect("the PDF is written");
     std::fs::write(dir.join("face.pdf"), &bytes).unwrap();
     (bytes, tree)
 }
@@ -110,7 +110,7 @@ fn text_is_drawn_as_runs() {
 fn text_reads_back_as_words() {
     let dir = tempfile::tempdir().unwrap();
     face_pdf(dir.path());
-    let text = common::pdftotext(&dir.path().join("face.pdf"), 1);
+    let text = crate::common::pdftotext(&dir.path().join("face.pdf"), 1);
     for line in [
         "CONTRACT",
         "Vegetables",

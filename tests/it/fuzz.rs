@@ -4,7 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use cardstock::pipeline::{build, Options};
+use cardstock::options::Options;
+use cardstock::pipeline::{build, Caches};
+use cardstock::project::Project;
+use cardstock::source::MemoryFiles;
 use proptest::prelude::*;
 
 const FILES: [&str; 5] = [
@@ -105,20 +108,20 @@ fn apply(text: &[u8], m: &Mutation) -> Vec<u8> {
     t
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
+/// Every file under `from`, keyed by its path below `from` prefixed with `prefix`.
+fn files_of(from: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) {
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
-        let (p, t) = (e.path(), to.join(e.file_name()));
+        let p = e.path();
+        let key = format!("{prefix}{}", e.file_name().to_string_lossy());
         if p.is_dir() {
-            copy_dir(&p, &t)
+            files_of(&p, &format!("{key}/"), out);
         } else {
-            std::fs::copy(&p, &t).unwrap();
+            out.push((key, std::fs::read(&p).unwrap()));
         }
     }
 }
 
-/// 300 cases in `cargo test`; `PROPTEST_CASES=N` for a longer run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
@@ -135,19 +138,24 @@ proptest! {
 
     #[test]
     fn mutated_games_never_panic(file in 0..FILES.len(), muts in proptest::collection::vec(mutation(), 1..6)) {
-        let tmp = tempfile::tempdir().unwrap();
-        copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-        copy_dir(&repo().join("templates/common"), &tmp.path().join("templates/common"));
-        let path = tmp.path().join(FILES[file]);
-        let mut text = std::fs::read(&path).unwrap();
-        for m in &muts {
-            text = apply(&text, m);
+        // The whole project in memory: the library reads no disk.
+        let mut files = Vec::new();
+        files_of(&repo().join("tests/fixtures/base"), "", &mut files);
+        files_of(&repo().join("templates/common"), "templates/common/", &mut files);
+        let mut memory = MemoryFiles::new();
+        for (path, bytes) in files {
+            let bytes = if path == FILES[file] {
+                muts.iter().fold(bytes, |t, m| apply(&t, m))
+            } else {
+                bytes
+            };
+            memory.insert(&path, bytes);
         }
-        std::fs::write(&path, &text).unwrap();
-        let built = build(tmp.path(), "mini", &Options::default());
+        let project = Project::new(memory);
+        let built = build(&project, "mini", &Options::default(), Caches::default());
         // Whatever happened is reported: either output or at least one error.
         prop_assert!(!built.outputs.files.is_empty() || built.diags.has_errors());
-        // And every diagnostic renders.
-        let _ = built.diags.render(tmp.path());
+        // And every diagnostic renders from the sources already read.
+        let _ = built.diags.render(&project);
     }
 }

@@ -1,10 +1,8 @@
 //! Interstate Trucking end to end: build the real data and read the output back.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 /// Builds the real game once per test binary into a temporary folder.

@@ -2,11 +2,9 @@
 //! real output (PNG pixels, PDF page boxes), Tabletop Simulator's JSON read back,
 //! gutterfold and duplex positions, the back offset and the manifest.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 fn build(profile: &str, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {

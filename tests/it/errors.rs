@@ -1,8 +1,6 @@
 //! Bad input on the real game: each mistake gives its exact error and writes nothing.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn build_error(name: &str, file: &str, from: &str, to: &str) {
     let tmp = project_copy(&["interstate-trucking"]);

@@ -1,11 +1,9 @@
 //! Inside Track end to end: build the real data, read the PDFs back, and break the
 //! rules in copies of the data to see the checks catch it.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use lopdf::Document;
 
 const GAME: &str = "inside-track";

@@ -4,11 +4,9 @@
 //! `build`) and its exit status, stdout and stderr must equal `expected.txt`.
 //! `CARDSTOCK_BLESS=1 cargo test --test fixtures` rewrites the expected files.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 fn overlay(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).unwrap() {

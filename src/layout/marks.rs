@@ -1,0 +1,237 @@
+//! What a sheet shows besides the parts: crop marks, cut and fold lines, alignment
+//! targets and labels, as a typed list the exporters draw (PDF and PNG alike).
+
+use crate::geom::{Rect, Segment};
+use crate::model::Shape;
+
+/// Crop-mark stroke: 0.25 pt.
+pub const MARK_WIDTH: f64 = 0.25 / crate::units::PT_PER_MM;
+
+/// How a line is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stroke {
+    /// A crop mark or target: thin, black.
+    Crop,
+    /// A cut line along a part's outline: thin, grey.
+    Cut,
+    /// A fold line or cut guide: thin, dark grey, dashed (2 mm on, 1.5 mm off).
+    Guide,
+}
+
+impl Stroke {
+    /// The colour as 8-bit RGB.
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            Stroke::Crop => [0, 0, 0],
+            Stroke::Cut => [0x66, 0x66, 0x66],
+            Stroke::Guide => [0x55, 0x55, 0x55],
+        }
+    }
+
+    /// The dash pattern in mm (on, off), if dashed.
+    pub fn dash(self) -> Option<[f64; 2]> {
+        match self {
+            Stroke::Guide => Some([2.0, 1.5]),
+            _ => None,
+        }
+    }
+}
+
+/// Where a label's `x` is: its start, middle or end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+/// The colour of labels (8-bit RGB).
+pub const LABEL_RGB: [u8; 3] = [0x33, 0x33, 0x33];
+/// The font family of labels.
+pub const LABEL_FAMILY: &str = "Lato";
+
+/// One mark on a sheet, in millimetres from the sheet's top-left corner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    /// A straight line.
+    Line {
+        from: (f64, f64),
+        to: (f64, f64),
+        stroke: Stroke,
+    },
+    /// A cut line along the outline of a part whose trim is `rect`.
+    Outline { shape: Shape, rect: Rect },
+    /// A registration target: a circle of radius `r` and a cross through it.
+    Target { center: (f64, f64), r: f64 },
+    /// A line of text `size` mm high (font size), baseline at `at`; `upwards` turns
+    /// it 90 degrees to read from bottom to top.
+    Label {
+        at: (f64, f64),
+        size: f64,
+        anchor: Anchor,
+        upwards: bool,
+        text: String,
+    },
+}
+
+impl Mark {
+    /// Moves the mark by (`dx`, `dy`) mm.
+    pub fn shift(&mut self, dx: f64, dy: f64) {
+        let mv = |p: &mut (f64, f64)| {
+            p.0 += dx;
+            p.1 += dy;
+        };
+        match self {
+            Mark::Line { from, to, .. } => {
+                mv(from);
+                mv(to);
+            }
+            Mark::Outline { rect, .. } => {
+                rect.x += dx;
+                rect.y += dy;
+            }
+            Mark::Target { center, .. } => mv(center),
+            Mark::Label { at, .. } => mv(at),
+        }
+    }
+
+    /// The lines a mark is stroked as (a target's circle and cross; an outline's
+    /// path), as path segments. Labels have none.
+    pub fn segments(&self) -> Vec<Segment> {
+        match self {
+            Mark::Line { from, to, .. } => {
+                vec![Segment::Move(from.0, from.1), Segment::Line(to.0, to.1)]
+            }
+            Mark::Outline { shape, rect } => outline(*shape, rect),
+            Mark::Target {
+                center: (cx, cy),
+                r,
+            } => {
+                let mut s = ellipse(*cx, *cy, *r, *r);
+                let arm = r * 1.6;
+                s.extend([
+                    Segment::Move(cx - arm, *cy),
+                    Segment::Line(cx + arm, *cy),
+                    Segment::Move(*cx, cy - arm),
+                    Segment::Line(*cx, cy + arm),
+                ]);
+                s
+            }
+            Mark::Label { .. } => Vec::new(),
+        }
+    }
+
+    /// How the mark's lines are drawn.
+    pub fn stroke(&self) -> Stroke {
+        match self {
+            Mark::Line { stroke, .. } => *stroke,
+            Mark::Outline { .. } => Stroke::Cut,
+            Mark::Target { .. } | Mark::Label { .. } => Stroke::Crop,
+        }
+    }
+}
+
+/// Control-point distance for a quarter circle drawn as a cubic Bézier.
+const KAPPA: f64 = 0.552_284_749_831;
+
+fn ellipse(cx: f64, cy: f64, rx: f64, ry: f64) -> Vec<Segment> {
+    let (kx, ky) = (rx * KAPPA, ry * KAPPA);
+    vec![
+        Segment::Move(cx + rx, cy),
+        Segment::Cubic(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+        Segment::Cubic(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+        Segment::Cubic(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+        Segment::Cubic(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
+        Segment::Close,
+    ]
+}
+
+/// The corner radius of a `rounded` part: 8 % of its shorter side, at most 3 mm.
+pub fn corner_radius(r: &Rect) -> f64 {
+    (r.w.min(r.h) * 0.08).min(3.0)
+}
+
+/// The outline of a part of `shape` whose trim is `r`.
+pub fn outline(shape: Shape, r: &Rect) -> Vec<Segment> {
+    match shape {
+        Shape::Rect => vec![
+            Segment::Move(r.x, r.y),
+            Segment::Line(r.right(), r.y),
+            Segment::Line(r.right(), r.bottom()),
+            Segment::Line(r.x, r.bottom()),
+            Segment::Close,
+        ],
+        Shape::Rounded => {
+            let k = corner_radius(r);
+            let c = k * KAPPA;
+            let (x0, y0, x1, y1) = (r.x, r.y, r.right(), r.bottom());
+            vec![
+                Segment::Move(x0 + k, y0),
+                Segment::Line(x1 - k, y0),
+                Segment::Cubic(x1 - k + c, y0, x1, y0 + k - c, x1, y0 + k),
+                Segment::Line(x1, y1 - k),
+                Segment::Cubic(x1, y1 - k + c, x1 - k + c, y1, x1 - k, y1),
+                Segment::Line(x0 + k, y1),
+                Segment::Cubic(x0 + k - c, y1, x0, y1 - k + c, x0, y1 - k),
+                Segment::Line(x0, y0 + k),
+                Segment::Cubic(x0, y0 + k - c, x0 + k - c, y0, x0 + k, y0),
+                Segment::Close,
+            ]
+        }
+        Shape::Round => ellipse(r.x + r.w / 2.0, r.y + r.h / 2.0, r.w / 2.0, r.h / 2.0),
+        Shape::Triangle => vec![
+            Segment::Move(r.x + r.w / 2.0, r.y),
+            Segment::Line(r.right(), r.bottom()),
+            Segment::Line(r.x, r.bottom()),
+            Segment::Close,
+        ],
+    }
+}
+
+/// A list of marks under construction.
+#[derive(Debug, Default, Clone)]
+pub struct Marks(pub Vec<Mark>);
+
+impl Marks {
+    /// A crop mark.
+    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64) {
+        self.0.push(Mark::Line {
+            from: (x1, y1),
+            to: (x2, y2),
+            stroke: Stroke::Crop,
+        });
+    }
+
+    /// A dashed guide line (fold or cut guides).
+    pub fn dashed(&mut self, x1: f64, y1: f64, x2: f64, y2: f64) {
+        self.0.push(Mark::Line {
+            from: (x1, y1),
+            to: (x2, y2),
+            stroke: Stroke::Guide,
+        });
+    }
+
+    /// A cut line around a part.
+    pub fn cut(&mut self, shape: Shape, rect: Rect) {
+        self.0.push(Mark::Outline { shape, rect });
+    }
+
+    /// A registration target for aligning tiles.
+    pub fn target(&mut self, cx: f64, cy: f64, r: f64) {
+        self.0.push(Mark::Target {
+            center: (cx, cy),
+            r,
+        });
+    }
+
+    /// A small label; `upwards` turns it to read from bottom to top.
+    pub fn text(&mut self, x: f64, y: f64, size: f64, anchor: Anchor, upwards: bool, text: &str) {
+        self.0.push(Mark::Label {
+            at: (x, y),
+            size,
+            anchor,
+            upwards,
+            text: text.to_string(),
+        });
+    }
+}

@@ -1,0 +1,65 @@
+//! What a build makes, resolved before the game is loaded: paper, formats, the
+//! print profile, and the run settings templates see.
+
+use crate::eval::Settings;
+use crate::model::{Paper, Target};
+use crate::profile::Profile;
+
+/// What to produce.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub paper: Paper,
+    /// Print-and-play (or shop) PDFs.
+    pub pdf: bool,
+    /// One SVG file per distinct face.
+    pub svg: bool,
+    /// One PNG file per distinct face.
+    pub png: bool,
+    /// PNG resolution.
+    pub dpi: f64,
+    /// `--copies N`: templates and expressions see it as `settings.copies`.
+    pub copies: Option<u32>,
+    /// How the parts leave the tool (home sheets, a shop's files, ...).
+    pub profile: Profile,
+    /// Shift of every back sheet, in mm (`--back-offset X,Y`).
+    pub back_offset: (f64, f64),
+    /// Where the output will be, for absolute links (Tabletop Simulator's URLs).
+    pub url_base: String,
+    /// Deflate PDF content streams (off in watch mode, for speed).
+    pub compress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            paper: crate::model::PAPERS[0],
+            pdf: true,
+            svg: false,
+            png: false,
+            dpi: 300.0,
+            copies: None,
+            profile: Profile::home(),
+            back_offset: (0.0, 0.0),
+            url_base: "file:///output".into(),
+            compress: true,
+        }
+    }
+}
+
+impl Options {
+    /// What the options decide about the parts, for loading the game.
+    pub fn target(&self) -> Target<'_> {
+        Target {
+            paper: self.paper,
+            shop: self.profile.shop(),
+        }
+    }
+
+    /// The run settings templates see as `settings`.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            paper: self.paper.name,
+            copies: self.copies,
+        }
+    }
+}

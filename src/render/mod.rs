@@ -1,0 +1,336 @@
+//! Planning and rendering faces: which faces a component set prints ([`plan`]) and
+//! the SVG text of each face's front and back (templates through minijinja, or
+//! finished art files read through the project).
+
+mod plan;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use minijinja::Value;
+use rayon::prelude::*;
+
+pub use plan::{art_file, plan, FacePlan, MAX_PARTS, MAX_QTY};
+
+use crate::diag::{Diagnostic, Reported};
+use crate::eval::Context;
+use crate::model::{Component, Game, Shape, Side};
+use crate::project::{Project, MAX_IMAGE_BYTES};
+use crate::template::{template_error, template_file, RenderLog, Templates, LOG};
+use crate::units::fmt_num;
+
+/// A rendered face: SVG text of the front and (if the set has backs) the back.
+#[derive(Debug, Clone)]
+pub struct Face {
+    pub plan: FacePlan,
+    pub front: String,
+    pub back: Option<String>,
+}
+
+/// Everything rendering a game's faces needs.
+#[derive(Clone, Copy)]
+pub struct Renderer<'a> {
+    pub project: &'a Project,
+    pub game: &'a Game,
+    pub tpl: &'a Templates,
+    /// The context every template sees (`game`, `rules`, `tables`...).
+    pub base: &'a Context,
+}
+
+pub(crate) fn comp_diag(game: &Game, comp: &Component, d: Diagnostic) -> Diagnostic {
+    d.with("game", &game.id).with("component", comp.id())
+}
+
+/// The `face` value templates see: trim size, bleed, shape, side and the SVG
+/// root's size and viewBox (origin at the trim's top-left corner, in mm).
+pub fn face_value(comp: &Component, shape: Shape, side: Side) -> Value {
+    let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
+    let mut m: BTreeMap<&str, Value> = BTreeMap::new();
+    m.insert("width", Value::from(w));
+    m.insert("height", Value::from(h));
+    m.insert("bleed", Value::from(b));
+    m.insert("full_width", Value::from(fmt_num(w + 2.0 * b)));
+    m.insert("full_height", Value::from(fmt_num(h + 2.0 * b)));
+    m.insert(
+        "viewbox",
+        Value::from(format!(
+            "{} {} {} {}",
+            fmt_num(-b),
+            fmt_num(-b),
+            fmt_num(w + 2.0 * b),
+            fmt_num(h + 2.0 * b)
+        )),
+    );
+    m.insert("shape", Value::from(shape.name()));
+    m.insert("side", Value::from(side.name()));
+    m.insert("kind", Value::from(comp.kind.name()));
+    m.insert("component", Value::from(comp.id()));
+    Value::from(m)
+}
+
+impl Renderer<'_> {
+    /// The template name of one side of `comp`, resolved (or why it is missing).
+    fn template(&self, comp: &Component, side: Side) -> Option<Result<String, Diagnostic>> {
+        let reference = match side {
+            Side::Front => comp.def.front.as_ref()?,
+            Side::Back => comp.def.back.as_ref()?,
+        };
+        Some(
+            self.tpl
+                .resolve(&self.game.id, reference.get_ref())
+                .map_err(|why| {
+                    comp_diag(self.game, comp, Diagnostic::error(why))
+                        .at(&self.game.file, Some(reference.span()))
+                        .hint(format!(
+                            "create the template file or fix the name in `{side}`"
+                        ))
+                }),
+        )
+    }
+
+    /// The context of face `index` of `comp` (without `face`).
+    fn face_context(&self, comp: &Component, index: usize, p: &FacePlan) -> Context {
+        let mut ctx = self.base.clone();
+        if let (Some(r), Some(t)) = (
+            p.row,
+            comp.def
+                .table
+                .as_ref()
+                .and_then(|t| self.game.tables.get(t.get_ref())),
+        ) {
+            ctx.insert("row".into(), crate::eval::row_value(&t.rows[r]));
+        }
+        if let Some(item) = &p.item {
+            ctx.insert("item".into(), item.clone());
+        }
+        ctx.insert("index".into(), Value::from(index));
+        ctx.insert("qty".into(), Value::from(p.qty));
+        if let Some(c) = p.copy {
+            ctx.insert("copy".into(), Value::from(c));
+        }
+        ctx
+    }
+
+    /// Renders one side of one face with template `name`: the SVG text, and every
+    /// warning and error with the face's context.
+    fn render_side(
+        &self,
+        comp: &Component,
+        name: &str,
+        ctx: &Context,
+        p: &FacePlan,
+        side: Side,
+    ) -> Reported<Option<String>> {
+        let mut c = ctx.clone();
+        c.insert("face".into(), face_value(comp, p.shape, side));
+        let (log, log_value) = RenderLog::new();
+        c.insert(LOG.into(), log_value);
+        let rendered = self.tpl.env.get_template(name).and_then(|t| t.render(&c));
+        let mut diags: Vec<Diagnostic> = log
+            .take()
+            .into_iter()
+            .map(|w| {
+                comp_diag(
+                    self.game,
+                    comp,
+                    Diagnostic::warning(w).at(template_file(name), None),
+                )
+                .with("row", p.label.clone())
+                .with("template", format!("templates/{name}"))
+                .hint("shorten the text, widen its box, or lower the minimum size")
+            })
+            .collect();
+        let svg = match rendered {
+            Ok(s) => Some(s),
+            Err(e) => {
+                let tname = e.name().unwrap_or(name).to_string();
+                let file = template_file(&tname);
+                let source = self.project.source(&file).unwrap_or_default();
+                diags.push(
+                    comp_diag(self.game, comp, template_error(&e, &file, &source))
+                        .with("row", p.label.clone())
+                        .with("template", format!("templates/{name}")),
+                );
+                None
+            }
+        };
+        Reported::new(svg, diags)
+    }
+
+    /// Renders the front (and back) SVG of every planned face of `comp`, on all
+    /// cores, in the plans' order.
+    pub fn render(&self, comp: &Component, plans: &[FacePlan]) -> Reported<Vec<Face>> {
+        if comp.def.front.is_none() {
+            return self.render_art(comp, plans);
+        }
+        let front = match self.template(comp, Side::Front) {
+            Some(Ok(n)) => n,
+            Some(Err(d)) => return Reported::new(Vec::new(), [d]),
+            None => return Reported::new(Vec::new(), []),
+        };
+        let back = match self.template(comp, Side::Back) {
+            None => None,
+            Some(Ok(n)) => Some(n),
+            Some(Err(d)) => return Reported::new(Vec::new(), [d]),
+        };
+        let results: Vec<Reported<Option<Face>>> = plans
+            .par_iter()
+            .enumerate()
+            .map(|(index, p)| {
+                let ctx = self.face_context(comp, index, p);
+                let f = self.render_side(comp, &front, &ctx, p, Side::Front);
+                let mut diags = f.diags.items;
+                let b = back.as_ref().map(|b| {
+                    let r = self.render_side(comp, b, &ctx, p, Side::Back);
+                    diags.extend(r.diags.items);
+                    r.value
+                });
+                let face = match (f.value, b) {
+                    (Some(front), None) => Some(Face {
+                        plan: p.clone(),
+                        front,
+                        back: None,
+                    }),
+                    (Some(front), Some(Some(back))) => Some(Face {
+                        plan: p.clone(),
+                        front,
+                        back: Some(back),
+                    }),
+                    _ => None,
+                };
+                Reported::new(face, diags)
+            })
+            .collect();
+        let mut faces = Vec::new();
+        let mut diags = Vec::new();
+        for r in results {
+            faces.extend(r.value);
+            diags.extend(r.diags.items);
+        }
+        // One bad template gives the same error for every row: report it once.
+        diags.dedup_by(|a, b| a.message == b.message && a.file == b.file && a.span == b.span);
+        Reported::new(faces, diags)
+    }
+
+    /// Where in its template a range of a rendered side comes from: the template
+    /// file and the byte range of the source that wrote it — the same text for
+    /// template data, the `{{ ... }}` for an expression's output (the calling line
+    /// for the output of a macro). Renders the face again, recording spans.
+    pub fn locate(
+        &self,
+        comp: &Component,
+        plans: &[FacePlan],
+        index: usize,
+        side: Side,
+        range: Range<usize>,
+    ) -> Option<(PathBuf, Range<usize>)> {
+        let offset = range.start;
+        let p = plans.get(index)?;
+        let name = self.template(comp, side)?.ok()?;
+        let mut ctx = self.face_context(comp, index, p);
+        ctx.insert("face".into(), face_value(comp, p.shape, side));
+        let (_, spans) = self
+            .tpl
+            .env
+            .get_template(&name)
+            .ok()?
+            .render_with_spans(&ctx)
+            .ok()?;
+        let span = spans
+            .iter()
+            .find(|s| s.output_range().contains(&offset))
+            .or_else(|| {
+                spans
+                    .iter()
+                    .rev()
+                    .find(|s| s.output_range().start <= offset)
+            })?;
+        let out = span.output_range();
+        let src = span.source_range();
+        let source = match span.kind() {
+            minijinja::OutputSpanKind::Raw if range.end <= out.end && offset >= out.start => {
+                src.start + (offset - out.start)..src.start + (range.end - out.start)
+            }
+            _ => src,
+        };
+        Some((template_file(span.name()), source))
+    }
+
+    /// Faces from finished art files (`art = "art/*.svg"`): SVG files as they are, PNG
+    /// and JPEG files stretched over the face and its bleed.
+    fn render_art(&self, comp: &Component, plans: &[FacePlan]) -> Reported<Vec<Face>> {
+        let back = match &comp.art_back {
+            None => None,
+            Some(b) => match self.art_svg(comp, b) {
+                Ok(t) => Some(t),
+                Err(d) => return Reported::new(Vec::new(), [d]),
+            },
+        };
+        let results: Vec<Result<Face, Diagnostic>> = plans
+            .par_iter()
+            .map(|p| {
+                let path = art_file(p).unwrap_or(Path::new(""));
+                Ok(Face {
+                    plan: p.clone(),
+                    front: self.art_svg(comp, path)?,
+                    back: back.clone(),
+                })
+            })
+            .collect();
+        let mut faces = Vec::new();
+        let mut diags = Vec::new();
+        for r in results {
+            match r {
+                Ok(f) => faces.push(f),
+                Err(d) => diags.push(d),
+            }
+        }
+        Reported::new(faces, diags)
+    }
+
+    /// One art file as the SVG text of a face.
+    fn art_svg(&self, comp: &Component, rel: &Path) -> Result<String, Diagnostic> {
+        let game = self.game;
+        let art_span = comp.def.art.as_ref().map(|a| a.span());
+        let bytes = self.project.read(rel, MAX_IMAGE_BYTES).map_err(|e| {
+            comp_diag(game, comp, Diagnostic::error(format!("art file: {e}")))
+                .at(&game.file, art_span.clone())
+                .hint(e.hint())
+        })?;
+        let (w, h) = (
+            comp.size.width + 2.0 * comp.bleed,
+            comp.size.height + 2.0 * comp.bleed,
+        );
+        let mime = if bytes.starts_with(b"\x89PNG") {
+            "image/png"
+        } else if bytes.starts_with(&[0xFF, 0xD8]) {
+            "image/jpeg"
+        } else {
+            // SVG art is text: read it as a source, so problems in it point at its lines.
+            return self
+                .project
+                .read_text(rel, MAX_IMAGE_BYTES)
+                .map(|t| t.to_string())
+                .map_err(|_| {
+                    comp_diag(
+                        game,
+                        comp,
+                        Diagnostic::error(format!(
+                            "art file {} is not SVG, PNG or JPEG",
+                            rel.display()
+                        )),
+                    )
+                    .at(&game.file, art_span.clone())
+                    .hint("export the art as SVG (text) or PNG")
+                });
+        };
+        Ok(format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}mm\" height=\"{h}mm\" viewBox=\"0 0 {w} {h}\"><image href=\"data:{mime};base64,{}\" width=\"{w}\" height=\"{h}\" preserveAspectRatio=\"none\"/></svg>",
+            base64::engine::general_purpose::STANDARD.encode(&bytes),
+            w = fmt_num(w),
+            h = fmt_num(h)
+        ))
+    }
+}

@@ -1,0 +1,17 @@
+//! Every integration test in one binary (one link instead of one per file): they
+//! run the real `cardstock` binary on real data and read the output back.
+
+mod common;
+
+mod black_pawn_trucking;
+mod errors;
+mod fixtures;
+mod fuzz;
+mod inside_track;
+mod interstate;
+mod parcel_delivery;
+mod pdf_text;
+mod performance;
+mod profiles;
+mod robustness;
+mod truck_off;
