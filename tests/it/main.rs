@@ -15,3 +15,4 @@ mod performance;
 mod profiles;
 mod robustness;
 mod truck_off;
+mod vendor;
