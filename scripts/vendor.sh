@@ -11,7 +11,7 @@
 # The .crate archive comes from cargo's cache, else `cargo fetch` downloads it (cargo
 # checks it against the registry index); this script then checks it against
 # vendor/checksums. Needs cargo, tar, sha256sum, patch and diff.
-# tests/vendor.rs checks the result: `cargo test --test vendor`.
+# tests/it/vendor.rs checks the result: `cargo test vendor`.
 set -euo pipefail
 shopt -s nullglob
 
