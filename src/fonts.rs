@@ -51,15 +51,6 @@ pub fn database() -> Arc<fontdb::Database> {
     .clone()
 }
 
-/// Glyph outlines shared by every SVG parsed in this process (see vendor/README.md):
-/// a deck's faces use the same few hundred glyphs, outlined once.
-pub fn glyph_outlines() -> Arc<usvg::GlyphOutlines> {
-    static OUTLINES: OnceLock<Arc<usvg::GlyphOutlines>> = OnceLock::new();
-    OUTLINES
-        .get_or_init(|| Arc::new(usvg::GlyphOutlines::new(database())))
-        .clone()
-}
-
 /// The family names available to templates, sorted.
 pub fn families() -> &'static [String] {
     static NAMES: OnceLock<Vec<String>> = OnceLock::new();

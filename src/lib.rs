@@ -37,3 +37,5 @@ pub mod svg;
 pub mod template;
 pub mod text;
 pub mod units;
+#[cfg(feature = "usvg-patch")]
+mod usvg_patch;

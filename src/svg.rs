@@ -212,11 +212,10 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
         }
     });
 
-    let options = Options {
+    #[cfg_attr(not(feature = "usvg-patch"), allow(unused_mut))]
+    let mut options = Options {
         font_family: fonts::DEFAULT_FAMILY.to_string(),
         fontdb: db,
-        glyph_outlines: Some(fonts::glyph_outlines()),
-        shaping_face: Some(crate::text::shaping_face_fn()),
         font_resolver: FontResolver {
             select_font,
             select_fallback,
@@ -227,6 +226,8 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
         },
         ..Options::default()
     };
+    #[cfg(feature = "usvg-patch")]
+    crate::usvg_patch::speed_up(&mut options);
     let tree = Tree::from_xmltree(&doc, &options);
     let mut found = std::mem::take(&mut *problems.lock().unwrap());
     found.dedup();

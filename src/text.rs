@@ -25,11 +25,11 @@ impl Default for FontSpec {
 
 /// A face parsed for shaping: its font-database id, which bytes and face index it
 /// was parsed from, and the face.
-type ShapingFace = (usvg::fontdb::ID, (usize, u32), rustybuzz::Face<'static>);
+pub(crate) type ShapingFace = (usvg::fontdb::ID, (usize, u32), rustybuzz::Face<'static>);
 
 /// The embedded fonts parsed for shaping once per process (fitting one card text
 /// measures hundreds of candidate lines, and usvg shapes every text run).
-fn shaping_faces() -> &'static [ShapingFace] {
+pub(crate) fn shaping_faces() -> &'static [ShapingFace] {
     static FACES: std::sync::OnceLock<Vec<ShapingFace>> = std::sync::OnceLock::new();
     FACES.get_or_init(|| {
         let db = fonts::database();
@@ -48,22 +48,6 @@ fn shaping_faces() -> &'static [ShapingFace] {
             })
             .collect()
     })
-}
-
-/// The shaping face for `data` (one of the embedded fonts, by address) and face
-/// `index`, for usvg's text layout (see vendor/README.md).
-pub fn shaping_face_fn() -> usvg::ShapingFaceFn {
-    static F: std::sync::OnceLock<usvg::ShapingFaceFn> = std::sync::OnceLock::new();
-    F.get_or_init(|| {
-        usvg::ShapingFaceFn(std::sync::Arc::new(|data: &[u8], index: u32| {
-            let key = (data.as_ptr() as usize, index);
-            shaping_faces()
-                .iter()
-                .find(|(_, k, _)| *k == key)
-                .map(|(_, _, face)| face)
-        }))
-    })
-    .clone()
 }
 
 /// The shaping face for a font request, or an error naming a missing font.
