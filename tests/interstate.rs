@@ -105,6 +105,44 @@ fn contract_text_reads_back() {
     assert_eq!(back.matches("TRUCKING").count(), 9, "nine backs: {back}");
 }
 
+/// The contract card showing `good` for `city` (its SVG text), from the SVG output.
+fn contract_svg(good: &str, city: &str) -> String {
+    let dir = built().join("interstate-trucking/home/svg/contracts");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let svg = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        if svg.contains(&format!(">{good}</text>")) && svg.contains(&format!(">{city}</text>")) {
+            found.push(svg);
+        }
+    }
+    assert_eq!(found.len(), 1, "one {good} contract to {city}");
+    found.pop().unwrap()
+}
+
+#[test]
+fn moves_and_fees_follow_the_rulebook_count() {
+    // The rulebook counts 1 move out of a city, 1 per space, 1 into a city and
+    // nothing for a city passed through; the fee is $700 + $100 a move ([rules.fee]).
+    // Worked by hand from routes.toml:
+    // Kansas City (supplies beef) - St. Louis, I-70, 2 spaces: 2 + 1 = 3 moves, $1,000.
+    let beef = contract_svg("Beef", "St. Louis, MO");
+    assert!(beef.contains("3 moves from the nearest beef supplier"), "{beef}");
+    assert!(beef.contains(">$1,000<"), "{beef}");
+    // Minneapolis (bread) - Chicago, I-94, 4 spaces - Detroit, I-94, 3 spaces: passing
+    // through Chicago costs nothing, 4 + 3 + 1 = 8 moves (not 9), $1,500.
+    let detroit = contract_svg("Bread", "Detroit, MI");
+    assert!(detroit.contains("8 moves from the nearest bread supplier"), "{detroit}");
+    assert!(detroit.contains(">$1,500<"), "{detroit}");
+    // ... and on to New York, I-75/I-80, 6 spaces: 4 + 3 + 6 + 1 = 14 moves, $2,100.
+    let ny = contract_svg("Bread", "New York, NY");
+    assert!(ny.contains("14 moves from the nearest bread supplier"), "{ny}");
+    assert!(ny.contains(">$2,100<"), "{ny}");
+    // The rulebook's example: Minneapolis - Kansas City 4, - St. Louis 2, - Memphis 3:
+    // 4 + 2 + 3 + 1 = 10 moves, $1,700 (a starting contract: it names its start city).
+    let memphis = contract_svg("Bread", "Memphis, TN");
+    assert!(memphis.contains(">$1,700<"), "{memphis}");
+}
+
 #[test]
 fn player_aid_shows_the_rules_numbers() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
