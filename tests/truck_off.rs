@@ -333,7 +333,10 @@ fn rule_numbers_come_from_one_place() {
     let o = run(tmp.path(), &["check", "truck-off"]);
     let (_, stderr) = texts(&o);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("the rulebook's numbers: 6 dice"), "{stderr}");
+    assert!(
+        stderr.contains("the rulebook's numbers: 6 dice"),
+        "{stderr}"
+    );
     edit(
         &game,
         "rules.gas_station_moves == 3 and rules.cash_bonus == 5",
