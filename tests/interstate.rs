@@ -236,9 +236,12 @@ fn board_real_size_and_tiles() {
     );
 }
 
+/// A circle: centre x, y and radius, in mm.
+type Circle = (f64, f64, f64);
+
 /// Centres of the `<circle ...>` elements carrying `class="keep-visible"`, and the
 /// translations of the shields (`<g transform="translate(x y)">`), from the board SVG.
-fn board_marks(svg: &str) -> (Vec<(f64, f64, f64)>, Vec<(f64, f64)>) {
+fn board_marks(svg: &str) -> (Vec<Circle>, Vec<(f64, f64)>) {
     let num = |s: &str, key: &str| -> f64 {
         let i = s.find(key).unwrap() + key.len();
         let rest = &s[i..];
