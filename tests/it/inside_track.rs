@@ -84,6 +84,12 @@ fn board_real_size_with_zones_revs_and_hubs() {
     assert_eq!(text.matches("$2 | $1").count(), 5, "{text}");
     assert!(text.contains("Times Square") && text.contains("125th Street"));
     assert!(text.contains("NO STATIONS · NO TRACKS"));
+    // Inwood is both a $2|$1 start zone and an end zone of the island.
+    assert!(
+        text.contains("start zone · end zone: a line ends here"),
+        "{text}"
+    );
+    assert_eq!(text.matches("start zone").count(), 4, "{text}");
     // Tiled over Letter: the first tile page says where it goes.
     let tile = pdftotext(&pnp(), 1);
     assert!(tile.contains("Board — tile A1"), "{tile}");
@@ -111,6 +117,91 @@ fn sidetracked_card_text_reads_back() {
         .unwrap()
         .count();
     assert_eq!(svgs, 24);
+}
+
+/// The text of the Sidetracked! card titled `title` (from its SVG, lines joined).
+fn card_text(title: &str) -> String {
+    let dir = built().join("inside-track/home/svg/sidetracked");
+    for e in std::fs::read_dir(dir).unwrap() {
+        let svg = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        if svg.contains(&format!(">{}<", title.to_uppercase())) {
+            let mut words = Vec::new();
+            for part in svg.split('>').skip(1) {
+                let t = &part[..part.find('<').unwrap_or(part.len())];
+                if !t.trim().is_empty() {
+                    words.push(t.trim().to_string());
+                }
+            }
+            return words.join(" ").replace("&#x27;", "'");
+        }
+    }
+    panic!("no Sidetracked! card {title}");
+}
+
+#[test]
+fn sidetracked_cards_keep_the_rulebooks_rules() {
+    // Debts must be paid before a Sidetracked! card is played.
+    let bond = card_text("Bond Issue");
+    assert!(
+        bond.contains("once your debt tokens are paid back"),
+        "{bond}"
+    );
+    assert!(!bond.contains("pays off your debt"), "{bond}");
+    // An alliance is shown by a Partnership card kept face up.
+    let deal = card_text("Backroom Deal");
+    assert!(
+        !deal.contains("without giving up a Partnership card"),
+        "{deal}"
+    );
+    assert!(
+        deal.contains("hand them one of your Partnership cards (they keep it face up)"),
+        "{deal}"
+    );
+    assert!(
+        deal.contains("take back a Partnership card of yours that they hold; that alliance ends"),
+        "{deal}"
+    );
+    let charter = card_text("Renewed Charter");
+    assert!(!charter.contains("the alliance goes on"), "{charter}");
+    assert!(
+        charter.contains("They keep it face up while the alliance lasts"),
+        "{charter}"
+    );
+    // Emergency repairs only when track is cut off from every station.
+    let flood = card_text("Tunnel Flood");
+    assert!(!flood.contains("cut in two"), "{flood}");
+    assert!(
+        flood.contains("cut off from every one of your stations"),
+        "{flood}"
+    );
+}
+
+#[test]
+fn pieces_must_allow_a_win() {
+    // 10 zones, 2 hubs in two different zones: a winner needs 8 stations of a colour.
+    let err = broken(
+        "game.toml",
+        "stations_per_color = 20",
+        "stations_per_color = 7",
+    );
+    assert!(
+        err.contains(
+            "7 stations per colour cannot cover the 10 zones: even with both hubs a winner needs 8"
+        ),
+        "{err}"
+    );
+    // Inwood's southern row is row 2 and Lower Manhattan's northern row is 21; a
+    // line straight down column 5 (Inwood, Washington Heights, East Harlem, Upper
+    // East Side, Midtown East, Greenwich Village) crosses 19 blocks.
+    let err = broken(
+        "game.toml",
+        "tracks_per_color = 50",
+        "tracks_per_color = 18",
+    );
+    assert!(
+        err.contains("18 track pieces per colour cannot reach from inwood to lower-manhattan: the shortest line crosses 19 blocks"),
+        "{err}"
+    );
 }
 
 #[test]

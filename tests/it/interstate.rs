@@ -11,7 +11,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", "interstate-trucking", "--format", "pdf,svg,png"],
-        "interstate-trucking: 9 component sets, 319 parts, 40 pages",
+        "interstate-trucking: 9 component sets, 319 parts, 46 pages",
     )
 }
 
@@ -20,9 +20,10 @@ fn print_and_play_pdf_pages_and_boxes() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
-    // 10 contract fronts + 10 backs, 2 shared chit sheets (goods chits and rest
-    // markers; trailers, cabs and colour markers), 7 money, 3 aids, 8 board tiles.
-    assert_eq!(pages.len(), 40);
+    // 10 contract fronts + 10 backs, 1 chit sheet shared by the five small sets (88
+    // goods chits of 8 mm, 18 rest markers, 12 trailers, 6 cabs, 6 colour markers),
+    // 7 money, 3 aids, 15 board tiles (the 36 x 24 in board, 3 rows of 5).
+    assert_eq!(pages.len(), 46);
     let first = pages[&1];
     assert!(
         close(&rect(&doc, first, b"MediaBox"), &[0.0, 0.0, 612.0, 792.0]),
@@ -97,16 +98,64 @@ fn contract_text_reads_back() {
     let back = pdftotext(&pdf, 2);
     let chits = pdftotext(&pdf, 21);
     assert!(
-        chits.contains("Goods chits, Rest markers — chit sheet 1/2"),
+        chits
+            .contains("Goods chits, Rest markers, Trailers, Cabs, Colour markers — chit sheet 1/1"),
         "small sets share chit sheets: {chits}"
     );
     assert_eq!(back.matches("TRUCKING").count(), 9, "nine backs: {back}");
 }
 
+/// The contract card showing `good` for `city` (its SVG text), from the SVG output.
+fn contract_svg(good: &str, city: &str) -> String {
+    let dir = built().join("interstate-trucking/home/svg/contracts");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let svg = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        if svg.contains(&format!(">{good}</text>")) && svg.contains(&format!(">{city}</text>")) {
+            found.push(svg);
+        }
+    }
+    assert_eq!(found.len(), 1, "one {good} contract to {city}");
+    found.pop().unwrap()
+}
+
+#[test]
+fn moves_and_fees_follow_the_rulebook_count() {
+    // The rulebook counts 1 move out of a city, 1 per space, 1 into a city and
+    // nothing for a city passed through; the fee is $700 + $100 a move ([rules.fee]).
+    // Worked by hand from routes.toml:
+    // Kansas City (supplies beef) - St. Louis, I-70, 2 spaces: 2 + 1 = 3 moves, $1,000.
+    let beef = contract_svg("Beef", "St. Louis, MO");
+    assert!(
+        beef.contains("3 moves from the nearest beef supplier"),
+        "{beef}"
+    );
+    assert!(beef.contains(">$1,000<"), "{beef}");
+    // Minneapolis (bread) - Chicago, I-94, 4 spaces - Detroit, I-94, 3 spaces: passing
+    // through Chicago costs nothing, 4 + 3 + 1 = 8 moves (not 9), $1,500.
+    let detroit = contract_svg("Bread", "Detroit, MI");
+    assert!(
+        detroit.contains("8 moves from the nearest bread supplier"),
+        "{detroit}"
+    );
+    assert!(detroit.contains(">$1,500<"), "{detroit}");
+    // ... and on to New York, I-75/I-80, 6 spaces: 4 + 3 + 6 + 1 = 14 moves, $2,100.
+    let ny = contract_svg("Bread", "New York, NY");
+    assert!(
+        ny.contains("14 moves from the nearest bread supplier"),
+        "{ny}"
+    );
+    assert!(ny.contains(">$2,100<"), "{ny}");
+    // The rulebook's example: Minneapolis - Kansas City 4, - St. Louis 2, - Memphis 3:
+    // 4 + 2 + 3 + 1 = 10 moves, $1,700 (a starting contract: it names its start city).
+    let memphis = contract_svg("Bread", "Memphis, TN");
+    assert!(memphis.contains(">$1,700<"), "{memphis}");
+}
+
 #[test]
 fn player_aid_shows_the_rules_numbers() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
-    let text = pdftotext(&pdf, 30);
+    let text = pdftotext(&pdf, 29);
     assert!(text.contains("Buy a Trailer"), "{text}");
     assert!(
         text.contains("1 AP + $1,000"),
@@ -116,23 +165,137 @@ fn player_aid_shows_the_rules_numbers() {
     assert!(text.contains("1 AP + $100"));
     assert!(text.contains("$800") && text.contains("$600") && text.contains("$400"));
     assert!(text.contains("YOUR TURN: 5 ACTION POINTS"));
+    // The notes take their numbers from [rules] (goods_per_trailer = 2,
+    // rest_unused_ap = 2, max_rest_markers = 3, push_on_rest = 2, extra_trailers = 1).
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "up to 2 open contracts per trailer",
+        "2+ unused AP: take one Rest marker; hold 3",
+        "turn in 2 Rest markers for one extra action",
+        "1 extra trailer per game",
+        "2 Rest",
+    ] {
+        assert!(flat.contains(want), "{want:?} in {flat}");
+    }
+    // The rulebook's tie rule, complete: the 3rd amount still goes to the next player.
+    assert!(
+        flat.contains("the next highest player still gets the 3rd"),
+        "{flat}"
+    );
+    assert!(flat.contains("Three tied add all three bonuses"), "{flat}");
+}
+
+#[test]
+fn aid_and_rest_markers_follow_max_rest_markers() {
+    // Change the rule once: the aid's note and the number of rest markers follow
+    // (6 players x 4 = 24 markers, so the rulebook's count must change with it).
+    let tmp = project_copy(&["interstate-trucking"]);
+    let game = tmp.path().join("data/interstate-trucking/game.toml");
+    edit(&game, "max_rest_markers = 3", "max_rest_markers = 4");
+    edit(&game, "rest-markers = 18", "rest-markers = 24");
+    let o = run(
+        tmp.path(),
+        &["build", "interstate-trucking", "--format", "svg"],
+    );
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    let aid = std::fs::read_to_string(
+        tmp.path()
+            .join("output/interstate-trucking/home/svg/player-aids/001-front.svg"),
+    )
+    .unwrap();
+    assert!(aid.contains("hold 4"), "{aid}");
+    assert!(!aid.contains("hold 3"), "{aid}");
+    // Without the new count the rulebook's 18 no longer matches what would print.
+    edit(&game, "rest-markers = 24", "rest-markers = 18");
+    let o = run(tmp.path(), &["check", "interstate-trucking"]);
+    let (_, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the rules have 18, but the data would print 24"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn board_real_size_and_tiles() {
     let pdf = built().join("interstate-trucking/home/interstate-trucking-board-real-size.pdf");
-    assert_one_page_trimmed(&pdf, 24.0, 16.0);
+    assert_one_page_trimmed(&pdf, 36.0, 24.0);
     let text = pdftotext(&pdf, 1);
     assert!(
         text.contains("MINNEAPOLIS") && text.contains("SAN DIEGO"),
         "{text}"
     );
     let pnp = built().join("interstate-trucking/home/interstate-trucking.pdf");
-    let tile = pdftotext(&pnp, 34);
+    let tile = pdftotext(&pnp, 33);
     assert!(
-        tile.contains("tile A2 (row 1 of 2, column 2 of 4)"),
+        tile.contains("tile A2 (row 1 of 3, column 2 of 5)"),
         "{tile}"
     );
+}
+
+/// A circle: centre x, y and radius, in mm.
+type Circle = (f64, f64, f64);
+
+/// Centres of the `<circle ...>` elements carrying `class="keep-visible"`, and the
+/// translations of the shields (`<g transform="translate(x y)">`), from the board SVG.
+fn board_marks(svg: &str) -> (Vec<Circle>, Vec<(f64, f64)>) {
+    let num = |s: &str, key: &str| -> f64 {
+        let i = s.find(key).unwrap() + key.len();
+        let rest = &s[i..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    };
+    let mut spaces = Vec::new();
+    for part in svg.split("<circle class=\"keep-visible\"").skip(1) {
+        let tag = &part[..part.find('>').unwrap()];
+        spaces.push((num(tag, "cx=\""), num(tag, "cy=\""), num(tag, " r=\"")));
+    }
+    let mut shields = Vec::new();
+    for part in svg.split("<g transform=\"translate(").skip(1) {
+        let xy = &part[..part.find(')').unwrap()];
+        let mut it = xy.split(' ').map(|v| v.parse::<f64>().unwrap());
+        shields.push((it.next().unwrap(), it.next().unwrap()));
+    }
+    (spaces, shields)
+}
+
+#[test]
+fn every_movement_space_is_visible() {
+    let svg =
+        std::fs::read_to_string(built().join("interstate-trucking/home/svg/board/001-front.svg"))
+            .unwrap();
+    let (spaces, shields) = board_marks(&svg);
+    // The spaces of routes.toml, added up by hand: 168 movement spaces on 34 routes.
+    assert_eq!(spaces.len(), 168);
+    // One shield per highway number of a route: 34 routes, ten of them with two or
+    // three numbers (I-90/I-94, I-10/I-65/I-85, ...), 12 more: 46 shields.
+    assert_eq!(shields.len(), 46);
+    // A shield's outline (6.2 x 6.05 mm and its stroke) reaches 4.8 mm from its
+    // centre at the corners: none may touch a space.
+    for (sx, sy) in &shields {
+        for (cx, cy, r) in &spaces {
+            let d = ((sx - cx).powi(2) + (sy - cy).powi(2)).sqrt();
+            assert!(
+                d >= r + 4.8,
+                "the shield at ({sx}, {sy}) covers the space at ({cx}, {cy})"
+            );
+        }
+    }
+    // Movement spaces stand apart: 14 mm at least ([rules.board] space_apart), so a
+    // truck on one does not hide another.
+    for (i, a) in spaces.iter().enumerate() {
+        for b in &spaces[i + 1..] {
+            let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+            assert!(
+                d >= 14.0,
+                "spaces at ({}, {}) and ({}, {}) are {d} mm apart",
+                a.0,
+                a.1,
+                b.0,
+                b.1
+            );
+        }
+    }
 }
 
 #[test]

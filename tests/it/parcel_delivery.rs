@@ -67,7 +67,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", GAME],
-        "parcel-delivery: 7 component sets, 118 parts, 28 pages",
+        "parcel-delivery: 7 component sets, 139 parts, 32 pages",
     )
 }
 
@@ -123,16 +123,17 @@ fn broken(file: &str, from: &str, to: &str, needle: &str) {
 fn print_and_play_pages() {
     let doc = Document::load(pnp()).unwrap();
     let pages = doc.get_pages();
-    // 24 destination cards: 3 sheets + 3 back sheets; 45 bonus cards: 5 + 5; vans,
+    // 36 destination cards: 4 sheets + 4 back sheets; 54 bonus cards: 6 + 6; vans,
     // parcel counters and trap counters share one chit sheet; 6 aids 2 to a sheet:
     // 3; the 24 x 18 in board in 8 Letter tiles.
-    assert_eq!(pages.len(), 28);
-    assert_eq!(rows("houses.toml", "house").len(), 24);
+    assert_eq!(pages.len(), 32);
+    assert_eq!(rows("houses.toml", "house").len(), 36);
     let bonus: i64 = rows("bonus.toml", "bonus")
         .iter()
         .map(|b| b["qty"].as_integer().unwrap())
         .sum();
-    assert_eq!(bonus, 45);
+    // 6 players x 3 at the start plus one for each of the 36 deliveries.
+    assert_eq!(bonus, 54);
     let letter = rect(&doc, pages[&1], b"MediaBox");
     assert!((letter[2] - 612.0).abs() < 0.01 && (letter[3] - 792.0).abs() < 0.01);
 }
@@ -280,7 +281,7 @@ fn check_counts_counters_per_player() {
         [traps.clone(), traps, "ok".into()]
     );
     assert_eq!(line("vans")[3..], ["6", "6", "ok"]);
-    assert_eq!(line("destinations")[2..4], ["24", "24"]);
+    assert_eq!(line("destinations")[2..4], ["36", "36"]);
 }
 
 // ---- Rules the checks guard ----
@@ -391,17 +392,25 @@ fn adding_a_house_adds_its_card() {
         "\n[[house]]\nid = \"hilltop-3\"\nnumber = 3\nstreet = \"hilltop\"\nresident = \"Test\"\ncolour = \"red\"\nx = 2\ny = 0\nentrance = \"C2\"\n",
     );
     std::fs::write(&houses, s).unwrap();
+    // ...and one more bonus card: every delivery earns one.
+    edit(
+        &tmp.path().join("data").join(GAME).join("bonus.toml"),
+        "amount = 1\nqty = 18",
+        "amount = 1\nqty = 19",
+    );
     let (ok, all) = check(tmp.path());
     assert!(ok, "{all}");
     let dest = all
         .lines()
         .find(|l| l.trim_start().starts_with("destinations"))
         .unwrap();
-    assert_eq!(squash(dest), "destinations card 25 25 -", "{all}");
+    assert_eq!(squash(dest), "destinations card 37 37 -", "{all}");
     let out = tmp.path().join("out");
     let o = run(tmp.path(), &["build", GAME, "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{:?}", texts(&o));
-    let text = squash(&pdftotext(&output(&out, "parcel-delivery.pdf"), 5));
+    // 36 cards fill four sheets: the 37th opens a fifth (page 9, after 4 fronts and
+    // their 4 back sheets).
+    let text = squash(&pdftotext(&output(&out, "parcel-delivery.pdf"), 9));
     assert!(text.contains("3 HILLTOP ROAD"), "{text}");
     assert!(text.contains("ENTRANCE C2"), "{text}");
 }
@@ -417,7 +426,57 @@ fn a_house_printing_two_cards_breaks_one_card_per_house() {
     assert_eq!(o.status.code(), Some(1));
     let (_, stderr) = texts(&o);
     assert!(
-        stderr.contains("25 destination cards would print for 24 houses"),
+        stderr.contains("37 destination cards would print for 36 houses"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn enough_destination_cards_for_six_players() {
+    // Setup with six players: each may keep all 5 cards they look at, then 5 go face
+    // up: 35 cards. Two more face up would need 37 of the 36.
+    broken(
+        "game.toml",
+        "face_up = 5",
+        "face_up = 7",
+        "setup can take 6 x 5 destination cards kept plus 7 face up = 37, but there are only 36: add houses",
+    );
+}
+
+#[test]
+fn tests_must_be_passable_and_both_bonus_kinds_present() {
+    broken(
+        "game.toml",
+        "trap_test = 4",
+        "trap_test = 7",
+        "the trap test (7+) must be passable on one 6-sided die, and a 1 must fail it",
+    );
+    broken(
+        "bonus.toml",
+        "kind = \"red\"",
+        "kind = \"blue\"\namount = 1",
+        "the rulebook's two kinds of bonus card must both be in the deck",
+    );
+}
+
+#[test]
+fn pieces_fit_the_spaces_and_the_van() {
+    broken(
+        "game.toml",
+        "size = { width = \"15mm\", height = \"11mm\" }",
+        "size = { width = \"18mm\", height = \"11mm\" }",
+        "a van (18 x 11 mm) must fit a road space (16 mm)",
+    );
+    broken(
+        "game.toml",
+        "size = \"chit-5/8in\"",
+        "size = \"chit-3/4in\"",
+        "a trap counter (19.05 mm) must fit the road space it is set on (16 mm)",
+    );
+    broken(
+        "game.toml",
+        "size = { width = \"8.5mm\", height = \"8.5mm\" }",
+        "size = { width = \"9.5mm\", height = \"9.5mm\" }",
+        "the parcel counters (9.5 mm) must fit the van's cargo bay (9 mm)",
     );
 }

@@ -133,18 +133,23 @@ fn pad_pages_two_up_on_letter_and_pad_size() {
 }
 
 #[test]
-fn sheets_are_numbered_with_their_seed() {
+fn sheets_are_numbered_and_name_the_dice() {
     let pdf = built().join("truck-off/home/truck-off.pdf");
-    let seed = rules()["seed"].as_integer().unwrap();
     for page in 1..=SHEETS / 2 {
         let text = pdftotext(&pdf, page);
         for sheet in [2 * page - 1, 2 * page] {
             assert!(text.contains(&format!("SHEET {sheet}")), "{text}");
-            assert!(
-                text.contains(&format!("standard map (seed {})", seed + sheet as i64)),
-                "{text}"
-            );
         }
+        // Nothing is shuffled (shuffle = false): the header names no seed.
+        assert_eq!(text.matches("standard map").count(), 2, "{text}");
+        assert!(!text.contains("seed"), "{text}");
+        // The six dice of the rulebook's contents, on every sheet.
+        assert_eq!(
+            text.matches("6 DICE: D4 · D6 · D8 · D10 · D12 · D20")
+                .count(),
+            2,
+            "{text}"
+        );
     }
 }
 
@@ -160,13 +165,13 @@ fn map_tracker_and_scoring_read_back() {
     }
     assert_eq!(text.matches("START 4").count(), 0);
     assert_eq!(text.matches("WILD").count(), 2 * counts["wild"], "{text}");
-    // A die's label: on its map venues, in each tracker row, above its column and in
-    // the promotion scoring.
+    // A die's label: on its map venues, in each tracker row, above its column, in
+    // the promotion scoring and in the header's list of dice.
     for die in ["d8", "d10", "d12", "d20"] {
         let label = die.to_uppercase();
         assert_eq!(
             text.matches(label.as_str()).count(),
-            2 * (counts[die] + rows + 2),
+            2 * (counts[die] + rows + 3),
             "{label} in\n{text}"
         );
     }
@@ -220,9 +225,12 @@ fn svg_per_sheet_and_png_on_request() {
             assert_eq!(labels.get(&code), Some(&n), "{code}: {labels:?}");
         }
     }
-    // Promotion circles: rules.promotion_circles above each of the six columns.
-    let circles = rules()["promotion_circles"].as_integer().unwrap() as usize;
-    assert!(svg.matches("<circle").count() >= 6 * circles);
+    // Promotion circles above each of the six columns, enough for a six-player game:
+    // Promote is the bonus of row 4 and of the D20 column, so a player promotes at
+    // most twice; your own 2 x 2 marks plus 5 other players x 2 x 1 = 14 a column.
+    let circles = svg.matches("r=\"0.75\"").count();
+    assert_eq!(circles, 6 * 14, "{circles} promotion circles");
+    assert_eq!(rules()["promotion_circles"].as_integer(), Some(14));
 
     let out = tempfile::tempdir().unwrap();
     let o = run(
@@ -318,6 +326,20 @@ fn rule_numbers_come_from_one_place() {
     let game = tmp.path().join("data/truck-off/game.toml");
     edit(&game, "gas_station_moves = 3", "gas_station_moves = 4");
     edit(&game, "cash_bonus = 5", "cash_bonus = 10");
+    // The rulebook's numbers are checked: a changed number is a house rule, refused
+    // until the check of the rulebook's numbers says so too.
+    let o = run(tmp.path(), &["check", "truck-off"]);
+    let (_, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the rulebook's numbers: 6 dice"),
+        "{stderr}"
+    );
+    edit(
+        &game,
+        "rules.gas_station_moves == 3 and rules.cash_bonus == 5",
+        "rules.gas_station_moves == 4 and rules.cash_bonus == 10",
+    );
     let out = tmp.path().join("out");
     let o = run(
         tmp.path(),
@@ -464,11 +486,26 @@ fn misplaced_cash_bonuses_are_refused() {
 }
 
 #[test]
+fn the_promotion_circles_hold_a_six_player_game() {
+    let out = broken(|d| {
+        edit(
+            &d.join("game.toml"),
+            "promotion_circles = 14",
+            "promotion_circles = 13",
+        )
+    });
+    assert!(
+        out.contains("13 circles, but a column can get 14 marks: your 2 promotions x 2 plus 5 other players x 2 x 1"),
+        "{out}"
+    );
+}
+
+#[test]
 fn the_promotion_example_must_fit_the_pad() {
     let out = broken(|d| {
         edit(
             &d.join("game.toml"),
-            "promotion_circles = 8",
+            "promotion_circles = 14",
             "promotion_circles = 2",
         )
     });
