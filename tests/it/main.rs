@@ -3,6 +3,8 @@
 
 mod common;
 
+mod architecture;
+
 mod black_pawn_trucking;
 mod errors;
 mod fixtures;

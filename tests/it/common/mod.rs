@@ -86,7 +86,9 @@ pub fn snapshot(name: &str, actual: &str) {
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    let Ok(expected) = std::fs::read_to_string(&path) else {
+        panic!("snapshot {name} is missing (CI is set): run the test locally or with CARDSTOCK_BLESS=1 and commit tests/snapshots/{name}.txt");
+    };
     if expected != actual {
         panic!(
             "snapshot {name} differs (run with CARDSTOCK_BLESS=1 to accept)\n--- expected\n{expected}\n--- actual\n{actual}"
