@@ -23,6 +23,7 @@ pub mod faces;
 pub mod fonts;
 pub mod geom;
 pub mod layout;
+pub mod literals;
 pub mod model;
 pub mod network;
 pub mod options;

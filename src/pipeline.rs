@@ -117,6 +117,7 @@ fn evaluate(game: &mut Game, tpl: &Templates, opts: &Options, built: &mut Built)
 
 /// Plans every component's faces and checks the counts and assertions.
 fn check(
+    project: &Project,
     game: &Game,
     tpl: &Templates,
     base: &Context,
@@ -153,6 +154,9 @@ fn check(
         plans.push(p);
     }
     built.diags.extend(check_contents(game, &counts));
+    built
+        .diags
+        .extend(crate::literals::check(game, project, tpl));
     if evaluated {
         // Assertions over broken references would only repeat the errors above.
         built.diags.extend(check_asserts(game, tpl, base, &counts));
@@ -172,7 +176,7 @@ pub fn load_and_check(
     let start = Instant::now();
     let evaluated = evaluate(&mut game, &tpl, opts, built);
     let base = base_context(&game, &opts.settings());
-    let plans = check(&game, &tpl, &base, evaluated, built);
+    let plans = check(project, &game, &tpl, &base, evaluated, built);
     built.time("check", start);
     if built.diags.has_errors() {
         return None;
