@@ -231,10 +231,11 @@ mod tests {
 
     #[test]
     fn numbers_skip_measurements_and_parts_of_words() {
-        let found: Vec<i64> = numbers("hold 3 max, 2+ AP, tiles are 2 in, 4mm, x2, 3.5, #222, I-5, 12")
-            .into_iter()
-            .map(|(v, _)| v)
-            .collect();
+        let found: Vec<i64> =
+            numbers("hold 3 max, 2+ AP, tiles are 2 in, 4mm, x2, 3.5, #222, I-5, 12")
+                .into_iter()
+                .map(|(v, _)| v)
+                .collect();
         assert_eq!(found, vec![3, 2, 12]);
     }
 

@@ -1,6 +1,7 @@
 //! `cardstock bench`: per-stage wall times for every game, and for an 88-card deck of
-//! finished SVG art (Interstate Trucking's contract faces, exported first) imposed
-//! 3x3 on Letter with crop marks and mirrored backs, plus its 88 PNGs at 300 dpi.
+//! finished SVG art (the fixture game's card, `tests/fixtures/base`, with 88 rows,
+//! rendered in memory first) imposed 3x3 on Letter with crop marks and mirrored
+//! backs, plus its 88 PNGs at 300 dpi.
 //! Medians over `--runs` builds; peak memory from the kernel.
 
 use std::collections::BTreeMap;
@@ -86,23 +87,82 @@ fn peak_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// Writes the 88-card deck project: the contract faces as finished SVG files.
-fn deck_project(project: &Project, dir: &Path) -> Result<usize, String> {
+/// The fixture game (`tests/fixtures/base`), compiled in so `bench` works in any
+/// project: its card and back templates with 88 generated card rows.
+fn fixture_deck() -> cardstock::source::MemoryFiles {
+    let mut m = cardstock::source::MemoryFiles::new();
+    for (path, text) in [
+        (
+            "data/mini/game.toml",
+            include_str!("../../tests/fixtures/base/data/mini/game.toml"),
+        ),
+        (
+            "data/mini/suits.toml",
+            include_str!("../../tests/fixtures/base/data/mini/suits.toml"),
+        ),
+        (
+            "templates/mini/card.svg",
+            include_str!("../../tests/fixtures/base/templates/mini/card.svg"),
+        ),
+        (
+            "templates/mini/back.svg",
+            include_str!("../../tests/fixtures/base/templates/mini/back.svg"),
+        ),
+        (
+            "templates/mini/token.svg",
+            include_str!("../../tests/fixtures/base/templates/mini/token.svg"),
+        ),
+        (
+            "templates/common/face.svg",
+            include_str!("../../templates/common/face.svg"),
+        ),
+    ] {
+        m.insert(path, text);
+    }
+    let mut cards = String::from("# 88 generated cards for the benchmark.\n");
+    for i in 1..=DECK {
+        let suit = if i % 2 == 0 { "sun" } else { "moon" };
+        cards.push_str(&format!(
+            "\n[[card]]\nid = \"c{i:03}\"\nname = \"Card {i} of the benchmark deck\"\nsuit = \"{suit}\"\nvalue = {i}\n"
+        ));
+    }
+    m.insert("data/mini/cards.toml", cards);
+    // The fixture's [contents] counts 4 cards: the deck has 88.
+    let game = include_str!("../../tests/fixtures/base/data/mini/game.toml")
+        .replace("cards = 4", &format!("cards = {DECK}"));
+    m.insert("data/mini/game.toml", game);
+    m
+}
+
+/// Cards in the benchmark deck.
+const DECK: usize = 88;
+
+/// Writes the 88-card deck project: the fixture game's card faces, rendered in
+/// memory, as finished SVG files with a `game.toml` that imposes them.
+fn deck_project(dir: &Path) -> Result<usize, String> {
     let opts = Options {
         pdf: false,
         svg: true,
         ..Options::default()
     };
-    let built = build(project, "interstate-trucking", &opts, Caches::default());
+    let built = build(
+        &Project::new(fixture_deck()),
+        "mini",
+        &opts,
+        Caches::default(),
+    );
     if built.diags.has_errors() {
-        return Err("interstate-trucking does not build".into());
+        return Err(format!(
+            "the fixture deck does not build: {}",
+            built.diags.render(&())
+        ));
     }
     let art = dir.join("data/deck/art");
     std::fs::create_dir_all(&art).map_err(|e| e.to_string())?;
     let mut n = 0;
     for (path, bytes) in &built.outputs.files {
         let p = path.to_string_lossy();
-        if let Some(name) = p.strip_prefix("home/svg/contracts/") {
+        if let Some(name) = p.strip_prefix("home/svg/cards/") {
             std::fs::write(art.join(name), bytes).map_err(|e| e.to_string())?;
             n += name.ends_with("-front.svg") as usize;
         }
@@ -137,12 +197,12 @@ pub fn run(args: &Args) -> i32 {
         }
         report(&id, &stages, total);
     }
-    if project.games().iter().any(|g| g == "interstate-trucking") {
+    {
         let tmp = match &args.keep_deck {
             Some(d) => d.clone(),
             None => std::env::temp_dir().join(format!("cardstock-bench-{}", std::process::id())),
         };
-        match deck_project(project, &tmp) {
+        match deck_project(&tmp) {
             Ok(n) => {
                 let deck = match Project::disk(&tmp) {
                     Ok(p) => p,
