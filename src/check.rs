@@ -435,8 +435,13 @@ impl<'a> Assert<'a> {
                         .map(str::trim)
                         .filter(|l| !l.is_empty())
                         .collect();
+                    // The message may use the context too (`{{ rules.x }}`).
+                    let prefix = def
+                        .message
+                        .as_ref()
+                        .map(|m| tpl.env.render_str(m, &ctx).unwrap_or_else(|_| m.clone()));
                     for line in lines.iter().take(MAX_PROBLEMS_PER_CHECK) {
-                        let msg = match &def.message {
+                        let msg = match &prefix {
                             Some(m) => format!("{m}: {line}"),
                             None => line.to_string(),
                         };
