@@ -22,6 +22,7 @@ pub mod export;
 pub mod faces;
 pub mod fonts;
 pub mod geom;
+pub mod image;
 pub mod layout;
 pub mod model;
 pub mod network;

@@ -77,6 +77,16 @@ impl Project {
         Ok(text)
     }
 
+    /// Keeps `text`, read as bytes from `path`, as that file's source for
+    /// diagnostics (the first text kept for a path stays), and gives it back.
+    pub fn keep_text(&self, path: &Path, text: String) -> Arc<str> {
+        let text: Arc<str> = text.into();
+        match self.texts.lock() {
+            Ok(mut m) => m.entry(path.to_path_buf()).or_insert(text).clone(),
+            Err(_) => text,
+        }
+    }
+
     /// A text already read in this run.
     pub fn source(&self, path: &Path) -> Option<Arc<str>> {
         self.texts.lock().ok()?.get(path).cloned()
