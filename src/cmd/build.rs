@@ -183,7 +183,7 @@ fn write(built: &Built, out: &Path, id: &str) -> Result<(), Diagnostic> {
         )
     })
     .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))?;
-    output::write_all(&built.outputs, &out.join(id))
+    output::write_all(&built.outputs, out, Path::new(id))
         .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))
 }
 
