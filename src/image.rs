@@ -203,8 +203,7 @@ fn decode_jpeg(data: &[u8], format: Format) -> Result<(), ImageProblem> {
     use zune_jpeg::zune_core::options::DecoderOptions;
     let damaged = |why: String| ImageProblem::Damaged { format, why };
     let options = DecoderOptions::default().jpeg_set_out_colorspace(ColorSpace::RGBA);
-    let mut decoder =
-        zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(data), options);
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(data), options);
     decoder
         .decode_headers()
         .map_err(|e| damaged(format!("{e:?}")))?;

@@ -140,9 +140,11 @@ impl Project {
                 EntryKind::Folder => {}
                 _ if extensions.iter().any(|x| e.name.ends_with(x)) => out.push(path),
                 EntryKind::Outside if depth > 0 => {
-                    return Err(self.files.read(&path, 0).err().unwrap_or(
-                        FileError::NotInProject { path: path.clone() },
-                    ))
+                    return Err(self
+                        .files
+                        .read(&path, 0)
+                        .err()
+                        .unwrap_or(FileError::NotInProject { path: path.clone() }))
                 }
                 _ => {}
             }

@@ -448,12 +448,18 @@ fn data_url(url: &str) -> Option<(String, Vec<u8>)> {
         let clean: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
         base64::engine::general_purpose::STANDARD
             .decode(clean.trim_end_matches('='))
-            .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean.trim_end_matches('=')))
+            .or_else(|_| {
+                base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean.trim_end_matches('='))
+            })
             .ok()?
     } else {
         body.as_bytes().to_vec()
     };
-    let mime = if mime.is_empty() { "text/plain".to_string() } else { mime };
+    let mime = if mime.is_empty() {
+        "text/plain".to_string()
+    } else {
+        mime
+    };
     Some((mime, data))
 }
 

@@ -322,8 +322,7 @@ impl Renderer<'_> {
         let bytes = std::sync::Arc::new(bytes);
         if let Err(p) = crate::image::check(bytes.clone()) {
             return Err(
-                at_art(Diagnostic::error(format!("art file {} {p}", rel.display())))
-                    .hint(p.hint()),
+                at_art(Diagnostic::error(format!("art file {} {p}", rel.display()))).hint(p.hint()),
             );
         }
         let mime = format.mime();
