@@ -127,7 +127,7 @@ impl Renderer<'_> {
         c.insert("face".into(), face_value(comp, p.shape, side));
         let (log, log_value) = RenderLog::new();
         c.insert(LOG.into(), log_value);
-        let rendered = self.tpl.env.get_template(name).and_then(|t| t.render(&c));
+        let rendered = self.tpl.render(name, &c);
         let mut diags: Vec<Diagnostic> = log
             .take()
             .into_iter()
