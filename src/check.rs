@@ -428,7 +428,7 @@ impl<'a> Assert<'a> {
     fn run(&self, ctx: Context, row: Option<RowPlace>, diags: &mut Vec<Diagnostic>) {
         let (game, tpl, def) = (self.game, self.tpl, self.def);
         if let Some(t) = self.template {
-            match tpl.env.render_str(t.get_ref(), &ctx) {
+            match tpl.render_str(t.get_ref(), &ctx) {
                 Ok(out) => {
                     let lines: Vec<&str> = out
                         .lines()
@@ -480,7 +480,7 @@ impl<'a> Assert<'a> {
             Ok(v) if v.is_true() => {}
             Ok(_) => {
                 let message = def.message.clone().unwrap_or_default();
-                let msg = tpl.env.render_str(&message, &ctx).unwrap_or(message);
+                let msg = tpl.render_str(&message, &ctx).unwrap_or(message);
                 diags.push(match self.bounded(msg, that.span()) {
                     Ok(msg) => self
                         .problem(msg, that.span(), &row)

@@ -53,7 +53,9 @@ pub fn base_context(game: &Game, settings: &Settings) -> Context {
     let mut ctx = BTreeMap::new();
     ctx.insert("game".into(), Value::from(meta));
     ctx.insert("rules".into(), crate::template::to_value(&game.rules));
-    ctx.insert("tables".into(), tables_value(game));
+    let (tables, index) = tables_value(game);
+    ctx.insert("tables".into(), tables);
+    ctx.insert(crate::index::INDEX.into(), index);
     ctx.insert("settings".into(), Value::from(run));
     ctx.insert("components".into(), components_value(game));
     ctx
@@ -72,17 +74,20 @@ pub fn row_value(row: &Row) -> Value {
     Value::from(map)
 }
 
-/// All tables as one value: `tables.city` is the list of city rows.
-fn tables_value(game: &Game) -> Value {
-    let map: BTreeMap<&str, Value> = game
+/// All tables as one value (`tables.city` is the list of city rows), and the
+/// index of their rows for `lookup()` and `select()`.
+fn tables_value(game: &Game) -> (Value, Value) {
+    let rows: Vec<(&str, Vec<Value>)> = game
         .tables
         .iter()
-        .map(|(name, t)| {
-            let rows: Vec<Value> = t.rows.iter().map(row_value).collect();
-            (name.as_str(), Value::from(rows))
-        })
+        .map(|(name, t)| (name.as_str(), t.rows.iter().map(row_value).collect()))
         .collect();
-    Value::from(map)
+    let index = crate::index::TableIndex::new(rows.iter().map(|(n, r)| (*n, r.as_slice())));
+    let map: BTreeMap<&str, Value> = rows
+        .into_iter()
+        .map(|(name, rows)| (name, Value::from(rows)))
+        .collect();
+    (Value::from(map), index.into_value())
 }
 
 /// `components.<id>`: each component set's printed size in mm (`width`, `height`,
@@ -111,8 +116,7 @@ pub fn eval(
     expr: &Spanned<String>,
     ctx: &BTreeMap<String, Value>,
 ) -> Result<Value, Diagnostic> {
-    let compiled = tpl
-        .env
+    tpl.env
         .compile_expression(expr.get_ref().as_str())
         .map_err(|e| {
             Diagnostic::error(format!(
@@ -123,7 +127,7 @@ pub fn eval(
             .with("game", &game.id)
             .hint("expressions use minijinja syntax, e.g. `rules.fee.base + 100 * distance(a, b)`")
         })?;
-    compiled.eval(ctx).map_err(|e| {
+    tpl.eval(expr.get_ref(), ctx).map_err(|e| {
         let mut msg = e
             .detail()
             .map(String::from)

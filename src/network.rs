@@ -38,6 +38,11 @@ impl Network {
         self.trip = cost;
     }
 
+    /// Nodes plus edges: the work of one search at worst.
+    pub fn size(&self) -> usize {
+        self.ids.len() + self.adj.iter().map(Vec::len).sum::<usize>() / 2
+    }
+
     /// Whether `id` is a node.
     pub fn has(&self, id: &str) -> bool {
         self.index.contains_key(id)

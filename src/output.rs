@@ -212,6 +212,21 @@ fn real_folders(out: &Path, rel_dir: &Path) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// Checks that the folders from `out` down to `dir` that exist are real folders,
+/// never links (creating none).
+fn real_folders_exist(out: &Path, rel_dir: &Path) -> Result<(), WriteError> {
+    let mut dir = out.to_path_buf();
+    for c in rel_dir.components() {
+        dir.push(c);
+        match fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(WriteError::NotAFolder(dir)),
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
 /// Whether `path` is a regular file (not a link) holding exactly `bytes`.
 fn unchanged(path: &Path, bytes: &[u8]) -> bool {
     let Ok(meta) = fs::symlink_metadata(path) else {
@@ -230,17 +245,19 @@ fn unchanged(path: &Path, bytes: &[u8]) -> bool {
         .is_ok_and(|_| old == bytes)
 }
 
-/// Writes every file of `outputs` under `out`, all or nothing (see the module's
-/// documentation). Files whose bytes did not change are left alone, time stamps
-/// too. The caller holds the folder's [`lock`].
-pub fn write_all(outputs: &Outputs, out: &Path) -> Result<(), WriteError> {
-    write_files(
-        outputs
-            .files
-            .iter()
-            .map(|(p, b)| (p.as_path(), b.as_slice())),
-        out,
-    )
+/// Writes every file of `outputs` into the folder `under` (a plain relative path,
+/// e.g. the game's id) of the output folder `out`, all or nothing (see the
+/// module's documentation). `out` may be a link (it was checked by
+/// [`check_out_dir`]); every folder below it must be a real folder. Files whose
+/// bytes did not change are left alone, time stamps too. The caller holds the
+/// folder's [`lock`].
+pub fn write_all(outputs: &Outputs, out: &Path, under: &Path) -> Result<(), WriteError> {
+    let files: Vec<(PathBuf, &[u8])> = outputs
+        .files
+        .iter()
+        .map(|(p, b)| (under.join(p), b.as_slice()))
+        .collect();
+    write_files(files.iter().map(|(p, b)| (p.as_path(), *b)), out)
 }
 
 fn write_files<'a>(
@@ -248,12 +265,18 @@ fn write_files<'a>(
     out: &Path,
 ) -> Result<(), WriteError> {
     fs::create_dir_all(out).map_err(io(out))?;
+    let files: Vec<(&Path, &[u8])> = files.collect();
+    for (rel, _) in &files {
+        check_plain(rel)?;
+        // Every folder on the way must be real before anything is read through it.
+        if let Some(dir) = rel.parent() {
+            real_folders_exist(out, dir)?;
+        }
+    }
     let changed: Vec<(&Path, &[u8])> = files
+        .into_iter()
         .filter(|(rel, bytes)| !unchanged(&out.join(rel), bytes))
         .collect();
-    for (rel, _) in &changed {
-        check_plain(rel)?;
-    }
     if changed.is_empty() {
         return Ok(());
     }
@@ -391,7 +414,7 @@ mod tests {
         o.add("a.pdf", "", b"new a".to_vec());
         o.add("sub/b.png", "", b"new b".to_vec());
         o.add("c/d.png", "", b"new d".to_vec());
-        let e = write_all(&o, out).unwrap_err();
+        let e = write_all(&o, out, Path::new("")).unwrap_err();
         assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
         assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"old a");
         assert_eq!(fs::read(out.join("sub/b.png")).unwrap(), b"old b");
@@ -415,16 +438,24 @@ mod tests {
         std::os::unix::fs::symlink(outside.join("victim.pdf"), out.join("a.pdf")).unwrap();
         let mut o = Outputs::default();
         o.add("a.pdf", "", b"new".to_vec());
-        write_all(&o, &out).unwrap();
+        write_all(&o, &out, Path::new("")).unwrap();
         assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
         assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"new");
         std::os::unix::fs::symlink(&outside, out.join("game")).unwrap();
         let mut o = Outputs::default();
         o.add("game/victim.pdf", "", b"overwritten".to_vec());
         assert!(matches!(
-            write_all(&o, &out),
+            write_all(&o, &out, Path::new("")),
             Err(WriteError::NotAFolder(_))
         ));
         assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
+        // The game's folder itself a link (say, into the project's data): refused.
+        let mut o = Outputs::default();
+        o.add("home/a.pdf", "", b"into the link".to_vec());
+        assert!(matches!(
+            write_all(&o, &out, Path::new("game")),
+            Err(WriteError::NotAFolder(_))
+        ));
+        assert!(!outside.join("home").exists());
     }
 }

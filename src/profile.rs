@@ -121,17 +121,50 @@ pub fn available(project: &Project) -> Vec<String> {
         .collect()
 }
 
+/// Where `data/<game>/game.toml` names its default profile (`[game] profile`), if
+/// it does: the file and the byte range of the name.
+pub fn named_in_game(project: &Project, game: &str) -> Option<(PathBuf, std::ops::Range<usize>)> {
+    #[derive(Deserialize)]
+    struct GameFile {
+        game: GameTable,
+    }
+    #[derive(Deserialize)]
+    struct GameTable {
+        profile: Option<toml::Spanned<String>>,
+    }
+    let file = Path::new("data").join(game).join("game.toml");
+    let text = project
+        .read_text(&file, crate::project::MAX_DATA_BYTES)
+        .ok()?;
+    let parsed: GameFile = toml::from_str(&text).ok()?;
+    Some((file, parsed.game.profile?.span()))
+}
+
 /// Loads `profiles/<id>.toml` (`home` falls back to the built-in default).
 pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
     let rel = PathBuf::from("profiles").join(format!("{id}.toml"));
-    if crate::project::check_name(id).is_err() || project.kind(&rel).is_none() {
+    let missing = match crate::project::check_name(id) {
+        Err(_) => true,
+        // A file that is there but cannot be read (a link out of the project, a
+        // FIFO) is reported as such by the read below.
+        Ok(()) => {
+            project.kind(&rel).is_none()
+                && project
+                    .read(&rel, 0)
+                    .is_err_and(|e| matches!(e, crate::source::FileError::NotFound { .. }))
+        }
+    };
+    if missing {
         if id == "home" {
             return Ok(Profile::home());
         }
-        let ids = available(project);
+        let mut ids = available(project);
+        if !ids.iter().any(|i| i == "home") {
+            ids.insert(0, "home".into());
+        }
         let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
             Some(m) => format!("did you mean `{m}`?"),
-            None => format!("profiles in profiles/: {}", ids.join(", ")),
+            None => format!("profiles: {} (files in profiles/)", ids.join(", ")),
         };
         return Err(Diagnostic::error(format!("there is no print profile `{id}`")).hint(hint));
     }

@@ -77,6 +77,16 @@ impl Project {
         Ok(text)
     }
 
+    /// Keeps `text`, read as bytes from `path`, as that file's source for
+    /// diagnostics (the first text kept for a path stays), and gives it back.
+    pub fn keep_text(&self, path: &Path, text: String) -> Arc<str> {
+        let text: Arc<str> = text.into();
+        match self.texts.lock() {
+            Ok(mut m) => m.entry(path.to_path_buf()).or_insert(text).clone(),
+            Err(_) => text,
+        }
+    }
+
     /// A text already read in this run.
     pub fn source(&self, path: &Path) -> Option<Arc<str>> {
         self.texts.lock().ok()?.get(path).cloned()
@@ -92,23 +102,28 @@ impl Project {
         self.files.kind(path)
     }
 
-    /// Every game id: folders under `data/` holding a `game.toml`, sorted.
+    /// Every game id: folders under `data/` holding a `game.toml`, and links there
+    /// to outside the project (so that building one says why it cannot be read),
+    /// sorted.
     pub fn games(&self) -> Vec<String> {
         self.list(Path::new("data"))
             .unwrap_or_default()
             .into_iter()
-            .filter(|e| e.kind == EntryKind::Folder)
             .filter(|e| {
-                self.kind(&Path::new("data").join(&e.name).join("game.toml"))
-                    .is_some()
+                e.kind == EntryKind::Outside
+                    || e.kind == EntryKind::Folder
+                        && self
+                            .kind(&Path::new("data").join(&e.name).join("game.toml"))
+                            .is_some()
             })
             .map(|e| e.name)
             .collect()
     }
 
     /// Files under `dir` (recursively, at most `depth` folders deep) whose name ends
-    /// with one of `extensions`, as project paths, sorted. A file or folder that
-    /// cannot be read is returned as an error.
+    /// with one of `extensions`, as project paths, sorted. A file that cannot be
+    /// read is listed (reading it says why); a link to outside the project that is
+    /// not such a file is an error (it may be a folder the walk would go into).
     pub fn walk(
         &self,
         dir: &Path,
@@ -123,11 +138,15 @@ impl Project {
                     out.extend(self.walk(&path, extensions, depth - 1)?)
                 }
                 EntryKind::Folder => {}
-                EntryKind::File | EntryKind::Special => {
-                    if extensions.iter().any(|x| e.name.ends_with(x)) {
-                        out.push(path);
-                    }
+                _ if extensions.iter().any(|x| e.name.ends_with(x)) => out.push(path),
+                EntryKind::Outside if depth > 0 => {
+                    return Err(self
+                        .files
+                        .read(&path, 0)
+                        .err()
+                        .unwrap_or(FileError::NotInProject { path: path.clone() }))
                 }
+                _ => {}
             }
         }
         out.sort();

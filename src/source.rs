@@ -20,6 +20,9 @@ pub enum EntryKind {
     Folder,
     /// A FIFO, socket or device: listed so that reading it is a clear error.
     Special,
+    /// A link to somewhere outside the project: listed so that reading it is a
+    /// clear error.
+    Outside,
 }
 
 /// One entry of a folder listing.
@@ -297,9 +300,14 @@ impl Files for DiskFiles {
             let Some(name) = e.file_name().to_str().map(String::from) else {
                 continue; // not UTF-8: no data or template name can refer to it
             };
-            // Links are followed; a dangling link is listed as a file, so reading it
-            // gives a clear "does not exist".
+            // Links are followed (inside the project only); a dangling link is
+            // listed as a file, so reading it gives a clear "does not exist".
+            let inside = e
+                .path()
+                .canonicalize()
+                .map_or(true, |real| real.starts_with(&self.canonical));
             let kind = match std::fs::metadata(e.path()) {
+                _ if !inside => EntryKind::Outside,
                 Ok(m) if m.is_dir() => EntryKind::Folder,
                 Ok(m) if m.is_file() => EntryKind::File,
                 Ok(_) => EntryKind::Special,

@@ -32,12 +32,15 @@ impl From<SvgProblem> for Located {
     }
 }
 
-/// Images the faces of a game refer to, read through the project once each.
-/// Relative `href`s start in the game's template folder.
+/// Images the faces of a game refer to, read through the project and checked
+/// ([`crate::image::check`]) once each. Relative `href`s start in the game's
+/// template folder.
 pub struct Images {
     project: Project,
     dir: PathBuf,
-    loaded: Mutex<BTreeMap<String, Result<ImageKind, String>>>,
+    loaded: Mutex<BTreeMap<String, Result<ImageKind, Refused>>>,
+    /// `data:` images already checked, by the SHA-256 of their bytes.
+    checked: Mutex<BTreeMap<[u8; 32], Result<ImageKind, Refused>>>,
 }
 
 impl Images {
@@ -47,6 +50,7 @@ impl Images {
             project: project.clone(),
             dir: PathBuf::from("templates").join(game),
             loaded: Mutex::new(BTreeMap::new()),
+            checked: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -55,7 +59,7 @@ impl Images {
         Images::new(&Project::new(crate::source::MemoryFiles::new()), "-")
     }
 
-    fn get(&self, href: &str) -> Result<ImageKind, String> {
+    fn get(&self, href: &str) -> Result<ImageKind, Refused> {
         if let Some(r) = self.loaded.lock().ok().and_then(|m| m.get(href).cloned()) {
             return r;
         }
@@ -65,7 +69,34 @@ impl Images {
         }
         r
     }
+
+    /// The image of a `data:` URL (its bytes already decoded), checked once.
+    fn data(&self, mime: &str, data: Arc<Vec<u8>>) -> Result<ImageKind, Refused> {
+        use sha2::Digest;
+        let key: [u8; 32] = sha2::Sha256::digest(data.as_slice()).into();
+        if let Some(r) = self.checked.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return r;
+        }
+        let r = if mime == "image/svg+xml" {
+            Err((
+                "an SVG inside a `data:` image is not drawn by cardstock".to_string(),
+                "put the drawing in the template itself, or use a PNG",
+            ))
+        } else {
+            crate::image::check(data).map_err(|p| (format!("a `data:` image {p}"), p.hint()))
+        };
+        if let Ok(mut m) = self.checked.lock() {
+            m.insert(key, r.clone());
+        }
+        r
+    }
 }
+
+/// Why an image is refused: the message and how to fix it.
+pub type Refused = (String, &'static str);
+
+/// The hint for an image path that is refused.
+const PATH_HINT: &str = "images must be files inside the project, referenced by a relative path (no `..`, no absolute path, no URL)";
 
 /// Why a face's SVG could not be used.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,8 +114,9 @@ pub enum SvgProblem {
     MissingFont(String),
     /// Characters no embedded font has.
     MissingGlyphs(String),
-    /// An `href` that is refused or cannot be read.
-    Href(String),
+    /// An `href` that is refused or cannot be read, or an image that cannot be
+    /// used: the message and how to fix it.
+    Href(String, &'static str),
     /// Too many elements.
     TooBig(usize),
     /// A colour that is not a colour (`fill="reed"`): usvg would silently paint
@@ -109,7 +141,7 @@ impl SvgProblem {
                 format!("no embedded font has the glyph(s) {chars}"),
                 "replace the characters, or add an OFL font that has them to assets/fonts/".into(),
             ),
-            SvgProblem::Href(m) => (m.clone(), "images must be files inside the project, referenced by a relative path (no `..`, no absolute path, no URL)".into()),
+            SvgProblem::Href(m, hint) => (m.clone(), (*hint).into()),
             SvgProblem::BadColour { attribute, value } => (
                 format!("`{attribute}=\"{value}\"` is not a colour"),
                 "use #rrggbb, #rgb, rgb(r, g, b), a CSS colour name (e.g. darkred) or none".into(),
@@ -200,13 +232,26 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
         },
     );
 
+    let p4 = problems.clone();
+    let data_images = images.clone();
+    let resolve_data = Box::new(
+        move |mime: &str, data: Arc<Vec<u8>>, _: &Options| -> Option<ImageKind> {
+            match data_images.data(mime, data) {
+                Ok(kind) => Some(kind),
+                Err((why, hint)) => {
+                    p4.lock().unwrap().push(SvgProblem::Href(why, hint));
+                    None
+                }
+            }
+        },
+    );
     let p3 = problems.clone();
     let images = images.clone();
     let resolve_string = Box::new(move |href: &str, _: &Options| -> Option<ImageKind> {
         match images.get(href) {
             Ok(kind) => Some(kind),
-            Err(why) => {
-                p3.lock().unwrap().push(SvgProblem::Href(why));
+            Err((why, hint)) => {
+                p3.lock().unwrap().push(SvgProblem::Href(why, hint));
                 None
             }
         }
@@ -221,7 +266,7 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
             select_fallback,
         },
         image_href_resolver: ImageHrefResolver {
-            resolve_data: ImageHrefResolver::default_data_resolver(),
+            resolve_data,
             resolve_string,
         },
         ..Options::default()
@@ -359,24 +404,63 @@ fn with_position(text: &str, problem: SvgProblem) -> Located {
     Located { problem, offset }
 }
 
-/// Every `<image>` whose file cannot be used, at its `href` (loading the others).
+/// Every `<image>` (and `<feImage>`) whose picture cannot be used, at its `href`
+/// (loading and checking the others).
 fn image_problems(doc: &roxmltree::Document, images: &Images) -> Vec<Located> {
     let mut out = Vec::new();
-    for node in doc.descendants().filter(|n| n.has_tag_name("image")) {
+    for node in doc
+        .descendants()
+        .filter(|n| n.has_tag_name("image") || n.has_tag_name("feImage"))
+    {
         let Some(a) = node.attributes().find(|a| a.name() == "href") else {
             continue;
         };
-        if a.value().trim_start().starts_with("data:") {
-            continue;
-        }
-        if let Err(why) = images.get(a.value()) {
+        let href = a.value().trim();
+        let result = match href.strip_prefix("data:") {
+            Some(url) => match data_url(url) {
+                Some((mime, data)) => images.data(&mime, Arc::new(data)).map(|_| ()),
+                None => Err((
+                    "a `data:` image that cannot be read".to_string(),
+                    "write it as data:image/png;base64,... with valid base64",
+                )),
+            },
+            None if node.has_tag_name("feImage") && href.starts_with('#') => Ok(()),
+            None => images.get(a.value()).map(|_| ()),
+        };
+        if let Err((why, hint)) = result {
             out.push(Located {
-                problem: SvgProblem::Href(why),
+                problem: SvgProblem::Href(why, hint),
                 offset: Some(a.range_value()),
             });
         }
     }
     out
+}
+
+/// The MIME type and bytes of a `data:` URL (after `data:`), as usvg reads it.
+fn data_url(url: &str) -> Option<(String, Vec<u8>)> {
+    use base64::Engine as _;
+    let (head, body) = url.split_once(',')?;
+    let mut parts = head.split(';').map(str::trim);
+    let mime = parts.next().unwrap_or("").to_ascii_lowercase();
+    let base64 = parts.any(|p| p.eq_ignore_ascii_case("base64"));
+    let data = if base64 {
+        let clean: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(clean.trim_end_matches('='))
+            .or_else(|_| {
+                base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean.trim_end_matches('='))
+            })
+            .ok()?
+    } else {
+        body.as_bytes().to_vec()
+    };
+    let mime = if mime.is_empty() {
+        "text/plain".to_string()
+    } else {
+        mime
+    };
+    Some((mime, data))
 }
 
 fn lint(doc: &roxmltree::Document) -> Vec<Located> {
@@ -462,39 +546,36 @@ fn parse_pos(msg: &str) -> (usize, usize) {
 
 /// Resolves an image `href` through the project: only relative paths inside it,
 /// never URLs.
-fn load_image(href: &str, project: &Project, dir: &std::path::Path) -> Result<ImageKind, String> {
+fn load_image(href: &str, project: &Project, dir: &std::path::Path) -> Result<ImageKind, Refused> {
     use crate::source::FileError;
     let lower = href.to_ascii_lowercase();
     if lower.contains("://") || lower.starts_with("file:") || lower.starts_with("http") {
-        return Err(format!(
-            "image `{href}` is a URL: cardstock never fetches or reads URLs"
+        return Err((
+            format!("image `{href}` is a URL: cardstock never fetches or reads URLs"),
+            PATH_HINT,
         ));
     }
     let rel = PathBuf::from(href);
     if crate::source::check_relative(&rel).is_err() {
-        return Err(format!(
-            "image `{href}` points outside the project (absolute path or `..`)"
+        return Err((
+            format!("image `{href}` points outside the project (absolute path or `..`)"),
+            PATH_HINT,
         ));
     }
     let path = dir.join(&rel);
     let data = project.read(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
-        FileError::NotFound { .. } => format!(
-            "image `{href}` does not exist (looked for {})",
-            path.display()
+        FileError::NotFound { .. } => (
+            format!(
+                "image `{href}` does not exist (looked for {})",
+                path.display()
+            ),
+            PATH_HINT,
         ),
-        FileError::LinkOutside { .. } => {
-            format!("image `{href}` is a link to a file outside the project")
-        }
-        e => format!("image `{href}`: {e}"),
+        FileError::LinkOutside { .. } => (
+            format!("image `{href}` is a link to a file outside the project"),
+            e.hint(),
+        ),
+        e => (format!("image `{href}`: {e}"), e.hint()),
     })?;
-    let data = Arc::new(data);
-    if data.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Ok(ImageKind::PNG(data))
-    } else if data.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        Ok(ImageKind::JPEG(data))
-    } else if data.starts_with(b"GIF8") {
-        Ok(ImageKind::GIF(data))
-    } else {
-        Err(format!("image `{href}` is not a PNG, JPEG or GIF file"))
-    }
+    crate::image::check(Arc::new(data)).map_err(|p| (format!("image `{href}` {p}"), p.hint()))
 }

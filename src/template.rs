@@ -14,9 +14,7 @@ use crate::network::Network;
 use crate::project::{Project, MAX_TEMPLATE_BYTES};
 use crate::units::fmt_num;
 
-/// Fuel for one template render or expression: enough for a full board, small
-/// enough that an endless loop stops within a second.
-pub const FUEL: u64 = 20_000_000;
+pub use crate::fuel::FUEL;
 /// Deepest nesting of includes, macros and recursion.
 pub const RECURSION_LIMIT: usize = 64;
 /// The variable under which a render's [`RenderLog`] is passed to the functions.
@@ -27,6 +25,12 @@ pub struct Templates {
     pub env: Environment<'static>,
     /// The network `distance()` uses; set once the game's network is built.
     pub network: Arc<OnceLock<Network>>,
+    /// The environment of expressions and check templates (`crate::fuel`).
+    pub check_env: Environment<'static>,
+    /// The fuel the game's expressions and check templates share.
+    pub budget: Arc<crate::fuel::Budget>,
+    /// The fuel the game's face renders share.
+    pub faces_budget: Arc<crate::fuel::Budget>,
 }
 
 /// Warnings the template functions raise during one render (text that overflows
@@ -122,7 +126,19 @@ impl Templates {
                 }
             }
         }
-        Reported::new(Templates { env, network }, diags)
+        let budget = Arc::new(crate::fuel::Budget::new(crate::fuel::GAME_FUEL));
+        let faces_budget = Arc::new(crate::fuel::Budget::new(crate::fuel::FACES_FUEL));
+        let check_env = crate::fuel::check_environment(&env, budget.clone());
+        Reported::new(
+            Templates {
+                env,
+                network,
+                check_env,
+                budget,
+                faces_budget,
+            },
+            diags,
+        )
     }
 
     /// Resolves a component's template reference: `contract.svg` means
@@ -226,13 +242,15 @@ pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
     });
     env.add_function(
         "distance",
-        move |from: Value, to: Value| -> Result<Value, Error> {
+        move |state: &State, from: Value, to: Value| -> Result<Value, Error> {
             let net = network.get().ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidOperation,
                     "distance() needs a [network] in game.toml",
                 )
             })?;
+            // A shortest-path search visits every node and edge at worst.
+            state.consume_fuel(net.size() as u64)?;
             let from = names(&from)?;
             let to = names(&to)?;
             let f: Vec<&str> = from.iter().map(String::as_str).collect();
@@ -331,26 +349,55 @@ fn rows_of(state: &State, table: &str) -> Result<Value, Error> {
     Ok(rows)
 }
 
+/// The game's table index (see `crate::index`), when the context has one.
+fn index(state: &State) -> Option<Arc<crate::index::TableIndex>> {
+    state
+        .lookup(crate::index::INDEX)?
+        .downcast_object::<crate::index::TableIndex>()
+}
+
 /// `lookup("city", "memphis")`: the row of `table` whose `id` is `id`.
 fn lookup(state: &State, table: String, id: String) -> Result<Value, Error> {
-    for row in rows_of(state, &table)?.try_iter()? {
-        if row.get_attr("id")?.as_str() == Some(id.as_str()) {
-            return Ok(row);
+    let found = match index(state).and_then(|ix| ix.lookup(&table, &id)) {
+        Some(found) => {
+            state.consume_fuel(1)?;
+            found
         }
-    }
-    Err(Error::new(
-        ErrorKind::InvalidOperation,
-        format!("lookup(): table `{table}` has no row with id `{id}`"),
-    ))
+        None => {
+            let rows = rows_of(state, &table)?;
+            state.consume_fuel(rows.len().unwrap_or(0) as u64)?;
+            let mut found = None;
+            for row in rows.try_iter()? {
+                if row.get_attr("id")?.as_str() == Some(id.as_str()) {
+                    found = Some(row);
+                    break;
+                }
+            }
+            found
+        }
+    };
+    found.ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("lookup(): table `{table}` has no row with id `{id}`"),
+        )
+    })
 }
 
 /// `select("city", "goods", "books")`: the rows of `table` whose `field` equals
 /// `value` or, for a list field, contains it.
 fn select(state: &State, table: String, field: String, value: Value) -> Result<Value, Error> {
+    if let Some((rows, work)) = index(state).and_then(|ix| ix.select(&table, &field, &value)) {
+        state.consume_fuel(work as u64 + 1)?;
+        return Ok(Value::from(rows));
+    }
+    let rows = rows_of(state, &table)?;
+    state.consume_fuel(rows.len().unwrap_or(0) as u64)?;
     let mut out = Vec::new();
-    for row in rows_of(state, &table)?.try_iter()? {
+    for row in rows.try_iter()? {
         let f = row.get_attr(&field)?;
         let hit = if f.kind() == ValueKind::Seq {
+            state.consume_fuel(f.len().unwrap_or(0) as u64)?;
             f.try_iter()?.any(|x| x == value)
         } else {
             f == value
@@ -378,7 +425,7 @@ fn round_to(x: Value, step: Value) -> Result<Value, Error> {
 /// `along(points, n, inset=0)`: `n` points evenly spaced along a polyline
 /// `[[x, y], ...]`, each the centre of one of `n` equal slots between `inset` from
 /// either end; each point is `{x, y, angle}` (degrees). Used to place movement spaces.
-fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
+fn along(state: &State, points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
     let inset: f64 = kwargs.get::<Option<f64>>("inset")?.unwrap_or(0.0);
     kwargs.assert_all_used()?;
     if !(0..=10_000).contains(&n) {
@@ -399,6 +446,8 @@ fn along(points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
             "along(): needs at least two points",
         ));
     }
+    // Each point walks the segments.
+    state.consume_fuel((pts.len() as u64).saturating_mul(n as u64 + 1))?;
     let seg: Vec<f64> = pts
         .windows(2)
         .map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt())
@@ -535,7 +584,8 @@ fn shrink(state: &State, text: String, w: f64, size: f64, kwargs: Kwargs) -> Res
 }
 
 /// `shuffle(list, seed)`: a permutation of `list` that depends only on `seed`.
-fn shuffle(list: Value, seed: i64) -> Result<Value, Error> {
+fn shuffle(state: &State, list: Value, seed: i64) -> Result<Value, Error> {
+    state.consume_fuel(list.len().unwrap_or(0) as u64)?;
     let mut items: Vec<Value> = list.try_iter()?.collect();
     // splitmix64: small, fast, and the same on every machine.
     let mut state = seed as u64 ^ 0x9E37_79B9_7F4A_7C15;
@@ -555,7 +605,10 @@ fn shuffle(list: Value, seed: i64) -> Result<Value, Error> {
 
 /// `connected(nodes, edges)`: the connected groups of a graph given as a list of
 /// node ids and a list of `[a, b]` edges (one group means connected).
-fn connected(nodes: Value, edges: Value) -> Result<Value, Error> {
+fn connected(state: &State, nodes: Value, edges: Value) -> Result<Value, Error> {
+    state.consume_fuel(
+        (nodes.len().unwrap_or(0) as u64).saturating_add(edges.len().unwrap_or(0) as u64),
+    )?;
     let ids: Vec<String> = nodes.try_iter()?.map(|v| v.to_string()).collect();
     let mut net = Network::new(ids);
     for e in edges.try_iter()? {

@@ -164,7 +164,15 @@ fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnosti
         .clone()
         .or_else(|| cardstock::model::default_profile(&plan.project, id))
         .unwrap_or_else(|| "home".into());
-    opts.profile = cardstock::profile::load(&plan.project, &profile_id)?;
+    opts.profile = cardstock::profile::load(&plan.project, &profile_id).map_err(|d| {
+        // A profile game.toml names: the error points at that line.
+        match cardstock::profile::named_in_game(&plan.project, id) {
+            Some((file, span)) if d.file.is_none() && args.profile.is_none() => {
+                d.at(file, Some(span))
+            }
+            _ => d,
+        }
+    })?;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = format!(
         "file://{}",
@@ -183,7 +191,7 @@ fn write(built: &Built, out: &Path, id: &str) -> Result<(), Diagnostic> {
         )
     })
     .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))?;
-    output::write_all(&built.outputs, &out.join(id))
+    output::write_all(&built.outputs, out, Path::new(id))
         .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))
 }
 

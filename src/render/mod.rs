@@ -127,7 +127,7 @@ impl Renderer<'_> {
         c.insert("face".into(), face_value(comp, p.shape, side));
         let (log, log_value) = RenderLog::new();
         c.insert(LOG.into(), log_value);
-        let rendered = self.tpl.env.get_template(name).and_then(|t| t.render(&c));
+        let rendered = self.tpl.render(name, &c);
         let mut diags: Vec<Diagnostic> = log
             .take()
             .into_iter()
@@ -293,7 +293,11 @@ impl Renderer<'_> {
     /// One art file as the SVG text of a face.
     fn art_svg(&self, comp: &Component, rel: &Path) -> Result<String, Diagnostic> {
         let game = self.game;
-        let art_span = comp.def.art.as_ref().map(|a| a.span());
+        // The `art` line (or `art_back`, for the back's file) names the file.
+        let art_span = match &comp.def.art_back {
+            Some(b) if comp.art_back.as_deref() == Some(rel) => Some(b.span()),
+            _ => comp.def.art.as_ref().map(|a| a.span()),
+        };
         let bytes = self.project.read(rel, MAX_IMAGE_BYTES).map_err(|e| {
             comp_diag(game, comp, Diagnostic::error(format!("art file: {e}")))
                 .at(&game.file, art_span.clone())
@@ -303,32 +307,28 @@ impl Renderer<'_> {
             comp.size.width + 2.0 * comp.bleed,
             comp.size.height + 2.0 * comp.bleed,
         );
-        let mime = if bytes.starts_with(b"\x89PNG") {
-            "image/png"
-        } else if bytes.starts_with(&[0xFF, 0xD8]) {
-            "image/jpeg"
-        } else {
-            // SVG art is text: read it as a source, so problems in it point at its lines.
-            return self
-                .project
-                .read_text(rel, MAX_IMAGE_BYTES)
-                .map(|t| t.to_string())
-                .map_err(|_| {
-                    comp_diag(
-                        game,
-                        comp,
-                        Diagnostic::error(format!(
-                            "art file {} is not SVG, PNG or JPEG",
-                            rel.display()
-                        )),
-                    )
-                    .at(&game.file, art_span.clone())
-                    .hint("export the art as SVG (text) or PNG")
-                });
+        let at_art = |d: Diagnostic| comp_diag(game, comp, d).at(&game.file, art_span.clone());
+        let Some(format) = crate::image::Format::sniff(&bytes) else {
+            // SVG art is text: kept as a source, so problems in it point at its lines.
+            return match String::from_utf8(bytes) {
+                Ok(text) => Ok(self.project.keep_text(rel, text).to_string()),
+                Err(_) => Err(at_art(Diagnostic::error(format!(
+                    "art file {} is not SVG, PNG, JPEG, GIF or WebP",
+                    rel.display()
+                )))
+                .hint("export the art as SVG (text) or PNG")),
+            };
         };
+        let bytes = std::sync::Arc::new(bytes);
+        if let Err(p) = crate::image::check(bytes.clone()) {
+            return Err(
+                at_art(Diagnostic::error(format!("art file {} {p}", rel.display()))).hint(p.hint()),
+            );
+        }
+        let mime = format.mime();
         Ok(format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}mm\" height=\"{h}mm\" viewBox=\"0 0 {w} {h}\"><image href=\"data:{mime};base64,{}\" width=\"{w}\" height=\"{h}\" preserveAspectRatio=\"none\"/></svg>",
-            base64::engine::general_purpose::STANDARD.encode(&bytes),
+            base64::engine::general_purpose::STANDARD.encode(bytes.as_slice()),
             w = fmt_num(w),
             h = fmt_num(h)
         ))

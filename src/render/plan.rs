@@ -276,7 +276,7 @@ fn row_shape(
         .as_ref()
         .map(|s| s.get_ref().as_str())
         .unwrap_or("rect");
-    let text = tpl.env.render_str(src, ctx).map_err(|e| {
+    let text = tpl.render_str(src, ctx).map_err(|e| {
         comp_diag(
             game,
             comp,
