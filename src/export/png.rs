@@ -5,6 +5,7 @@ use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
 use usvg::Tree;
 
 use crate::geom::Segment;
+pub use crate::profile::PngColor;
 use crate::layout::{Anchor, Mark, Sheet, MARK_WIDTH};
 use crate::units::mm_to_px;
 
@@ -66,8 +67,20 @@ pub fn pixmap(w: u32, h: u32) -> Result<Pixmap, PngError> {
     })
 }
 
-/// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as PNG.
+/// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as RGBA
+/// PNG tagged with that resolution.
 pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, PngError> {
+    write_as(tree, w_mm, h_mm, dpi, PngColor::Rgba)
+}
+
+/// Like [`write`], storing colour as `color` says.
+pub fn write_as(
+    tree: &Tree,
+    w_mm: f64,
+    h_mm: f64,
+    dpi: f64,
+    color: PngColor,
+) -> Result<Vec<u8>, PngError> {
     let w = mm_to_px(w_mm, dpi).round().max(1.0) as u32;
     let h = mm_to_px(h_mm, dpi).round().max(1.0) as u32;
     let mut pixmap = pixmap(w, h)?;
@@ -76,7 +89,7 @@ pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, Png
         h as f32 / tree.size().height(),
     );
     resvg::render(tree, ts, &mut pixmap.as_mut());
-    encode(&pixmap)
+    encode_as(&pixmap, color, Some(dpi))
 }
 
 /// Renders only the trim area of a face (its bleed cropped away) into `w` x `h` px.
@@ -108,11 +121,50 @@ pub fn render_trim(
     Ok(pixmap)
 }
 
-/// Encodes a pixmap as PNG.
+/// Encodes a pixmap as RGBA PNG without a resolution.
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
-    pixmap
-        .encode_png()
-        .map_err(|e| PngError::Encode(e.to_string()))
+    encode_as(pixmap, PngColor::Rgba, None)
+}
+
+/// Encodes a pixmap as PNG: RGBA, or RGB flattened onto white; with `dpi`, a `pHYs`
+/// chunk so that image programs and shops read the print resolution (without one,
+/// most assume 72 dpi).
+pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<Vec<u8>, PngError> {
+    let (data, png_color) = match color {
+        PngColor::Rgba => (
+            pixmap.clone().take_demultiplied(),
+            png::ColorType::Rgba,
+        ),
+        PngColor::Rgb => (on_white(pixmap), png::ColorType::Rgb),
+    };
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(png_color);
+    encoder.set_depth(png::BitDepth::Eight);
+    if let Some(dpi) = dpi.filter(|d| d.is_finite() && *d > 0.0) {
+        let per_metre = (dpi / crate::units::MM_PER_IN * 1000.0).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+    }
+    let encoded = encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(&data));
+    encoded.map_err(|e| PngError::Encode(e.to_string()))?;
+    Ok(out)
+}
+
+/// The pixels as RGB, composited onto white paper (premultiplied colour plus the
+/// white that shows through).
+fn on_white(pixmap: &Pixmap) -> Vec<u8> {
+    let mut rgb = Vec::with_capacity(pixmap.pixels().len() * 3);
+    for p in pixmap.pixels() {
+        let white = 255 - p.alpha();
+        rgb.extend([p.red() + white, p.green() + white, p.blue() + white]);
+    }
+    rgb
 }
 
 /// A token image: the trim area only, transparent outside the part's cut shape
