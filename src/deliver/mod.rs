@@ -117,7 +117,11 @@ pub(crate) fn face_png(
     let mut hasher = sha2::Sha256::new();
     hasher.update(r.store.svgs[i].as_bytes());
     hasher.update(
-        format!("|{w}|{h}|{dpi}|{color:?}|pHYs|{}", env!("CARGO_PKG_VERSION")).as_bytes(),
+        format!(
+            "|{w}|{h}|{dpi}|{color:?}|pHYs|{}",
+            env!("CARGO_PKG_VERSION")
+        )
+        .as_bytes(),
     );
     let key: String = hasher
         .finalize()

@@ -5,8 +5,8 @@ use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
 use usvg::Tree;
 
 use crate::geom::Segment;
-pub use crate::profile::PngColor;
 use crate::layout::{Anchor, Mark, Sheet, MARK_WIDTH};
+pub use crate::profile::PngColor;
 use crate::units::mm_to_px;
 
 /// Largest image cardstock rasterises: 20,000 x 20,000 pixels would need 1.6 GB.
@@ -131,10 +131,7 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
 /// most assume 72 dpi).
 pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<Vec<u8>, PngError> {
     let (data, png_color) = match color {
-        PngColor::Rgba => (
-            pixmap.clone().take_demultiplied(),
-            png::ColorType::Rgba,
-        ),
+        PngColor::Rgba => (pixmap.clone().take_demultiplied(), png::ColorType::Rgba),
         PngColor::Rgb => (on_white(pixmap), png::ColorType::Rgb),
     };
     let mut out = Vec::new();
@@ -167,8 +164,10 @@ fn on_white(pixmap: &Pixmap) -> Vec<u8> {
     rgb
 }
 
-/// A token image: the trim area only, transparent outside the part's cut shape
-/// (Tabletop Simulator cuts tokens from the image's transparency).
+/// A token image: the trim area only at `dpi`, transparent outside the part's cut
+/// shape (anti-aliased along it) and in a `border` of transparent pixels around it
+/// (Tabletop Simulator cuts tokens from the image's transparency, and cuts them
+/// cleanly only when the shape does not touch the image's edge).
 pub fn write_cut(
     tree: &Tree,
     full_w_mm: f64,
@@ -176,34 +175,37 @@ pub fn write_cut(
     bleed_mm: f64,
     shape: crate::model::Shape,
     dpi: f64,
+    border: u32,
 ) -> Result<Vec<u8>, PngError> {
-    use crate::model::Shape;
-    let w = mm_to_px(full_w_mm - 2.0 * bleed_mm, dpi).round().max(1.0) as u32;
-    let h = mm_to_px(full_h_mm - 2.0 * bleed_mm, dpi).round().max(1.0) as u32;
-    let mut pixmap = render_trim(tree, full_w_mm, full_h_mm, bleed_mm, w, h)?;
-    let (fw, fh) = (w as f64, h as f64);
-    let inside = |x: f64, y: f64| -> bool {
-        match shape {
-            Shape::Round => {
-                let (dx, dy) = ((x - fw / 2.0) / (fw / 2.0), (y - fh / 2.0) / (fh / 2.0));
-                dx * dx + dy * dy <= 1.0
-            }
-            Shape::Triangle => {
-                // Apex at the top centre, base along the bottom edge.
-                let half = fw / 2.0 * (y / fh);
-                (x - fw / 2.0).abs() <= half
-            }
-            Shape::Rect | Shape::Rounded => true,
-        }
+    let (trim_w, trim_h) = (full_w_mm - 2.0 * bleed_mm, full_h_mm - 2.0 * bleed_mm);
+    let w = mm_to_px(trim_w, dpi).round().max(1.0) as u32;
+    let h = mm_to_px(trim_h, dpi).round().max(1.0) as u32;
+    let face = render_trim(tree, full_w_mm, full_h_mm, bleed_mm, w, h)?;
+    let mut out = pixmap(w + 2 * border, h + 2 * border)?;
+    let mut mask = tiny_skia::Mask::new(out.width(), out.height()).ok_or(PngError::Alloc {
+        width: out.width(),
+        height: out.height(),
+    })?;
+    let trim = crate::geom::Rect {
+        x: 0.0,
+        y: 0.0,
+        w: trim_w,
+        h: trim_h,
     };
-    let width = w as usize;
-    for (i, px) in pixmap.pixels_mut().iter_mut().enumerate() {
-        let (x, y) = ((i % width) as f64 + 0.5, (i / width) as f64 + 0.5);
-        if !inside(x, y) {
-            *px = tiny_skia::PremultipliedColorU8::TRANSPARENT;
-        }
+    let outline = crate::layout::marks::outline(shape, &trim);
+    if let Some(p) = path(&outline, w as f64 / trim_w) {
+        let at = Transform::from_translate(border as f32, border as f32);
+        mask.fill_path(&p, tiny_skia::FillRule::Winding, true, at);
     }
-    encode(&pixmap)
+    out.draw_pixmap(
+        border as i32,
+        border as i32,
+        face.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        Some(&mask),
+    );
+    encode_as(&out, PngColor::Rgba, Some(dpi))
 }
 
 /// A tiny-skia path from segments in millimetres, at `scale` px per mm.

@@ -18,4 +18,5 @@ mod profiles;
 mod robustness;
 mod shop_png;
 mod truck_off;
+mod tts;
 mod vendor;

@@ -100,7 +100,10 @@ fn a_round_chit_is_flattened_onto_white_outside_its_cut() {
         .output()
         .expect("imagemagick is installed");
     let text = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(text.starts_with("white ") || text.starts_with("srgb(255,255,255) "), "{text}");
+    assert!(
+        text.starts_with("white ") || text.starts_with("srgb(255,255,255) "),
+        "{text}"
+    );
     assert!(!text.ends_with("white"), "the centre is the chit: {text}");
 }
 
@@ -133,7 +136,10 @@ fn format_png_faces_keep_alpha_and_carry_their_dpi() {
         ],
     );
     assert!(o.status.success(), "{:?}", texts(&o));
-    let h = header(&out.path().join("parcel-delivery/home/png/trap-counters/001-front.png"));
+    let h = header(
+        &out.path()
+            .join("parcel-delivery/home/png/trap-counters/001-front.png"),
+    );
     assert_eq!(h.color_type, RGBA, "a triangle's outside stays transparent");
     // 150 dpi = 5905.5 px/m, rounded.
     assert_eq!(h.per_metre, Some((5906, 5906, 1)));
