@@ -3,13 +3,15 @@
 //! indices into the store.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use usvg::Tree;
 
 use crate::diag::{Diagnostic, Diagnostics, Reported};
 use crate::model::{Component, Side};
-use crate::render::{FacePlan, Renderer};
+use crate::render::{FacePlan, Locator, Renderer};
 use crate::svg::{self, Images, Located};
 
 /// Distinct face pictures. Each face's SVG is parsed once, when a stage first asks
@@ -31,6 +33,30 @@ pub struct FaceStore<'a> {
     images: Arc<Images>,
     /// Trees kept from earlier builds (watch mode).
     cache: Option<&'a ParseCache>,
+}
+
+/// Where the text of one face comes from: its template (with the spans of its
+/// output), or a finished art file.
+pub enum FaceLocator {
+    Template(Locator, PathBuf),
+    Art(PathBuf),
+    /// The template, when it could not be rendered again.
+    Unknown(PathBuf),
+}
+
+impl FaceLocator {
+    /// The file and byte range that wrote `range` of the face's SVG text (the file
+    /// alone when the range is unknown).
+    pub fn locate(&self, range: Option<Range<usize>>) -> (PathBuf, Option<Range<usize>>) {
+        match self {
+            FaceLocator::Art(file) => (file.clone(), range),
+            FaceLocator::Template(l, file) => match range.and_then(|r| l.locate(r)) {
+                Some((f, span)) => (f, Some(span)),
+                None => (file.clone(), None),
+            },
+            FaceLocator::Unknown(file) => (file.clone(), None),
+        }
+    }
 }
 
 /// Where a distinct face picture first appears: component, face and side.
@@ -173,6 +199,45 @@ impl<'a> FaceStore<'a> {
         (0..self.len()).all(|i| self.tree(i).is_some())
     }
 
+    /// Finds where byte ranges of face `i`'s SVG text come from (re-rendering its
+    /// template once for all of them).
+    pub fn locator(&self, r: &Renderer, plans: &[Vec<FacePlan>], i: usize) -> FaceLocator {
+        let o = &self.origins[i];
+        let comp = &r.game.components[o.component];
+        let template = || {
+            crate::template::template_file(&format!(
+                "{}/{}",
+                r.game.id,
+                match o.side {
+                    Side::Front => comp.front_name(),
+                    Side::Back => comp.back_name(),
+                }
+            ))
+        };
+        let art = plans
+            .get(o.component)
+            .and_then(|p| p.get(o.face))
+            .and_then(crate::render::art_file);
+        match (&comp.def.front, art) {
+            // Finished art: the art file itself (its text was read as a source).
+            (None, Some(art)) => FaceLocator::Art(match o.side {
+                Side::Back => comp.art_back.clone().unwrap_or(art.to_path_buf()),
+                Side::Front => art.to_path_buf(),
+            }),
+            _ => match r.locator(comp, &plans[o.component], o.face, o.side) {
+                Some(l) => FaceLocator::Template(l, template()),
+                None => FaceLocator::Unknown(template()),
+            },
+        }
+    }
+
+    /// Parses an SVG text with the faces' images (for a check that needs a face
+    /// parsed differently, e.g. with ids on its elements); the problems are
+    /// dropped, as the face itself parsed.
+    pub fn parse_text(&self, text: &str) -> Option<Tree> {
+        svg::parse(text, &self.images).ok()
+    }
+
     /// Reports the faces that do not parse (parsing those not parsed yet), each problem
     /// once, at the line of the template (or art file) that wrote the element.
     pub fn report_problems(&self, r: &Renderer, plans: &[Vec<FacePlan>]) -> Diagnostics {
@@ -187,39 +252,10 @@ impl<'a> FaceStore<'a> {
             };
             let o = &self.origins[i];
             let comp = &r.game.components[o.component];
+            let locator = self.locator(r, plans, i);
             for p in problems {
                 let (msg, hint) = p.problem.describe();
-                let (file, span) = match (
-                    &comp.def.front,
-                    crate::render::art_file(&plans[o.component][o.face]),
-                ) {
-                    // Finished art: the art file itself (its text was read as a source).
-                    (None, Some(art)) => {
-                        let art = match o.side {
-                            Side::Back => comp.art_back.clone().unwrap_or(art.to_path_buf()),
-                            Side::Front => art.to_path_buf(),
-                        };
-                        (art, p.offset.clone())
-                    }
-                    _ => match p
-                        .offset
-                        .clone()
-                        .and_then(|at| r.locate(comp, &plans[o.component], o.face, o.side, at))
-                    {
-                        Some((file, span)) => (file, Some(span)),
-                        None => (
-                            crate::template::template_file(&format!(
-                                "{}/{}",
-                                r.game.id,
-                                match o.side {
-                                    Side::Front => comp.front_name(),
-                                    Side::Back => comp.back_name(),
-                                }
-                            )),
-                            None,
-                        ),
-                    },
-                };
+                let (file, span) = locator.locate(p.offset.clone());
                 // A broken template fails on every row: one report (naming the
                 // first row) says it.
                 if !reported.insert((

@@ -231,7 +231,13 @@ pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Bui
         return built;
     };
     let start = Instant::now();
-    let pre = crate::preflight::check(&checked.game, &rendered, &opts.profile);
+    let renderer = Renderer {
+        project,
+        game: &checked.game,
+        tpl: &checked.tpl,
+        base: &checked.base,
+    };
+    let pre = crate::preflight::check(&renderer, &checked.plans, &rendered, &opts.profile);
     built.diags.extend(pre);
     built.time("preflight", start);
     let delivered = built.take(crate::deliver::deliver(

@@ -43,6 +43,27 @@ impl Output {
     }
 }
 
+/// How a PNG file stores colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PngColor {
+    /// Red, green, blue and alpha (transparent where nothing is drawn).
+    #[default]
+    Rgba,
+    /// Red, green and blue only, flattened onto white: for a shop that refuses an
+    /// alpha channel.
+    Rgb,
+}
+
+impl PngColor {
+    fn parse(s: &str) -> Option<PngColor> {
+        match s {
+            "rgba" => Some(PngColor::Rgba),
+            "rgb" => Some(PngColor::Rgb),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -64,6 +85,8 @@ struct Head {
     path: Option<String>,
     #[serde(default)]
     order: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    color: Option<toml::Spanned<String>>,
 }
 
 /// A loaded profile.
@@ -81,6 +104,9 @@ pub struct Profile {
     pub path: String,
     /// Face PDFs: back before front.
     pub back_first: bool,
+    /// How PNG files store colour (`color = "rgb"` for a shop that refuses an
+    /// alpha channel; default `rgba`).
+    pub color: PngColor,
     /// Full face size (bleed included) per part size name, in mm.
     pub sizes: BTreeMap<String, Size>,
 }
@@ -96,6 +122,7 @@ impl Profile {
             safe: 3.0,
             path: "{component}/{number}-{side}.png".into(),
             back_first: false,
+            color: PngColor::Rgba,
             sizes: BTreeMap::new(),
         }
     }
@@ -201,6 +228,16 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             .hint("use front-back or back-front"))
         }
     };
+    let color = match &file.profile.color {
+        None => PngColor::Rgba,
+        Some(c) => PngColor::parse(c.get_ref()).ok_or_else(|| {
+            at(
+                Diagnostic::error(format!("unknown PNG colour `{}`", c.get_ref())),
+                c.span(),
+            )
+            .hint("use rgb (no alpha channel, flattened onto white) or rgba")
+        })?,
+    };
     let dpi = match &file.profile.dpi {
         None => 300.0,
         Some(d) if (10.0..=2400.0).contains(d.get_ref()) => *d.get_ref(),
@@ -254,6 +291,7 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             .path
             .unwrap_or_else(|| "{component}/{number}-{side}.png".into()),
         back_first,
+        color,
         sizes,
     })
 }

@@ -45,6 +45,12 @@ pub struct Args {
     /// Resolution of PNG output, in dots per inch.
     #[arg(long, default_value_t = 300.0, value_name = "DPI")]
     pub dpi: f64,
+    /// Address the output folder is served at, for the image links of Tabletop
+    /// Simulator's saved object (http, https or file): an image written to
+    /// <DIR>/<game>/tts/decks/x.png is linked as URL/<game>/tts/decks/x.png.
+    /// Default: file:// links to the output folder on this computer.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
     /// Print the wall time of each stage (load, check, render, parse, preflight,
     /// layout + pdf, png, write) for every game.
     #[arg(long)]
@@ -87,6 +93,40 @@ fn back_offset(o: &str) -> Result<(f64, f64), Diagnostic> {
         ))
         .hint("write it as X,Y in mm, e.g. --back-offset 1.5,-0.5")),
     }
+}
+
+/// Reads `--base-url URL`: an absolute http(s) or file URL, without a trailing `/`.
+fn base_url(url: &str) -> Result<String, Diagnostic> {
+    let lower = url.to_ascii_lowercase();
+    let scheme = ["http://", "https://", "file://"]
+        .iter()
+        .any(|s| lower.starts_with(s) && lower.len() > s.len());
+    if !scheme || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(Diagnostic::error(format!(
+            "--base-url `{url}` is not an absolute http, https or file URL"
+        ))
+        .hint("give the address the output folder is served at, e.g. --base-url https://example.org/games (spaces written as %20)"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// A `file://` URL for a local folder, with the characters a URL cannot hold
+/// percent-encoded.
+fn file_url(dir: &Path) -> String {
+    let path = dir.to_string_lossy().replace('\\', "/");
+    let mut url = String::from("file://");
+    if !path.starts_with('/') {
+        url.push('/'); // C:/... on Windows
+    }
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => {
+                url.push(b as char)
+            }
+            _ => url.push_str(&format!("%{b:02X}")),
+        }
+    }
+    url
 }
 
 /// Checks the arguments; on a problem returns the diagnostics to print.
@@ -139,6 +179,9 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
     if let Some(o) = &args.back_offset {
         opts.back_offset = back_offset(o).map_err(fail)?;
     }
+    if let Some(u) = &args.base_url {
+        base_url(u).map_err(fail)?;
+    }
     let out = args
         .out
         .clone()
@@ -174,10 +217,10 @@ fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnosti
         }
     })?;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
-    opts.url_base = format!(
-        "file://{}",
-        abs_out.join(id).to_string_lossy().replace('\\', "/")
-    );
+    opts.url_base = match &args.base_url {
+        Some(u) => format!("{}/{id}", base_url(u)?),
+        None => file_url(&abs_out.join(id)),
+    };
     Ok(opts)
 }
 

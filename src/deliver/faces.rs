@@ -41,7 +41,7 @@ fn png_outputs(
         }
         let mut backs_done = BTreeSet::new();
         for (i, s) in r.slots[ci].iter().enumerate() {
-            let bytes = super::face_png(r, s.front, p.dpi, cache).map_err(err)?;
+            let bytes = super::face_png(r, s.front, p.dpi, p.color, cache).map_err(err)?;
             let what = format!(
                 "{} front, print {} ({} dpi, bleed included)",
                 s.plan.label, s.plan.qty, p.dpi
@@ -53,7 +53,7 @@ fn png_outputs(
             );
             if let Some(b) = s.back {
                 if backs_done.insert(b) {
-                    let bytes = super::face_png(r, b, p.dpi, cache).map_err(err)?;
+                    let bytes = super::face_png(r, b, p.dpi, p.color, cache).map_err(err)?;
                     built.outputs.add(
                         format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "back")),
                         format!("{} back", s.plan.label),

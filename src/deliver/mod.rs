@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::diag::{Diagnostic, Reported};
 use crate::export::pdf;
-use crate::export::png::{self, PngCache, PngError};
+use crate::export::png::{self, PngCache, PngColor, PngError};
 use crate::faces::Rendered;
 use crate::layout::Sheet;
 use crate::model::Game;
@@ -93,29 +93,36 @@ fn png_all(r: &Rendered, dpi: f64, cache: Option<&dyn PngCache>) -> Vec<Result<V
     use rayon::prelude::*;
     (0..r.store.len())
         .into_par_iter()
-        .map(|i| face_png(r, i, dpi, cache))
+        .map(|i| face_png(r, i, dpi, PngColor::Rgba, cache))
         .collect()
 }
 
-/// One face as PNG, from the cache when the same SVG was rasterised at the same
-/// size before (keyed by a hash of the SVG text, the size, the resolution and the
-/// cardstock version; the fonts are compiled in, so nothing else changes the
-/// picture).
+/// One face as PNG at `dpi` (tagged with it), from the cache when the same SVG was
+/// rasterised at the same size and colour type before (keyed by a hash of the SVG
+/// text, the size, the resolution, the colour type and the cardstock version; the
+/// fonts are compiled in, so nothing else changes the picture).
 pub(crate) fn face_png(
     r: &Rendered,
     i: usize,
     dpi: f64,
+    color: PngColor,
     cache: Option<&dyn PngCache>,
 ) -> Result<Vec<u8>, PngError> {
     let (w, h) = r.store.sizes[i];
     let tree = || r.store.tree(i).ok_or(PngError::MissingFace(i));
     let Some(cache) = cache else {
-        return png::write(tree()?, w, h, dpi);
+        return png::write_as(tree()?, w, h, dpi, color);
     };
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
     hasher.update(r.store.svgs[i].as_bytes());
-    hasher.update(format!("|{w}|{h}|{dpi}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+    hasher.update(
+        format!(
+            "|{w}|{h}|{dpi}|{color:?}|pHYs|{}",
+            env!("CARGO_PKG_VERSION")
+        )
+        .as_bytes(),
+    );
     let key: String = hasher
         .finalize()
         .iter()
@@ -124,7 +131,7 @@ pub(crate) fn face_png(
     if let Some(bytes) = cache.get(&key) {
         return Ok(bytes);
     }
-    let bytes = png::write(tree()?, w, h, dpi)?;
+    let bytes = png::write_as(tree()?, w, h, dpi, color)?;
     cache.put(&key, &bytes);
     Ok(bytes)
 }

@@ -6,6 +6,7 @@ use usvg::Tree;
 
 use crate::geom::Segment;
 use crate::layout::{Anchor, Mark, Sheet, MARK_WIDTH};
+pub use crate::profile::PngColor;
 use crate::units::mm_to_px;
 
 /// Largest image cardstock rasterises: 20,000 x 20,000 pixels would need 1.6 GB.
@@ -66,8 +67,20 @@ pub fn pixmap(w: u32, h: u32) -> Result<Pixmap, PngError> {
     })
 }
 
-/// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as PNG.
+/// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as RGBA
+/// PNG tagged with that resolution.
 pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, PngError> {
+    write_as(tree, w_mm, h_mm, dpi, PngColor::Rgba)
+}
+
+/// Like [`write`], storing colour as `color` says.
+pub fn write_as(
+    tree: &Tree,
+    w_mm: f64,
+    h_mm: f64,
+    dpi: f64,
+    color: PngColor,
+) -> Result<Vec<u8>, PngError> {
     let w = mm_to_px(w_mm, dpi).round().max(1.0) as u32;
     let h = mm_to_px(h_mm, dpi).round().max(1.0) as u32;
     let mut pixmap = pixmap(w, h)?;
@@ -76,7 +89,7 @@ pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, Png
         h as f32 / tree.size().height(),
     );
     resvg::render(tree, ts, &mut pixmap.as_mut());
-    encode(&pixmap)
+    encode_as(&pixmap, color, Some(dpi))
 }
 
 /// Renders only the trim area of a face (its bleed cropped away) into `w` x `h` px.
@@ -108,15 +121,53 @@ pub fn render_trim(
     Ok(pixmap)
 }
 
-/// Encodes a pixmap as PNG.
+/// Encodes a pixmap as RGBA PNG without a resolution.
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
-    pixmap
-        .encode_png()
-        .map_err(|e| PngError::Encode(e.to_string()))
+    encode_as(pixmap, PngColor::Rgba, None)
 }
 
-/// A token image: the trim area only, transparent outside the part's cut shape
-/// (Tabletop Simulator cuts tokens from the image's transparency).
+/// Encodes a pixmap as PNG: RGBA, or RGB flattened onto white; with `dpi`, a `pHYs`
+/// chunk so that image programs and shops read the print resolution (without one,
+/// most assume 72 dpi).
+pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<Vec<u8>, PngError> {
+    let (data, png_color) = match color {
+        PngColor::Rgba => (pixmap.clone().take_demultiplied(), png::ColorType::Rgba),
+        PngColor::Rgb => (on_white(pixmap), png::ColorType::Rgb),
+    };
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(png_color);
+    encoder.set_depth(png::BitDepth::Eight);
+    if let Some(dpi) = dpi.filter(|d| d.is_finite() && *d > 0.0) {
+        let per_metre = (dpi / crate::units::MM_PER_IN * 1000.0).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+    }
+    let encoded = encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(&data));
+    encoded.map_err(|e| PngError::Encode(e.to_string()))?;
+    Ok(out)
+}
+
+/// The pixels as RGB, composited onto white paper (premultiplied colour plus the
+/// white that shows through).
+fn on_white(pixmap: &Pixmap) -> Vec<u8> {
+    let mut rgb = Vec::with_capacity(pixmap.pixels().len() * 3);
+    for p in pixmap.pixels() {
+        let white = 255 - p.alpha();
+        rgb.extend([p.red() + white, p.green() + white, p.blue() + white]);
+    }
+    rgb
+}
+
+/// A token image: the trim area only at `dpi`, transparent outside the part's cut
+/// shape (anti-aliased along it) and in a `border` of transparent pixels around it
+/// (Tabletop Simulator cuts tokens from the image's transparency, and cuts them
+/// cleanly only when the shape does not touch the image's edge).
 pub fn write_cut(
     tree: &Tree,
     full_w_mm: f64,
@@ -124,34 +175,37 @@ pub fn write_cut(
     bleed_mm: f64,
     shape: crate::model::Shape,
     dpi: f64,
+    border: u32,
 ) -> Result<Vec<u8>, PngError> {
-    use crate::model::Shape;
-    let w = mm_to_px(full_w_mm - 2.0 * bleed_mm, dpi).round().max(1.0) as u32;
-    let h = mm_to_px(full_h_mm - 2.0 * bleed_mm, dpi).round().max(1.0) as u32;
-    let mut pixmap = render_trim(tree, full_w_mm, full_h_mm, bleed_mm, w, h)?;
-    let (fw, fh) = (w as f64, h as f64);
-    let inside = |x: f64, y: f64| -> bool {
-        match shape {
-            Shape::Round => {
-                let (dx, dy) = ((x - fw / 2.0) / (fw / 2.0), (y - fh / 2.0) / (fh / 2.0));
-                dx * dx + dy * dy <= 1.0
-            }
-            Shape::Triangle => {
-                // Apex at the top centre, base along the bottom edge.
-                let half = fw / 2.0 * (y / fh);
-                (x - fw / 2.0).abs() <= half
-            }
-            Shape::Rect | Shape::Rounded => true,
-        }
+    let (trim_w, trim_h) = (full_w_mm - 2.0 * bleed_mm, full_h_mm - 2.0 * bleed_mm);
+    let w = mm_to_px(trim_w, dpi).round().max(1.0) as u32;
+    let h = mm_to_px(trim_h, dpi).round().max(1.0) as u32;
+    let face = render_trim(tree, full_w_mm, full_h_mm, bleed_mm, w, h)?;
+    let mut out = pixmap(w + 2 * border, h + 2 * border)?;
+    let mut mask = tiny_skia::Mask::new(out.width(), out.height()).ok_or(PngError::Alloc {
+        width: out.width(),
+        height: out.height(),
+    })?;
+    let trim = crate::geom::Rect {
+        x: 0.0,
+        y: 0.0,
+        w: trim_w,
+        h: trim_h,
     };
-    let width = w as usize;
-    for (i, px) in pixmap.pixels_mut().iter_mut().enumerate() {
-        let (x, y) = ((i % width) as f64 + 0.5, (i / width) as f64 + 0.5);
-        if !inside(x, y) {
-            *px = tiny_skia::PremultipliedColorU8::TRANSPARENT;
-        }
+    let outline = crate::layout::marks::outline(shape, &trim);
+    if let Some(p) = path(&outline, w as f64 / trim_w) {
+        let at = Transform::from_translate(border as f32, border as f32);
+        mask.fill_path(&p, tiny_skia::FillRule::Winding, true, at);
     }
-    encode(&pixmap)
+    out.draw_pixmap(
+        border as i32,
+        border as i32,
+        face.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        Some(&mask),
+    );
+    encode_as(&out, PngColor::Rgba, Some(dpi))
 }
 
 /// A tiny-skia path from segments in millimetres, at `scale` px per mm.

@@ -10,7 +10,9 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 pub use load::{default_profile, load_game, Target};
-pub use schema::{AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef};
+pub use schema::{
+    AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, Severity,
+};
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
 /// A TOML value with the span it was read from.

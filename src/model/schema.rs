@@ -94,6 +94,21 @@ pub struct ComponentDef {
     /// Bleed around each face (default 3mm; 1.5mm for chits and tokens).
     #[serde(default)]
     pub bleed: Option<Spanned<String>>,
+    /// What preflight does when a later element covers one the template marks
+    /// `class="keep-visible"`: `warn` (the default) or `error` (nothing is written).
+    #[serde(default)]
+    pub keep_visible: Option<Severity>,
+}
+
+/// How serious a preflight finding is for a component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A warning: the files are written.
+    #[default]
+    Warn,
+    /// An error: nothing is written.
+    Error,
 }
 
 /// `[[derive]]`: a field computed for every row of a table from an expression.

@@ -29,6 +29,38 @@ pub struct Face {
     pub back: Option<String>,
 }
 
+/// Where the output of one rendered side comes from in its templates.
+pub struct Locator {
+    spans: Vec<minijinja::OutputSpan>,
+}
+
+impl Locator {
+    /// The template file and source range that wrote `range` of the output (see
+    /// [`Renderer::locate`]).
+    pub fn locate(&self, range: Range<usize>) -> Option<(PathBuf, Range<usize>)> {
+        let offset = range.start;
+        let span = self
+            .spans
+            .iter()
+            .find(|s| s.output_range().contains(&offset))
+            .or_else(|| {
+                self.spans
+                    .iter()
+                    .rev()
+                    .find(|s| s.output_range().start <= offset)
+            })?;
+        let out = span.output_range();
+        let src = span.source_range();
+        let source = match span.kind() {
+            minijinja::OutputSpanKind::Raw if range.end <= out.end && offset >= out.start => {
+                src.start + (offset - out.start)..src.start + (range.end - out.start)
+            }
+            _ => src,
+        };
+        Some((template_file(span.name()), source))
+    }
+}
+
 /// Everything rendering a game's faces needs.
 #[derive(Clone, Copy)]
 pub struct Renderer<'a> {
@@ -226,7 +258,18 @@ impl Renderer<'_> {
         side: Side,
         range: Range<usize>,
     ) -> Option<(PathBuf, Range<usize>)> {
-        let offset = range.start;
+        self.locator(comp, plans, index, side)?.locate(range)
+    }
+
+    /// Renders one side of a face again, recording where each piece of its output
+    /// comes from, to locate many ranges of it ([`Locator::locate`]).
+    pub fn locator(
+        &self,
+        comp: &Component,
+        plans: &[FacePlan],
+        index: usize,
+        side: Side,
+    ) -> Option<Locator> {
         let p = plans.get(index)?;
         let name = self.template(comp, side)?.ok()?;
         let mut ctx = self.face_context(comp, index, p);
@@ -238,24 +281,7 @@ impl Renderer<'_> {
             .ok()?
             .render_with_spans(&ctx)
             .ok()?;
-        let span = spans
-            .iter()
-            .find(|s| s.output_range().contains(&offset))
-            .or_else(|| {
-                spans
-                    .iter()
-                    .rev()
-                    .find(|s| s.output_range().start <= offset)
-            })?;
-        let out = span.output_range();
-        let src = span.source_range();
-        let source = match span.kind() {
-            minijinja::OutputSpanKind::Raw if range.end <= out.end && offset >= out.start => {
-                src.start + (offset - out.start)..src.start + (range.end - out.start)
-            }
-            _ => src,
-        };
-        Some((template_file(span.name()), source))
+        Some(Locator { spans })
     }
 
     /// Faces from finished art files (`art = "art/*.svg"`): SVG files as they are, PNG

@@ -16,5 +16,7 @@ mod pdf_text;
 mod performance;
 mod profiles;
 mod robustness;
+mod shop_png;
 mod truck_off;
+mod tts;
 mod vendor;

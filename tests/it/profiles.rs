@@ -1,5 +1,5 @@
 //! Print profiles on the real Interstate Trucking data: each profile's sizes on the
-//! real output (PNG pixels, PDF page boxes), Tabletop Simulator's JSON read back,
+//! real output (PNG pixels, PDF page boxes; Tabletop Simulator is in `tts.rs`),
 //! gutterfold and duplex positions, the back offset and the manifest.
 
 use std::path::{Path, PathBuf};
@@ -113,52 +113,6 @@ fn drivethrucards_one_face_per_page_back_first() {
     );
     assert!(pdftotext(&pdf, 1).contains("TRUCKING"), "a back first");
     assert!(pdftotext(&pdf, 2).contains("CONTRACT"), "then its front");
-}
-
-#[test]
-fn tabletop_simulator_decks_and_tokens() {
-    let (_t, dir) = build("tts", &[]);
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("interstate-trucking.json")).unwrap())
-            .unwrap();
-    let decks = json["ObjectStates"].as_array().unwrap();
-    let contracts: Vec<&serde_json::Value> = decks
-        .iter()
-        .filter(|d| d["Nickname"].as_str().unwrap().ends_with("Contract cards"))
-        .collect();
-    assert_eq!(contracts.len(), 2, "88 faces need two sheets of at most 69");
-    let ids: usize = contracts
-        .iter()
-        .map(|d| d["DeckIDs"].as_array().unwrap().len())
-        .sum();
-    assert_eq!(ids, 88);
-    for d in &contracts {
-        let custom = d["CustomDeck"]
-            .as_object()
-            .unwrap()
-            .values()
-            .next()
-            .unwrap();
-        let (w, h) = (
-            custom["NumWidth"].as_u64().unwrap(),
-            custom["NumHeight"].as_u64().unwrap(),
-        );
-        assert!(w <= 10 && h <= 7);
-        assert!(
-            (w * h) as usize > d["DeckIDs"].as_array().unwrap().len(),
-            "the hidden-card slot stays free"
-        );
-        let face = custom["FaceURL"].as_str().unwrap();
-        let file = dir.join(face.split("/tts/").nth(1).unwrap());
-        let (pw, ph) = png_size(&file);
-        assert!(pw <= 4096 && ph <= 4096, "{pw} x {ph}");
-    }
-    // Money is a card-like deck too; tokens are PNGs with a transparent outside.
-    let token = std::fs::read(dir.join("tokens/rest-markers/001.png")).unwrap();
-    assert!(!token.is_empty());
-    let rest = dir.join("tokens/rest-markers/001.png");
-    assert_eq!(png_size(&rest), (225, 225), "3/4 in at 300 dpi, no bleed");
-    manifest(&dir);
 }
 
 #[test]

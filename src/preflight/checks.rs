@@ -1,0 +1,317 @@
+//! The checks of one face: text and keep-visible art inside the cut shape's safe
+//! zone, text over text, later elements over keep-visible ones, raster images
+//! under 300 dpi, and a background short of the bleed edge.
+
+use std::collections::BTreeMap;
+
+use usvg::{Node, Tree};
+
+use super::cover::common_area;
+use super::elements::{points, Leaf, What};
+use super::shape::Cut;
+use super::MIN_DPI;
+use crate::units::{fmt_num, MM_PER_IN};
+
+/// Smallest area (mm²) two things must share to count as overlapping: less is
+/// anti-aliasing, a hairline touch.
+const MIN_AREA: f64 = 0.02;
+
+/// What a finding is about (and the order findings are reported in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Check {
+    SafeZone,
+    Overlap,
+    Covered,
+    Resolution,
+    Background,
+}
+
+/// A problem of one face.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub check: Check,
+    pub message: String,
+    /// The element it is about, when known.
+    pub element: Option<usize>,
+    /// The other element involved (the text overlapped, the element covered).
+    pub other: Option<usize>,
+    /// How bad it is (larger is worse), to report the worst of a group.
+    pub worst: f64,
+}
+
+/// One face's geometry.
+pub struct Face<'a> {
+    pub tree: &'a Tree,
+    pub cut: Cut,
+    pub bleed: f64,
+    /// Safe distance inside the cut line, in mm.
+    pub safe: f64,
+    /// Millimetres per unit of the tree's coordinates.
+    pub mm_per_unit: f64,
+}
+
+impl Face<'_> {
+    /// Distance (mm) from a point of the tree to the cut line (positive inside).
+    fn margin(&self, x: f32, y: f32) -> f64 {
+        let to_mm = |v: f32| v as f64 * self.mm_per_unit - self.bleed;
+        self.cut.margin(to_mm(x), to_mm(y))
+    }
+
+    /// The smallest margin of anything `leaves` paint (strokes included).
+    fn min_margin(&self, leaves: &[&Leaf]) -> Option<f64> {
+        let mut m: Option<f64> = None;
+        for leaf in leaves {
+            for o in &leaf.outlines {
+                let (pts, half) = points(o);
+                for p in pts {
+                    let v = self.margin(p.x, p.y) - half as f64 * self.mm_per_unit;
+                    m = Some(m.map_or(v, |m| m.min(v)));
+                }
+            }
+            if let Some(r) = leaf.image_rect {
+                for (x, y) in [(r.left(), r.top()), (r.right(), r.bottom()), (r.left(), r.bottom()), (r.right(), r.top())] {
+                    let v = self.margin(x, y);
+                    m = Some(m.map_or(v, |m| m.min(v)));
+                }
+            }
+        }
+        m
+    }
+}
+
+/// Every finding of a face whose drawn nodes are `leaves`.
+pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    safe_zone(face, leaves, &mut out);
+    overlaps(face, leaves, &mut out);
+    covered(face, leaves, &mut out);
+    resolution(face, leaves, &mut out);
+    background(face, &mut out);
+    out
+}
+
+/// What lies closer to the cut line than the safe distance: each text, and each
+/// keep-visible element as a whole.
+fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    let edge = face.cut.edge();
+    let mut report = |what: String, margin: f64, element| {
+        if margin >= face.safe - 0.05 {
+            return;
+        }
+        let message = if margin < 0.0 {
+            format!("{what} runs {} mm past {edge}", fmt_num(-margin))
+        } else {
+            format!(
+                "{what} is {} mm from {edge}, inside the {} mm safe zone",
+                fmt_num(margin),
+                fmt_num(face.safe)
+            )
+        };
+        out.push(Finding {
+            check: Check::SafeZone,
+            message,
+            element,
+            other: None,
+            worst: face.safe - margin,
+        });
+    };
+    for leaf in leaves {
+        if let (What::Text(_), Some(m)) = (&leaf.what, face.min_margin(&[leaf])) {
+            report(leaf.what.describe(), m, leaf.element);
+        }
+    }
+    for (k, group) in keep_groups(leaves) {
+        if let Some(m) = face.min_margin(&group) {
+            report("a keep-visible element".into(), m, Some(k));
+        }
+    }
+}
+
+/// The leaves of every keep-visible element, by element.
+fn keep_groups<'l, 'a>(leaves: &'l [Leaf<'a>]) -> BTreeMap<usize, Vec<&'l Leaf<'a>>> {
+    let mut groups: BTreeMap<usize, Vec<&Leaf>> = BTreeMap::new();
+    for leaf in leaves {
+        if let Some(k) = leaf.keep {
+            groups.entry(k).or_default().push(leaf);
+        }
+    }
+    groups
+}
+
+/// Whether two boxes share more than `d` units each way.
+fn boxes_meet(a: &usvg::Rect, b: &usvg::Rect, d: f32) -> bool {
+    a.left().max(b.left()) + d < a.right().min(b.right())
+        && a.top().max(b.top()) + d < a.bottom().min(b.bottom())
+}
+
+/// Text drawn over other text. The same text twice (a shadow, an outline drawn
+/// under the letters) is left alone.
+fn overlaps(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    let texts: Vec<(&Leaf, &str)> = leaves
+        .iter()
+        .filter_map(|l| match &l.what {
+            What::Text(t) if !t.trim().is_empty() => Some((l, t.as_str())),
+            _ => None,
+        })
+        .collect();
+    let d = (0.1 / face.mm_per_unit) as f32;
+    for (j, (b, tb)) in texts.iter().enumerate() {
+        for (a, ta) in &texts[..j] {
+            if ta == tb || !boxes_meet(&a.bbox, &b.bbox, d) {
+                continue;
+            }
+            let area = common_area(&[a], &[b], face.mm_per_unit);
+            if area > MIN_AREA {
+                out.push(Finding {
+                    check: Check::Overlap,
+                    message: format!("{} overlaps {}", b.what.describe(), a.what.describe()),
+                    element: b.element,
+                    other: a.element,
+                    worst: area,
+                });
+            }
+        }
+    }
+}
+
+/// Elements drawn after a keep-visible element that paint over it.
+fn covered(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    let index: BTreeMap<*const Leaf, usize> =
+        leaves.iter().enumerate().map(|(i, l)| (l as *const Leaf, i)).collect();
+    for (k, group) in keep_groups(leaves) {
+        let last = group
+            .iter()
+            .filter_map(|l| index.get(&(*l as *const Leaf)))
+            .max()
+            .copied()
+            .unwrap_or(0);
+        let Some(kb) = super::cover::bbox(&group) else {
+            continue;
+        };
+        let own = common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE);
+        for later in &leaves[last + 1..] {
+            if later.keep == Some(k) || !boxes_meet(&kb, &later.bbox, 0.0) {
+                continue;
+            }
+            let area = common_area(&group, &[later], face.mm_per_unit);
+            if area > MIN_AREA {
+                out.push(Finding {
+                    check: Check::Covered,
+                    message: format!(
+                        "{} covers a keep-visible element ({} mm², {:.0} % of it)",
+                        later.what.describe(),
+                        fmt_num(area),
+                        (area / own * 100.0).min(100.0)
+                    ),
+                    element: later.element,
+                    other: Some(k),
+                    worst: area,
+                });
+            }
+        }
+    }
+}
+
+/// Raster images under [`MIN_DPI`] at their printed size.
+fn resolution(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    for leaf in leaves {
+        let (What::Image(Some(pw)), Some(r)) = (&leaf.what, leaf.image_rect) else {
+            continue;
+        };
+        let printed_in = r.width() as f64 * face.mm_per_unit / MM_PER_IN;
+        let dpi = *pw as f64 / printed_in;
+        if printed_in > 0.0 && dpi < MIN_DPI - 0.5 {
+            out.push(Finding {
+                check: Check::Resolution,
+                message: format!(
+                    "an image is {dpi:.0} dpi at its printed size ({pw} px over {} mm); print shops want {MIN_DPI:.0}",
+                    fmt_num(printed_in * MM_PER_IN)
+                ),
+                element: leaf.element,
+                other: None,
+                worst: MIN_DPI - dpi,
+            });
+        }
+    }
+}
+
+/// A rectangular part with bleed whose background stops short of the bleed edge.
+fn background(face: &Face, out: &mut Vec<Finding>) {
+    use crate::model::Shape;
+    if face.bleed <= 0.0
+        || !matches!(face.cut.shape, Shape::Rect | Shape::Rounded)
+        || has_full_background(face.tree)
+    {
+        return;
+    }
+    if let Some(blank) = blank_edge(face.tree) {
+        out.push(Finding {
+            check: Check::Background,
+            message: format!(
+                "the background does not reach the bleed edge ({blank:.0} % of the edge is blank)"
+            ),
+            element: None,
+            other: None,
+            worst: blank,
+        });
+    }
+}
+
+/// Whether an opaque filled shape covers the whole face, bleed included (the usual
+/// background rectangle): then the edge need not be rasterised to be checked.
+fn has_full_background(tree: &Tree) -> bool {
+    let (w, h) = (tree.size().width(), tree.size().height());
+    fn any(g: &usvg::Group, w: f32, h: f32) -> bool {
+        g.children().iter().any(|n| match n {
+            Node::Group(g) => {
+                g.opacity().get() >= 1.0
+                    && g.clip_path().is_none()
+                    && g.mask().is_none()
+                    && any(g, w, h)
+            }
+            Node::Path(p) => {
+                let b = p.abs_bounding_box();
+                let opaque = p.fill().is_some_and(|f| {
+                    f.opacity().get() >= 1.0 && matches!(f.paint(), usvg::Paint::Color(_))
+                });
+                // Only an axis-aligned rectangle's bounding box is its shape.
+                let ts = p.abs_transform();
+                let rect = p.data().len() <= 5 && ts.kx == 0.0 && ts.ky == 0.0;
+                opaque
+                    && rect
+                    && b.left() <= 0.01
+                    && b.top() <= 0.01
+                    && b.right() >= w - 0.01
+                    && b.bottom() >= h - 0.01
+            }
+            _ => false,
+        })
+    }
+    any(tree.root(), w, h)
+}
+
+/// Percentage of the outermost pixel ring left unpainted, if any.
+fn blank_edge(tree: &Tree) -> Option<f64> {
+    let scale = 0.5f32; // about 2 px per mm: enough to see a gap, cheap to render
+    let (w, h) = (
+        (tree.size().width() * scale).floor() as u32,
+        (tree.size().height() * scale).floor() as u32,
+    );
+    let mut pm = resvg::tiny_skia::Pixmap::new(w.max(2), h.max(2))?;
+    resvg::render(
+        tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pm.as_mut(),
+    );
+    let (w, h) = (pm.width(), pm.height());
+    let ring = (0..w)
+        .flat_map(|x| [(x, 0), (x, h - 1)])
+        .chain((0..h).flat_map(|y| [(0, y), (w - 1, y)]));
+    let (mut blank, mut total) = (0u32, 0u32);
+    for (x, y) in ring {
+        total += 1;
+        blank += (pm.pixel(x, y).map(|p| p.alpha()).unwrap_or(0) < 250) as u32;
+    }
+    let pct = blank as f64 * 100.0 / total as f64;
+    (pct > 2.0).then_some(pct)
+}

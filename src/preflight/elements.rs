@@ -1,0 +1,380 @@
+//! The elements of a rendered face as preflight sees them: what each drawn node is,
+//! its outline in the face's coordinates, and which element of the SVG text it
+//! came from.
+//!
+//! usvg keeps an element's `id` but drops its `class`, and a node whose element has
+//! no id cannot be traced back to the text. So preflight reads the elements from the
+//! SVG text with roxmltree (their byte ranges and classes, [`Elements::read`]) and,
+//! when it must name them, parses a copy of the text in which every drawable
+//! element without an id gets `id="cs-N"`, N being its index in that list
+//! ([`Elements::tagged`]); every parsed node then carries its element's number, and
+//! a group's number passes to what it draws. Ids change nothing that is drawn, and
+//! the copy serves preflight only: the exported faces are parsed from the text as
+//! rendered. An element that has an id keeps it and is found by it. Matching nodes
+//! by ids is exact where matching by order or by geometry would guess (usvg drops
+//! invisible elements, expands `<use>`, merges groups). The copy is parsed only for
+//! a face that marks `keep-visible` elements or has a finding to locate, so most
+//! faces are parsed once.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use resvg::tiny_skia::FillRule;
+use usvg::tiny_skia_path::{Path, PathSegment, Point, Rect, Stroke, Transform};
+use usvg::{Group, Node, Tree};
+
+/// The class that marks an element players must always see.
+pub const KEEP_VISIBLE: &str = "keep-visible";
+/// Prefix of the ids preflight gives elements.
+const PREFIX: &str = "cs-";
+
+/// One drawable element of the SVG text.
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// Byte range of `<tag` in the text (where the element starts).
+    pub start: Range<usize>,
+    /// Where to insert an id (after the tag name), when it has none.
+    insert_at: Option<usize>,
+    /// Whether it has `class="keep-visible"`.
+    pub keep: bool,
+}
+
+/// The drawable elements of a face's SVG text, in document order.
+#[derive(Debug, Default)]
+pub struct Elements {
+    pub list: Vec<Element>,
+    /// Elements found by their own id.
+    by_id: HashMap<String, usize>,
+}
+
+/// Elements that are not drawn where they stand (their content is drawn where it
+/// is referenced, or never).
+const NOT_DRAWN: [&str; 14] = [
+    "defs",
+    "clipPath",
+    "mask",
+    "pattern",
+    "marker",
+    "symbol",
+    "linearGradient",
+    "radialGradient",
+    "filter",
+    "style",
+    "title",
+    "desc",
+    "metadata",
+    "script",
+];
+
+impl Elements {
+    /// The drawable elements of `text` (`None` if it does not parse as XML).
+    pub fn read(text: &str) -> Option<Elements> {
+        let doc = roxmltree::Document::parse(text).ok()?;
+        let mut out = Elements::default();
+        for node in doc.root_element().descendants().skip(1) {
+            if !node.is_element() || !drawable(node) {
+                continue;
+            }
+            let r = node.range();
+            let name_end = text[r.start + 1..]
+                .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+                .map_or(r.end, |i| r.start + 1 + i);
+            let i = out.list.len();
+            if let Some(id) = node.attribute("id") {
+                out.by_id.insert(id.to_string(), i);
+            }
+            out.list.push(Element {
+                start: r.start..name_end,
+                insert_at: node.attribute("id").is_none().then_some(name_end),
+                keep: node
+                    .attribute("class")
+                    .is_some_and(|c| c.split_whitespace().any(|c| c == KEEP_VISIBLE)),
+            });
+        }
+        Some(out)
+    }
+
+    /// Whether any element is marked keep-visible.
+    pub fn any_keep(&self) -> bool {
+        self.list.iter().any(|e| e.keep)
+    }
+
+    /// `text` with `id="cs-N"` on every element that has no id.
+    pub fn tagged(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + self.list.len() * 12);
+        let mut at = 0;
+        for (i, e) in self.list.iter().enumerate() {
+            if let Some(pos) = e.insert_at {
+                out.push_str(&text[at..pos]);
+                out.push_str(&format!(" id=\"{PREFIX}{i}\""));
+                at = pos;
+            }
+        }
+        out.push_str(&text[at..]);
+        out
+    }
+
+    /// The element a parsed node's id names.
+    fn of(&self, id: &str) -> Option<usize> {
+        match id.strip_prefix(PREFIX).and_then(|n| n.parse().ok()) {
+            Some(i) if i < self.list.len() => Some(i),
+            _ => self.by_id.get(id).copied(),
+        }
+    }
+}
+
+/// Whether an element is drawn where it stands: not the content of a `<text>`, of
+/// `<defs>` or of another element drawn only where it is referenced.
+fn drawable(node: roxmltree::Node) -> bool {
+    let name = node.tag_name().name();
+    if NOT_DRAWN.contains(&name) || name == "tspan" || name == "textPath" {
+        return false;
+    }
+    !node.ancestors().skip(1).any(|a| {
+        let n = a.tag_name().name();
+        NOT_DRAWN.contains(&n) || n == "text"
+    })
+}
+
+/// What a drawn node is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum What {
+    /// Text, with its characters.
+    Text(String),
+    /// A filled or stroked shape.
+    Shape,
+    /// A raster image: its pixel width, if known.
+    Image(Option<u32>),
+}
+
+impl What {
+    /// How a message names it.
+    pub fn describe(&self) -> String {
+        match self {
+            What::Text(t) => format!("text \"{}\"", short(t)),
+            What::Shape => "a shape".into(),
+            What::Image(_) => "an image".into(),
+        }
+    }
+}
+
+/// The first 40 characters of a text.
+pub fn short(t: &str) -> String {
+    t.chars().take(40).collect()
+}
+
+/// One outline a node paints: a path under a transform, filled and/or stroked.
+#[derive(Clone)]
+pub struct Outline<'a> {
+    pub path: &'a Path,
+    pub ts: Transform,
+    /// How it is filled, if it is.
+    pub fill: Option<FillRule>,
+    pub stroke: Option<Stroke>,
+}
+
+/// The fill rule of a usvg fill.
+fn rule(fill: Option<&usvg::Fill>) -> Option<FillRule> {
+    fill.map(|f| match f.rule() {
+        usvg::FillRule::NonZero => FillRule::Winding,
+        usvg::FillRule::EvenOdd => FillRule::EvenOdd,
+    })
+}
+
+/// A drawn node: paths, text and images, in painting order.
+pub struct Leaf<'a> {
+    pub what: What,
+    pub outlines: Vec<Outline<'a>>,
+    /// For an image (its outline is its box).
+    pub image_rect: Option<Rect>,
+    /// Box of what it paints (stroke included), in the face's coordinates.
+    pub bbox: Rect,
+    /// The element it came from, when known.
+    pub element: Option<usize>,
+    /// The keep-visible element it belongs to (itself or a group around it).
+    pub keep: Option<usize>,
+}
+
+/// Every drawn node of `tree`, in painting order; `elements` names them.
+pub fn leaves<'a>(tree: &'a Tree, elements: &Elements) -> Vec<Leaf<'a>> {
+    let mut out = Vec::new();
+    walk(tree.root(), None, None, elements, &mut out);
+    out
+}
+
+fn walk<'a>(
+    g: &'a Group,
+    owner: Option<usize>,
+    keep: Option<usize>,
+    els: &Elements,
+    out: &mut Vec<Leaf<'a>>,
+) {
+    for node in g.children() {
+        let own = els.of(node.id());
+        let element = own.or(owner);
+        let keep = match own {
+            Some(e) if els.list[e].keep => Some(e),
+            _ => keep,
+        };
+        let leaf = |what, outlines, image_rect, bbox: usvg::Rect| Leaf {
+            what,
+            outlines,
+            image_rect,
+            bbox,
+            element,
+            keep,
+        };
+        match node {
+            Node::Group(g) if g.opacity().get() > 0.0 => walk(g, element, keep, els, out),
+            Node::Group(_) => {}
+            Node::Path(p) => {
+                if p.is_visible() && (p.fill().is_some() || p.stroke().is_some()) {
+                    let o = Outline {
+                        path: p.data(),
+                        ts: p.abs_transform(),
+                        fill: rule(p.fill()),
+                        stroke: p.stroke().map(|s| s.to_tiny_skia()),
+                    };
+                    out.push(leaf(What::Shape, vec![o], None, p.abs_stroke_bounding_box()));
+                }
+            }
+            Node::Text(t) => {
+                let text: String = t.chunks().iter().map(|c| c.text()).collect();
+                let mut outlines = Vec::new();
+                glyphs(t.flattened(), t.abs_transform(), &mut outlines);
+                let bbox = bounds(&outlines).unwrap_or(t.abs_stroke_bounding_box());
+                out.push(leaf(What::Text(text), outlines, None, bbox));
+            }
+            Node::Image(i) => {
+                let px = pixel_width(i.kind());
+                let b = i.abs_bounding_box();
+                out.push(leaf(What::Image(px), Vec::new(), Some(b), b));
+            }
+        }
+    }
+}
+
+/// The glyph outlines of a text (its flattened paths) under `ts`.
+fn glyphs<'a>(g: &'a Group, ts: Transform, out: &mut Vec<Outline<'a>>) {
+    for node in g.children() {
+        match node {
+            Node::Path(p) if p.is_visible() => out.push(Outline {
+                path: p.data(),
+                ts,
+                fill: rule(p.fill()),
+                stroke: p.stroke().map(|s| s.to_tiny_skia()),
+            }),
+            Node::Group(c) => glyphs(c, ts.pre_concat(c.transform()), out),
+            _ => {}
+        }
+    }
+}
+
+/// The box around outlines, strokes included.
+fn bounds(outlines: &[Outline]) -> Option<Rect> {
+    let mut r: Option<Rect> = None;
+    for o in outlines {
+        let Some(b) = o.path.bounds().transform(o.ts) else {
+            continue;
+        };
+        let half = o.stroke.as_ref().map_or(0.0, |s| s.width / 2.0) * scale_of(o.ts);
+        let b = Rect::from_ltrb(b.left() - half, b.top() - half, b.right() + half, b.bottom() + half)?;
+        r = Some(match r {
+            Some(a) => Rect::from_ltrb(
+                a.left().min(b.left()),
+                a.top().min(b.top()),
+                a.right().max(b.right()),
+                a.bottom().max(b.bottom()),
+            )?,
+            None => b,
+        });
+    }
+    r
+}
+
+/// The scale a transform applies to lengths (the mean of its axes).
+pub fn scale_of(ts: Transform) -> f32 {
+    let (sx, sy) = ts.get_scale();
+    (sx + sy) / 2.0
+}
+
+/// Points along an outline (ends of every segment and the middle of every curve),
+/// in the face's coordinates, with half the stroke width they carry.
+pub fn points(o: &Outline) -> (Vec<Point>, f32) {
+    let mut pts = Vec::new();
+    let mut last = Point::zero();
+    for seg in o.path.segments() {
+        match seg {
+            PathSegment::MoveTo(p) | PathSegment::LineTo(p) => {
+                pts.push(p);
+                last = p;
+            }
+            PathSegment::QuadTo(c, p) => {
+                let mid = |a: f32, b: f32, e: f32| 0.25 * a + 0.5 * b + 0.25 * e;
+                pts.push(Point::from_xy(mid(last.x, c.x, p.x), mid(last.y, c.y, p.y)));
+                pts.push(p);
+                last = p;
+            }
+            PathSegment::CubicTo(c1, c2, p) => {
+                let mid = |a: f32, b: f32, c: f32, e: f32| 0.125 * (a + 3.0 * b + 3.0 * c + e);
+                pts.push(Point::from_xy(
+                    mid(last.x, c1.x, c2.x, p.x),
+                    mid(last.y, c1.y, c2.y, p.y),
+                ));
+                pts.push(p);
+                last = p;
+            }
+            PathSegment::Close => {}
+        }
+    }
+    o.ts.map_points(&mut pts);
+    let half = o.stroke.as_ref().map_or(0.0, |s| s.width / 2.0) * scale_of(o.ts);
+    (pts, half)
+}
+
+/// Pixel width of a PNG, JPEG or GIF from its header.
+fn pixel_width(kind: &usvg::ImageKind) -> Option<u32> {
+    use usvg::ImageKind;
+    match kind {
+        ImageKind::PNG(d) if d.len() > 24 => Some(u32::from_be_bytes(d[16..20].try_into().ok()?)),
+        ImageKind::GIF(d) if d.len() > 10 => Some(u16::from_le_bytes([d[6], d[7]]) as u32),
+        ImageKind::JPEG(d) => {
+            let mut i = 2;
+            while i + 9 < d.len() {
+                if d[i] != 0xFF {
+                    return None;
+                }
+                let marker = d[i + 1];
+                let len = u16::from_be_bytes([d[i + 2], d[i + 3]]) as usize;
+                if (0xC0..=0xCF).contains(&marker) && !matches!(marker, 0xC4 | 0xC8 | 0xCC) {
+                    return Some(u16::from_be_bytes([d[i + 7], d[i + 8]]) as u32);
+                }
+                i += 2 + len;
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elements_get_ids_and_keep_their_own() {
+        let text = r##"<svg xmlns="http://www.w3.org/2000/svg"><defs><circle id="dot" r="1"/></defs><g><circle class="a keep-visible" r="2"/><use href="#dot"/><text id="t">Hi<tspan>!</tspan></text></g></svg>"##;
+        let e = Elements::read(text).unwrap();
+        // g, circle, use, text (not the defs, its circle, the tspan).
+        assert_eq!(e.list.len(), 4);
+        assert!(e.list[1].keep && !e.list[0].keep);
+        assert_eq!(&text[e.list[1].start.clone()], "<circle");
+        let tagged = e.tagged(text);
+        assert!(tagged.contains(r#"<g id="cs-0">"#), "{tagged}");
+        assert!(tagged.contains(r#"<circle id="cs-1" class="a keep-visible""#), "{tagged}");
+        assert!(tagged.contains(r#"<text id="t">"#), "{tagged}");
+        assert_eq!(e.of("cs-2"), Some(2));
+        assert_eq!(e.of("t"), Some(3));
+        assert_eq!(e.of("dot"), None, "inside defs: named by the use");
+    }
+}

@@ -1,0 +1,232 @@
+//! Preflight: what a print shop or a player would object to, found before the files
+//! leave: text and key art outside the safe zone of the part's cut shape (an inset
+//! rectangle, rounded rectangle, circle or triangle), text over text, elements drawn
+//! over what a template marks `class="keep-visible"`, raster images under 300 dpi
+//! at their printed size, and a background that stops short of the bleed edge.
+//!
+//! Each problem names the template line of the element (the rendered SVG's byte
+//! range located in the template's output spans) and is reported once for all the
+//! faces that have it ("on 15 faces: ..."), with its worst case. Problems are
+//! warnings; a component with `keep_visible = "error"` makes a covered keep-visible
+//! element an error.
+
+mod checks;
+mod cover;
+mod elements;
+mod shape;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use crate::diag::Diagnostic;
+use crate::faces::Rendered;
+use crate::model::{Component, Severity, Side};
+use crate::profile::Profile;
+use crate::render::{FacePlan, Renderer};
+use checks::{Check, Face, Finding};
+use elements::Elements;
+pub use elements::KEEP_VISIBLE;
+use shape::Cut;
+
+/// Lowest raster resolution at print size.
+pub const MIN_DPI: f64 = 300.0;
+
+/// A finding of one face, located in its template.
+struct Located {
+    finding: Finding,
+    file: PathBuf,
+    span: Option<Range<usize>>,
+    /// `file:line` of the other element involved.
+    other: Option<String>,
+}
+
+/// Checks every distinct face of every component the profile exports.
+pub fn check(
+    r: &Renderer,
+    plans: &[Vec<FacePlan>],
+    rendered: &Rendered,
+    profile: &Profile,
+) -> Vec<Diagnostic> {
+    let per_face: Vec<Vec<Located>> = (0..rendered.store.len())
+        .into_par_iter()
+        .map(|i| face(r, plans, rendered, profile, i))
+        .collect();
+    report(r, rendered, profile, per_face)
+}
+
+/// The located findings of face `i`.
+fn face(
+    r: &Renderer,
+    plans: &[Vec<FacePlan>],
+    rendered: &Rendered,
+    profile: &Profile,
+    i: usize,
+) -> Vec<Located> {
+    let store = &rendered.store;
+    let o = &store.origins[i];
+    let comp = &r.game.components[o.component];
+    let (Some(tree), Some(plan)) = (store.tree(i), plans[o.component].get(o.face)) else {
+        return Vec::new();
+    };
+    let text = &store.svgs[i];
+    let elements = Elements::read(text).unwrap_or_default();
+    let geometry = |tree| face_geometry(tree, comp, plan.shape, profile.safe);
+    // Elements are named by ids: parse a copy with an id on every element when the
+    // face marks keep-visible ones, or when it has something to report.
+    let mut findings = Vec::new();
+    if !elements.any_keep() {
+        findings = checks::check(&geometry(tree), &elements::leaves(tree, &elements));
+        if findings.is_empty() {
+            return Vec::new();
+        }
+    }
+    if let Some(tagged) = store.parse_text(&elements.tagged(text)) {
+        findings = checks::check(&geometry(&tagged), &elements::leaves(&tagged, &elements));
+    }
+    let locator = store.locator(r, plans, i);
+    let locate = |e: Option<usize>| locator.locate(e.map(|e| elements.list[e].start.clone()));
+    findings
+        .into_iter()
+        .map(|finding| {
+            let (file, span) = locate(finding.element);
+            let other = finding
+                .other
+                .map(|e| locate(Some(e)))
+                .map(|(f, s)| file_line(r, &f, s));
+            Located {
+                finding,
+                file,
+                span,
+                other,
+            }
+        })
+        .collect()
+}
+
+/// A face's cut, safe distance and scale. Parts under 30 mm a side (chits, coins)
+/// use a tenth of their smaller side as the safe distance when that is less, as a
+/// 3 mm zone would leave a 3/4 in chit almost no room.
+fn face_geometry<'a>(
+    tree: &'a usvg::Tree,
+    comp: &Component,
+    shape: crate::model::Shape,
+    safe: f64,
+) -> Face<'a> {
+    let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
+    Face {
+        tree,
+        cut: Cut { shape, w, h },
+        bleed: b,
+        safe: safe.min(w.min(h) * 0.1),
+        mm_per_unit: (w + 2.0 * b) / tree.size().width() as f64,
+    }
+}
+
+/// `templates/x.svg:12` for a located element.
+fn file_line(r: &Renderer, file: &std::path::Path, span: Option<Range<usize>>) -> String {
+    let line = span.and_then(|s| {
+        let text = r.project.source(file)?;
+        Some(text.get(..s.start)?.matches('\n').count() + 1)
+    });
+    match line {
+        Some(l) => format!("{}:{l}", file.display()),
+        None => file.display().to_string(),
+    }
+}
+
+/// A group of findings: one check, one component side, one place in a template.
+type Key = (usize, Side, Check, PathBuf, Option<(usize, usize)>);
+
+/// One diagnostic per group of findings, with the worst case and the faces that
+/// have it.
+fn report(
+    r: &Renderer,
+    rendered: &Rendered,
+    profile: &Profile,
+    per_face: Vec<Vec<Located>>,
+) -> Vec<Diagnostic> {
+    let mut groups: BTreeMap<Key, Vec<(usize, Located)>> = BTreeMap::new();
+    for (i, found) in per_face.into_iter().enumerate() {
+        let o = &rendered.store.origins[i];
+        for l in found {
+            let span = l.span.as_ref().map(|s| (s.start, s.end));
+            let key = (o.component, o.side, l.finding.check, l.file.clone(), span);
+            groups.entry(key).or_default().push((i, l));
+        }
+    }
+    groups
+        .into_iter()
+        .map(|((ci, side, check, ..), found)| {
+            diagnostic(r, rendered, profile, ci, side, check, found)
+        })
+        .collect()
+}
+
+/// The diagnostic of one group.
+fn diagnostic(
+    r: &Renderer,
+    rendered: &Rendered,
+    profile: &Profile,
+    ci: usize,
+    side: Side,
+    check: Check,
+    found: Vec<(usize, Located)>,
+) -> Diagnostic {
+    let comp = &r.game.components[ci];
+    let mut faces: Vec<usize> = found.iter().map(|(i, _)| *i).collect();
+    faces.dedup();
+    let (_, worst) = found
+        .iter()
+        .max_by(|a, b| a.1.finding.worst.total_cmp(&b.1.finding.worst))
+        .unwrap_or(&found[0]);
+    let mut message = worst.finding.message.clone();
+    if faces.len() > 1 {
+        message = format!("on {} faces: {message}", faces.len());
+    }
+    if found.len() > faces.len() {
+        message = format!("{message} ({} places)", found.len());
+    }
+    let error = check == Check::Covered && comp.def.keep_visible == Some(Severity::Error);
+    let d = if error {
+        Diagnostic::error(message)
+    } else {
+        Diagnostic::warning(message)
+    };
+    let label = |i: usize| format!("{} {side}", rendered.store.origins[i].label);
+    let mut d = d
+        .at(&worst.file, worst.span.clone())
+        .with("game", &r.game.id)
+        .with("component", comp.id());
+    d = match faces.len() {
+        1 => d.with("face", label(faces[0])),
+        n => {
+            let shown: Vec<String> = faces.iter().take(3).map(|&i| label(i)).collect();
+            let more = if n > 3 { format!(" and {} more", n - 3) } else { String::new() };
+            d.with("faces", format!("{}{more}", shown.join(", ")))
+        }
+    };
+    if let Some(other) = &worst.other {
+        let what = match check {
+            Check::Covered => "keep-visible element",
+            _ => "the other",
+        };
+        d = d.with(what, other.clone());
+    }
+    d.with("profile", &profile.id).hint(hint(check, comp))
+}
+
+fn hint(check: Check, comp: &Component) -> String {
+    match check {
+        Check::SafeZone => "keep text and key art inside the safe zone: the cut shape inset by the safe distance".into(),
+        Check::Overlap => "move or shorten one of the texts".into(),
+        Check::Covered => format!(
+            "move the covering element off it or draw it first; `keep_visible = \"error\"` in the [[component]] `{}` makes this an error",
+            comp.id()
+        ),
+        Check::Resolution => "use an image of 300 dpi or more at its printed size".into(),
+        Check::Background => "draw the background out to the bleed edge (face.bleed)".into(),
+    }
+}
