@@ -500,7 +500,15 @@ fn check_font(path: &Path, bytes: &[u8]) -> Result<(), FontError> {
     for index in 0..n {
         ttf_parser::Face::parse(bytes, index).map_err(|e| FontError::NotAFont {
             path: path.to_path_buf(),
-            reason: e.to_string(),
+            reason: match e {
+                _ if bytes.starts_with(b"wOFF") || bytes.starts_with(b"wOF2") => {
+                    "it is a WOFF web font with another name".into()
+                }
+                ttf_parser::FaceParsingError::UnknownMagic => {
+                    "it does not start like a TrueType or OpenType file".into()
+                }
+                e => e.to_string(),
+            },
         })?;
     }
     Ok(())

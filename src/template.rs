@@ -131,6 +131,13 @@ impl Templates {
                 }
             };
             for file in files {
+                // Icons (`icons/*.svg`) are pictures for rich text, not templates.
+                if file
+                    .strip_prefix(&dir)
+                    .is_ok_and(|r| r.starts_with("icons"))
+                {
+                    continue;
+                }
                 let source = match project.read_text(&file, MAX_TEMPLATE_BYTES) {
                     Ok(s) => s,
                     Err(e) => {
@@ -606,7 +613,7 @@ fn with_setter<T>(
 /// `line.runs` the placed runs (see [`run_value`]), `line.width`, `line.size`,
 /// `line.plain` (one run of text in the base style).
 #[derive(Debug)]
-struct LineValue(Line);
+struct LineValue(Line, FontSpec);
 
 impl minijinja::value::Object for LineValue {
     fn repr(self: &Arc<Self>) -> minijinja::value::ObjectRepr {
@@ -621,7 +628,10 @@ impl minijinja::value::Object for LineValue {
             "size" => Some(Value::from(l.size)),
             "plain" => Some(Value::from(l.is_plain())),
             "runs" => Some(Value::from(
-                l.runs.iter().map(|r| run_value(l, r)).collect::<Vec<_>>(),
+                l.runs
+                    .iter()
+                    .map(|r| run_value(l, &self.1, r))
+                    .collect::<Vec<_>>(),
             )),
             _ => None,
         }
@@ -640,16 +650,24 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// One run of a line: `{text, weight, style, icon, x, width}`, where `x` is from
-/// the start of the line (mm); an icon run also has `href` (a `data:` URI),
-/// `height` and `dy` (from the baseline to its top).
-fn run_value(line: &Line, run: &crate::text::Run) -> Value {
+/// One run of a line: `{text, weight, style, bold, italic, icon, x, width}`, where
+/// `x` is from the start of the line (mm) and `weight` / `style` are the
+/// `font-weight` / `font-style` to draw it with (the call's font with the run's
+/// markup); an icon run (`icon` = its name, else none) also has `href` (a `data:`
+/// URI), `height` and `dy` (from the baseline down to its top).
+fn run_value(line: &Line, font: &FontSpec, run: &crate::text::Run) -> Value {
     let mut m: BTreeMap<&str, Value> = BTreeMap::new();
     m.insert("x", Value::from(round3(run.x)));
     m.insert("width", Value::from(round3(run.width)));
     match &run.kind {
         RunKind::Text { text, bold, italic } => {
+            let f = font.styled(*bold, *italic);
             m.insert("text", Value::from(text.clone()));
+            m.insert("weight", Value::from(f.weight));
+            m.insert(
+                "style",
+                Value::from(if f.italic { "italic" } else { "normal" }),
+            );
             m.insert("bold", Value::from(*bold));
             m.insert("italic", Value::from(*italic));
             m.insert("icon", Value::from(()));
@@ -666,11 +684,11 @@ fn run_value(line: &Line, run: &crate::text::Run) -> Value {
     Value::from(m)
 }
 
-fn lines_value(lines: Vec<Line>) -> Value {
+fn lines_value(lines: Vec<Line>, font: &FontSpec) -> Value {
     Value::from(
         lines
             .into_iter()
-            .map(|l| Value::from_object(LineValue(l)))
+            .map(|l| Value::from_object(LineValue(l, font.clone())))
             .collect::<Vec<_>>(),
     )
 }
@@ -713,7 +731,7 @@ fn wrap(
         })?)
     };
     let lines = with_setter(text, state, &f, |set| set.wrap(s, width, size))?;
-    Ok(lines_value(lines))
+    Ok(lines_value(lines, &f))
 }
 
 /// `fit(text, width, height, max, min, leading=1.2, font=, weight=, style=)`:
@@ -749,7 +767,7 @@ fn fit(
     let mut m = BTreeMap::new();
     m.insert("size", Value::from(r.size));
     m.insert("rich", Value::from(!r.lines.iter().all(Line::is_plain)));
-    m.insert("lines", lines_value(r.lines));
+    m.insert("lines", lines_value(r.lines, &f));
     m.insert("line_height", Value::from(round3(r.line_height)));
     Ok(Value::from(m))
 }

@@ -17,9 +17,12 @@ pub const ICON_HEIGHT: f64 = 0.9;
 pub const ICON_DROP: f64 = 0.15;
 /// Space on each side of an icon, in font sizes (as a glyph's side bearings).
 pub const ICON_PAD: f64 = 0.08;
-/// Fuel charged per character measured (shaping one costs about as much as a few
-/// template instructions).
-const FUEL_PER_CHAR: u64 = 2;
+/// Fuel charged per character measured and per measurement: shaping a character
+/// takes about as long as ten template instructions (measured: about 0.5 µs a
+/// character, 20 µs for a 35-character line), so the template's fuel stops a huge
+/// text within about a second, like any other runaway template.
+const FUEL_PER_CHAR: u64 = 10;
+const FUEL_PER_MEASURE: u64 = 20;
 
 /// What a run is.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,7 +164,7 @@ impl<'a> Setter<'a> {
         italic: bool,
         size: f64,
     ) -> Result<f64, TextError> {
-        if !(self.fuel)(FUEL_PER_CHAR * text.len() as u64) {
+        if !(self.fuel)(FUEL_PER_MEASURE + FUEL_PER_CHAR * text.len() as u64) {
             return Err(TextError::OutOfFuel);
         }
         Ok(face_width(self.face(bold, italic)?, text, size))
