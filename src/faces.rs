@@ -164,6 +164,11 @@ impl<'a> FaceStore<'a> {
             .ok()
     }
 
+    /// The fonts the faces are parsed with.
+    pub fn fonts(&self) -> &Arc<FontBook> {
+        &self.fonts
+    }
+
     /// Number of distinct faces.
     pub fn len(&self) -> usize {
         self.svgs.len()

@@ -222,18 +222,7 @@ impl FontBook {
     pub fn builtin() -> Arc<FontBook> {
         static BOOK: OnceLock<Arc<FontBook>> = OnceLock::new();
         BOOK.get_or_init(|| {
-            let files = FONTS
-                .iter()
-                .map(|(name, data)| {
-                    (
-                        FontFile {
-                            path: PathBuf::from(name),
-                            origin: FontOrigin::BuiltIn,
-                        },
-                        *data,
-                    )
-                })
-                .collect();
+            let files = builtin_files();
             // The built-in fonts are known to parse (a unit test checks it).
             Arc::new(FontBook::build(files).unwrap_or_else(|_| FontBook::empty()))
         })
@@ -288,21 +277,13 @@ impl FontBook {
         if found.is_empty() {
             return Reported::new(FontBook::builtin(), diags);
         }
-        let mut files: Vec<(FontFile, &'static [u8])> = FONTS
-            .iter()
-            .map(|(name, data)| {
-                (
-                    FontFile {
-                        path: PathBuf::from(name),
-                        origin: FontOrigin::BuiltIn,
-                    },
-                    *data,
-                )
-            })
-            .collect();
+        let mut files = builtin_files();
         for (file, bytes) in found {
             match check_font(&file.path, &bytes) {
-                Ok(()) => files.push((file, intern(bytes))),
+                Ok(()) => {
+                    let (data, hash) = intern(bytes);
+                    files.push((file, data, hash));
+                }
                 Err(e) => diags.push(e.diagnostic()),
             }
         }
@@ -329,13 +310,14 @@ impl FontBook {
         }
     }
 
-    /// The book of `files` (built-in first, then the project's, then the game's).
-    fn build(files: Vec<(FontFile, &'static [u8])>) -> Result<FontBook, FontError> {
+    /// The book of `files` (built-in first, then the project's, then the game's),
+    /// each with a hash of its content.
+    fn build(files: Vec<(FontFile, &'static [u8], u64)>) -> Result<FontBook, FontError> {
         let mut faces: Vec<Face> = Vec::new();
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        for (i, (file, data)) in files.iter().enumerate() {
+        for (i, (file, data, content)) in files.iter().enumerate() {
             file.path.hash(&mut hasher);
-            (data.as_ptr() as usize, data.len()).hash(&mut hasher);
+            content.hash(&mut hasher);
             let mut scratch = fontdb::Database::new();
             let ids = scratch.load_font_source(fontdb::Source::Binary(Arc::new(*data)));
             if ids.is_empty() {
@@ -417,7 +399,7 @@ impl FontBook {
                     .collect(),
             ),
             db,
-            files: files.into_iter().map(|(f, _)| f).collect(),
+            files: files.into_iter().map(|(f, ..)| f).collect(),
             faces,
             families,
             fingerprint: hasher.finish(),
@@ -455,7 +437,8 @@ impl FontBook {
         self.families.join(", ")
     }
 
-    /// Same fonts, same number (within one process): keys kept parse results.
+    /// Same font files (paths and contents), same number, in every run of the same
+    /// cardstock: part of the keys of kept parse results and cached PNGs.
     pub fn fingerprint(&self) -> u64 {
         self.fingerprint
     }
@@ -494,6 +477,24 @@ impl FontBook {
     }
 }
 
+/// The built-in font files, each with the content hash 0 (the cardstock version
+/// decides their content).
+fn builtin_files() -> Vec<(FontFile, &'static [u8], u64)> {
+    FONTS
+        .iter()
+        .map(|(name, data)| {
+            (
+                FontFile {
+                    path: PathBuf::from(name),
+                    origin: FontOrigin::BuiltIn,
+                },
+                *data,
+                0,
+            )
+        })
+        .collect()
+}
+
 /// Checks that `bytes` is a font (or collection) whose every face parses.
 fn check_font(path: &Path, bytes: &[u8]) -> Result<(), FontError> {
     let n = ttf_parser::fonts_in_collection(bytes).unwrap_or(1);
@@ -515,8 +516,9 @@ fn check_font(path: &Path, bytes: &[u8]) -> Result<(), FontError> {
 }
 
 /// One copy of `bytes` for the whole process: the same file content read again
-/// (another build, another game) gives the same slice.
-fn intern(bytes: Vec<u8>) -> &'static [u8] {
+/// (another build, another game) gives the same slice. Also returns the hash of
+/// the content.
+fn intern(bytes: Vec<u8>) -> (&'static [u8], u64) {
     type Store = HashMap<u64, Vec<&'static [u8]>>;
     static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -526,11 +528,11 @@ fn intern(bytes: Vec<u8>) -> &'static [u8] {
     let mut map = store.lock().unwrap_or_else(|e| e.into_inner());
     let same = map.entry(key).or_default();
     if let Some(kept) = same.iter().find(|d| **d == bytes.as_slice()) {
-        return kept;
+        return (kept, key);
     }
     let kept: &'static [u8] = Box::leak(bytes.into_boxed_slice());
     same.push(kept);
-    kept
+    (kept, key)
 }
 
 /// The shaping face of `data`'s face `index`, parsed once per process.

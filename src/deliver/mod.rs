@@ -98,9 +98,8 @@ fn png_all(r: &Rendered, dpi: f64, cache: Option<&dyn PngCache>) -> Vec<Result<V
 }
 
 /// One face as PNG, from the cache when the same SVG was rasterised at the same
-/// size before (keyed by a hash of the SVG text, the size, the resolution and the
-/// cardstock version; the fonts are compiled in, so nothing else changes the
-/// picture).
+/// size before (keyed by a hash of the SVG text, the size, the resolution, the
+/// cardstock version and the game's font files).
 pub(crate) fn face_png(
     r: &Rendered,
     i: usize,
@@ -116,6 +115,7 @@ pub(crate) fn face_png(
     let mut hasher = sha2::Sha256::new();
     hasher.update(r.store.svgs[i].as_bytes());
     hasher.update(format!("|{w}|{h}|{dpi}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+    hasher.update(r.store.fonts().fingerprint().to_le_bytes());
     let key: String = hasher
         .finalize()
         .iter()
