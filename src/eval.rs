@@ -44,6 +44,21 @@ pub fn base_context(game: &Game, settings: &Settings) -> Context {
     if let Some(c) = &game.meta.credits {
         meta.insert("credits".into(), Value::from(c.clone()));
     }
+    // How the `money` filter writes amounts.
+    let m = &game.meta;
+    for (key, value) in [
+        ("currency", m.currency.clone()),
+        (
+            "currency_position",
+            m.currency_position.map(|p| p.name().to_string()),
+        ),
+        ("thousands_separator", m.thousands_separator.clone()),
+        ("decimal_separator", m.decimal_separator.clone()),
+    ] {
+        if let Some(v) = value {
+            meta.insert(key.into(), Value::from(v));
+        }
+    }
     let mut run: BTreeMap<&str, Value> = BTreeMap::new();
     run.insert("paper", Value::from(settings.paper));
     run.insert(

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use usvg::Tree;
 
 use crate::diag::{Diagnostic, Diagnostics, Reported};
+use crate::fonts::FontBook;
 use crate::model::{Component, Side};
 use crate::render::{FacePlan, Locator, Renderer};
 use crate::svg::{self, Images, Located};
@@ -31,6 +32,8 @@ pub struct FaceStore<'a> {
     by_text: BTreeMap<String, usize>,
     /// The images the faces refer to.
     images: Arc<Images>,
+    /// The game's fonts.
+    fonts: Arc<FontBook>,
     /// Trees kept from earlier builds (watch mode).
     cache: Option<&'a ParseCache>,
 }
@@ -71,9 +74,8 @@ pub struct Origin {
     pub label: String,
 }
 
-/// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash, so
-/// an unchanged face is not parsed again. The fonts are compiled in, so the text
-/// alone decides the picture.
+/// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash and
+/// the game's fonts, so an unchanged face is not parsed again.
 #[derive(Default)]
 pub struct ParseCache {
     /// Each tree, and whether the current build has used it.
@@ -84,9 +86,12 @@ pub struct ParseCache {
 }
 
 impl ParseCache {
-    fn key(text: &str) -> [u8; 32] {
+    fn key(text: &str, fonts: &FontBook) -> [u8; 32] {
         use sha2::Digest;
-        sha2::Sha256::digest(text.as_bytes()).into()
+        let mut h = sha2::Sha256::new();
+        h.update(fonts.fingerprint().to_le_bytes());
+        h.update(text.as_bytes());
+        h.finalize().into()
     }
 
     /// Forgets the trees the last build did not use (faces edited away), so a
@@ -125,7 +130,7 @@ pub struct Rendered<'a> {
 }
 
 impl<'a> FaceStore<'a> {
-    fn new(images: Images, cache: Option<&'a ParseCache>) -> Self {
+    fn new(images: Images, fonts: Arc<FontBook>, cache: Option<&'a ParseCache>) -> Self {
         FaceStore {
             sizes: Vec::new(),
             names: Vec::new(),
@@ -134,6 +139,7 @@ impl<'a> FaceStore<'a> {
             parsed: Vec::new(),
             by_text: BTreeMap::new(),
             images: Arc::new(images),
+            fonts,
             cache,
         }
     }
@@ -179,9 +185,14 @@ impl<'a> FaceStore<'a> {
     /// [`FaceStore::report_problems`].
     pub fn tree(&self, i: usize) -> Option<&Tree> {
         let cell = self.parsed.get(i)?;
-        cell.get_or_init(|| parse_cached(&self.svgs[i], &self.images, self.cache))
+        cell.get_or_init(|| parse_cached(&self.svgs[i], &self.images, &self.fonts, self.cache))
             .as_ref()
             .ok()
+    }
+
+    /// The fonts the faces are parsed with.
+    pub fn fonts(&self) -> &Arc<FontBook> {
+        &self.fonts
     }
 
     /// Number of distinct faces.
@@ -235,7 +246,7 @@ impl<'a> FaceStore<'a> {
     /// parsed differently, e.g. with ids on its elements); the problems are
     /// dropped, as the face itself parsed.
     pub fn parse_text(&self, text: &str) -> Option<Tree> {
-        svg::parse(text, &self.images).ok()
+        svg::parse(text, &self.images, &self.fonts).ok()
     }
 
     /// Reports the faces that do not parse (parsing those not parsed yet), each problem
@@ -284,13 +295,14 @@ impl<'a> FaceStore<'a> {
 fn parse_cached(
     text: &str,
     images: &Arc<Images>,
+    fonts: &FontBook,
     cache: Option<&ParseCache>,
 ) -> Result<Tree, Vec<Located>> {
     use std::sync::atomic::Ordering::Relaxed;
     let Some(c) = cache else {
-        return svg::parse(text, images);
+        return svg::parse(text, images, fonts);
     };
-    let key = ParseCache::key(text);
+    let key = ParseCache::key(text, fonts);
     let hit = c.trees.lock().ok().and_then(|mut m| {
         m.get_mut(&key).map(|(tree, used)| {
             *used = true;
@@ -301,7 +313,7 @@ fn parse_cached(
         c.reused.fetch_add(1, Relaxed);
         return Ok(tree);
     }
-    let r = svg::parse(text, images);
+    let r = svg::parse(text, images, fonts);
     if let Ok(tree) = &r {
         c.parsed.fetch_add(1, Relaxed);
         if let Ok(mut m) = c.trees.lock() {
@@ -331,7 +343,11 @@ pub fn render_all<'a>(
     if diags.has_errors() {
         return Reported { value: None, diags };
     }
-    let mut store = FaceStore::new(Images::new(r.project, &r.game.id), cache);
+    let mut store = FaceStore::new(
+        Images::new(r.project, &r.game.id),
+        r.tpl.fonts().clone(),
+        cache,
+    );
     let mut slots = Vec::new();
     for (ci, (comp, faces)) in r.game.components.iter().zip(rendered).enumerate() {
         let mut list = Vec::new();

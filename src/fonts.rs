@@ -1,15 +1,39 @@
-//! Fonts compiled into the binary (OFL; licences in `assets/fonts/`). No system font
-//! is ever loaded, so every machine renders the same glyphs.
+//! Fonts: the built-in pair compiled into the binary (Lato and Bebas Neue, OFL,
+//! licences in `assets/fonts/`) and the project's own, every `.ttf`, `.otf` and
+//! `.ttc` file in `fonts/` at the project root and in `data/<game>/fonts/`, read
+//! through the project. No system font is ever loaded, so every machine renders the
+//! same glyphs.
+//!
+//! A game's fonts are one [`FontBook`], made once per build and shared by text
+//! measuring (`text`), SVG parsing (`svg`) and the usvg patch's caches. Font data
+//! and the faces parsed for shaping are kept for the whole process, one copy per
+//! distinct file content: a rebuild (watch mode, `bench`) parses nothing again, and
+//! the shaping plans usvg keeps per face stay valid.
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use usvg::fontdb;
+
+use crate::diag::{Diagnostic, Reported};
+use crate::project::Project;
+use crate::source::{EntryKind, FileError};
 
 /// The family used when a template names none.
 pub const DEFAULT_FAMILY: &str = "Lato";
 
-/// (file name, bytes) of every embedded font. A `static`, so every use sees the
-/// same bytes at the same address (text measuring finds a face by its data).
+/// Largest font file accepted (a big CJK collection is about 30 MB).
+pub const MAX_FONT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The folder of fonts every game of the project can use.
+pub const PROJECT_FONTS: &str = "fonts";
+
+/// The file endings loaded as fonts (compared without case).
+pub const FONT_EXTENSIONS: [&str; 3] = ["ttf", "otf", "ttc"];
+
+/// (file name, bytes) of every built-in font.
 pub static FONTS: &[(&str, &[u8])] = &[
     (
         "Lato-Regular.ttf",
@@ -33,48 +57,537 @@ pub static FONTS: &[(&str, &[u8])] = &[
     ),
 ];
 
-/// The font database, built once per process from the embedded fonts.
-pub fn database() -> Arc<fontdb::Database> {
-    static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
+/// The folder of fonts only `game` uses: `data/<game>/fonts/`.
+pub fn game_fonts(game: &str) -> PathBuf {
+    Path::new("data").join(game).join("fonts")
+}
+
+/// Where a font file comes from; a face in a later folder of this list replaces the
+/// same family and style from an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FontOrigin {
+    /// Compiled into cardstock.
+    BuiltIn,
+    /// `fonts/` at the project root.
+    Project,
+    /// `data/<game>/fonts/`.
+    Game,
+}
+
+/// One font file of a book.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FontFile {
+    /// The project path (`fonts/Routed.ttf`), or the file name of a built-in font.
+    pub path: PathBuf,
+    pub origin: FontOrigin,
+}
+
+impl FontFile {
+    /// The path as shown to the user (`built-in Lato-Regular.ttf` for a built-in one).
+    pub fn display(&self) -> String {
+        match self.origin {
+            FontOrigin::BuiltIn => format!("built-in {}", self.path.display()),
+            _ => self.path.display().to_string(),
+        }
+    }
+}
+
+/// One face of a book: a family in one weight and style.
+#[derive(Clone)]
+pub struct Face {
+    pub family: String,
+    /// 100 (thin) to 900 (black); 400 is regular, 700 bold.
+    pub weight: u16,
+    pub italic: bool,
+    /// Index into [`FontBook::files`].
+    pub file: usize,
+    /// The face's index in its file (a `.ttc` holds several).
+    pub index: u32,
+    /// The face that replaces this one (a later folder has the same family and
+    /// style), as an index into [`FontBook::faces`]; `None` for a face in use.
+    pub replaced_by: Option<usize>,
+    pub(crate) id: Option<fontdb::ID>,
+    pub(crate) data: &'static [u8],
+    pub(crate) shaping: &'static rustybuzz::Face<'static>,
+}
+
+impl std::fmt::Debug for Face {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Face")
+            .field("family", &self.family)
+            .field("weight", &self.weight)
+            .field("italic", &self.italic)
+            .field("file", &self.file)
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Face {
+    /// The style as a designer names it: `Regular`, `Bold Italic`, `Black`...
+    pub fn style_name(&self) -> String {
+        let weight = match self.weight {
+            0..=149 => "Thin",
+            150..=249 => "ExtraLight",
+            250..=349 => "Light",
+            350..=449 => "Regular",
+            450..=549 => "Medium",
+            550..=649 => "SemiBold",
+            650..=749 => "Bold",
+            750..=849 => "ExtraBold",
+            _ => "Black",
+        };
+        match (weight, self.italic) {
+            ("Regular", true) => "Italic".into(),
+            (w, true) => format!("{w} Italic"),
+            (w, false) => w.into(),
+        }
+    }
+}
+
+/// Why a font file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FontError {
+    /// The file (or its folder) cannot be read.
+    File(FileError),
+    /// The file is not a TrueType or OpenType font (or collection).
+    NotAFont { path: PathBuf, reason: String },
+    /// The font has no family name, so no template could ask for it.
+    NoFamily { path: PathBuf },
+}
+
+impl std::fmt::Display for FontError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FontError::File(e) => write!(f, "{e}"),
+            FontError::NotAFont { path, reason } => write!(
+                f,
+                "{} is not a font cardstock can read ({reason})",
+                path.display()
+            ),
+            FontError::NoFamily { path } => {
+                write!(f, "{} has no family name", path.display())
+            }
+        }
+    }
+}
+
+impl FontError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            FontError::File(e) => e.path(),
+            FontError::NotAFont { path, .. } | FontError::NoFamily { path } => path,
+        }
+    }
+
+    /// The error as a diagnostic naming the file, with a hint.
+    pub fn diagnostic(&self) -> Diagnostic {
+        let hint = match self {
+            FontError::File(e) => e.hint(),
+            FontError::NotAFont { .. } | FontError::NoFamily { .. } => {
+                "replace it with a TrueType (.ttf), OpenType (.otf) or collection (.ttc) file, or remove it"
+            }
+        };
+        Diagnostic::error(self.to_string())
+            .at(self.path(), None)
+            .hint(hint)
+    }
+}
+
+/// The fonts one game can use: the built-in ones, then `fonts/`, then
+/// `data/<game>/fonts/`, each folder in path order, so the same files always give
+/// the same book.
+pub struct FontBook {
+    db: Arc<fontdb::Database>,
+    files: Vec<FontFile>,
+    faces: Vec<Face>,
+    families: Vec<String>,
+    fingerprint: u64,
+    #[cfg(feature = "usvg-patch")]
+    kept: crate::usvg_patch::Kept,
+}
+
+impl std::fmt::Debug for FontBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FontBook")
+            .field("files", &self.files)
+            .field("faces", &self.faces)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FontBook {
+    /// The built-in fonts only, made once per process.
+    pub fn builtin() -> Arc<FontBook> {
+        static BOOK: OnceLock<Arc<FontBook>> = OnceLock::new();
+        BOOK.get_or_init(|| {
+            let files = builtin_files();
+            // The built-in fonts are known to parse (a unit test checks it).
+            Arc::new(FontBook::build(files).unwrap_or_else(|_| FontBook::empty()))
+        })
+        .clone()
+    }
+
+    /// The fonts of `game` (or of the project alone, for `None`): the built-in
+    /// ones plus every font file in `fonts/` and `data/<game>/fonts/`. A file that
+    /// cannot be read or is no font is an error naming it, and is left out.
+    pub fn load(project: &Project, game: Option<&str>) -> Reported<Arc<FontBook>> {
+        let mut diags = Vec::new();
+        let mut folders = vec![(PathBuf::from(PROJECT_FONTS), FontOrigin::Project)];
+        if let Some(g) = game {
+            folders.push((game_fonts(g), FontOrigin::Game));
+        }
+        let mut found = Vec::new();
+        for (dir, origin) in folders {
+            if project.kind(&dir) != Some(EntryKind::Folder) {
+                continue;
+            }
+            let files = match project.walk(&dir, &[""], 4) {
+                Ok(f) => f,
+                Err(e) => {
+                    diags.push(FontError::File(e).diagnostic());
+                    continue;
+                }
+            };
+            for path in files {
+                let ext = path
+                    .extension()
+                    .map(|x| x.to_string_lossy().to_ascii_lowercase())
+                    .unwrap_or_default();
+                if ext == "woff" || ext == "woff2" {
+                    diags.push(
+                        Diagnostic::warning(format!(
+                            "{} is a web font (WOFF), which cardstock does not load",
+                            path.display()
+                        ))
+                        .at(&path, None)
+                        .hint("use the font's .ttf or .otf file instead (font sites offer it beside the web fonts)"),
+                    );
+                }
+                if !FONT_EXTENSIONS.contains(&ext.as_str()) {
+                    continue;
+                }
+                match project.read(&path, MAX_FONT_BYTES) {
+                    Ok(bytes) => found.push((FontFile { path, origin }, bytes)),
+                    Err(e) => diags.push(FontError::File(e).diagnostic()),
+                }
+            }
+        }
+        if found.is_empty() {
+            return Reported::new(FontBook::builtin(), diags);
+        }
+        let mut files = builtin_files();
+        for (file, bytes) in found {
+            match check_font(&file.path, &bytes) {
+                Ok(()) => {
+                    let (data, hash) = intern(bytes);
+                    files.push((file, data, hash));
+                }
+                Err(e) => diags.push(e.diagnostic()),
+            }
+        }
+        let book = match FontBook::build(files) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(e.diagnostic());
+                return Reported::new(FontBook::builtin(), diags);
+            }
+        };
+        Reported::new(Arc::new(book), diags)
+    }
+
+    fn empty() -> FontBook {
+        let db = Arc::new(fontdb::Database::new());
+        FontBook {
+            #[cfg(feature = "usvg-patch")]
+            kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
+            db,
+            files: Vec::new(),
+            faces: Vec::new(),
+            families: Vec::new(),
+            fingerprint: 0,
+        }
+    }
+
+    /// The book of `files` (built-in first, then the project's, then the game's),
+    /// each with a hash of its content.
+    fn build(files: Vec<(FontFile, &'static [u8], u64)>) -> Result<FontBook, FontError> {
+        let mut faces: Vec<Face> = Vec::new();
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for (i, (file, data, content)) in files.iter().enumerate() {
+            file.path.hash(&mut hasher);
+            content.hash(&mut hasher);
+            let mut scratch = fontdb::Database::new();
+            let ids = scratch.load_font_source(fontdb::Source::Binary(Arc::new(*data)));
+            if ids.is_empty() {
+                return Err(FontError::NoFamily {
+                    path: file.path.clone(),
+                });
+            }
+            for id in ids {
+                let Some(info) = scratch.face(id) else {
+                    continue;
+                };
+                let Some((family, _)) = info.families.first() else {
+                    return Err(FontError::NoFamily {
+                        path: file.path.clone(),
+                    });
+                };
+                let shaping =
+                    shaping_face(data, info.index).ok_or_else(|| FontError::NotAFont {
+                        path: file.path.clone(),
+                        reason: format!("face {} does not parse", info.index),
+                    })?;
+                let face = Face {
+                    family: family.clone(),
+                    weight: info.weight.0,
+                    italic: info.style != fontdb::Style::Normal,
+                    file: i,
+                    index: info.index,
+                    replaced_by: None,
+                    id: None,
+                    data,
+                    shaping,
+                };
+                let new = faces.len();
+                for old in faces.iter_mut().filter(|f| f.replaced_by.is_none()) {
+                    if old.family == face.family
+                        && old.weight == face.weight
+                        && old.italic == face.italic
+                    {
+                        old.replaced_by = Some(new);
+                    }
+                }
+                faces.push(face);
+            }
+        }
+        // The database holds the faces in use, in load order.
         let mut db = fontdb::Database::new();
-        for (_, data) in FONTS {
-            db.load_font_source(fontdb::Source::Binary(Arc::new(*data)));
+        for face in faces.iter_mut().filter(|f| f.replaced_by.is_none()) {
+            let ids = db.load_font_source(fontdb::Source::Binary(Arc::new(face.data)));
+            // A collection loads all its faces: keep the one this entry stands for.
+            for id in ids {
+                if db.face(id).is_some_and(|f| f.index == face.index) && face.id.is_none() {
+                    face.id = Some(id);
+                } else {
+                    db.remove_face(id);
+                }
+            }
         }
         db.set_sans_serif_family(DEFAULT_FAMILY);
         db.set_serif_family(DEFAULT_FAMILY);
         db.set_monospace_family(DEFAULT_FAMILY);
         db.set_cursive_family(DEFAULT_FAMILY);
         db.set_fantasy_family("Bebas Neue");
-        Arc::new(db)
-    })
-    .clone()
-}
-
-/// The family names available to templates, sorted.
-pub fn families() -> &'static [String] {
-    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let mut names: Vec<String> = database()
-            .faces()
-            .flat_map(|f| f.families.iter().map(|(n, _)| n.clone()))
+        let db = Arc::new(db);
+        let mut families: Vec<String> = faces
+            .iter()
+            .filter(|f| f.replaced_by.is_none())
+            .map(|f| f.family.clone())
             .collect();
-        names.sort();
-        names.dedup();
-        names
-    })
+        families.sort();
+        families.dedup();
+        Ok(FontBook {
+            #[cfg(feature = "usvg-patch")]
+            kept: crate::usvg_patch::Kept::new(
+                &db,
+                faces
+                    .iter()
+                    .filter(|f| f.replaced_by.is_none())
+                    .map(|f| ((f.data.as_ptr() as usize, f.index), f.shaping))
+                    .collect(),
+            ),
+            db,
+            files: files.into_iter().map(|(f, ..)| f).collect(),
+            faces,
+            families,
+            fingerprint: hasher.finish(),
+        })
+    }
+
+    /// The font database usvg lays text out with.
+    pub fn database(&self) -> Arc<fontdb::Database> {
+        self.db.clone()
+    }
+
+    /// The usvg patch's caches for this book's database.
+    #[cfg(feature = "usvg-patch")]
+    pub(crate) fn kept(&self) -> &crate::usvg_patch::Kept {
+        &self.kept
+    }
+
+    /// Every font file, in load order.
+    pub fn files(&self) -> &[FontFile] {
+        &self.files
+    }
+
+    /// Every face, in load order, the replaced ones included.
+    pub fn faces(&self) -> &[Face] {
+        &self.faces
+    }
+
+    /// The family names templates can use, sorted.
+    pub fn families(&self) -> &[String] {
+        &self.families
+    }
+
+    /// The family names, as a comma-separated list for messages.
+    pub fn family_list(&self) -> String {
+        self.families.join(", ")
+    }
+
+    /// Same font files (paths and contents), same number, in every run of the same
+    /// cardstock: part of the keys of kept parse results and cached PNGs.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// Whether some loaded font has a glyph for `c`.
+    pub fn has_glyph(&self, c: char) -> bool {
+        self.faces
+            .iter()
+            .filter(|f| f.replaced_by.is_none())
+            .any(|f| f.shaping.glyph_index(c).is_some())
+    }
+
+    /// The face the database picks for a family, weight and style (what usvg
+    /// draws), or `None` when the family is not loaded.
+    pub(crate) fn query(
+        &self,
+        family: &str,
+        weight: u16,
+        italic: bool,
+    ) -> Option<&'static rustybuzz::Face<'static>> {
+        let families = [fontdb::Family::Name(family)];
+        let id = self.db.query(&fontdb::Query {
+            families: &families,
+            weight: fontdb::Weight(weight),
+            stretch: fontdb::Stretch::Normal,
+            style: if italic {
+                fontdb::Style::Italic
+            } else {
+                fontdb::Style::Normal
+            },
+        })?;
+        self.faces
+            .iter()
+            .find(|f| f.id == Some(id))
+            .map(|f| f.shaping)
+    }
 }
 
-/// Whether some embedded font has a glyph for `c`.
-pub fn has_glyph(c: char) -> bool {
-    static FACES: OnceLock<Vec<ttf_parser::Face<'static>>> = OnceLock::new();
-    FACES
-        .get_or_init(|| {
-            FONTS
-                .iter()
-                .filter_map(|(_, data)| ttf_parser::Face::parse(data, 0).ok())
-                .collect()
-        })
+/// The built-in font files, each with the content hash 0 (the cardstock version
+/// decides their content).
+fn builtin_files() -> Vec<(FontFile, &'static [u8], u64)> {
+    FONTS
         .iter()
-        .any(|f| f.glyph_index(c).is_some())
+        .map(|(name, data)| {
+            (
+                FontFile {
+                    path: PathBuf::from(name),
+                    origin: FontOrigin::BuiltIn,
+                },
+                *data,
+                0,
+            )
+        })
+        .collect()
+}
+
+/// Checks that `bytes` is a font (or collection) whose every face parses.
+fn check_font(path: &Path, bytes: &[u8]) -> Result<(), FontError> {
+    let n = ttf_parser::fonts_in_collection(bytes).unwrap_or(1);
+    for index in 0..n {
+        ttf_parser::Face::parse(bytes, index).map_err(|e| FontError::NotAFont {
+            path: path.to_path_buf(),
+            reason: match e {
+                _ if bytes.starts_with(b"wOFF") || bytes.starts_with(b"wOF2") => {
+                    "it is a WOFF web font with another name".into()
+                }
+                ttf_parser::FaceParsingError::UnknownMagic => {
+                    "it does not start like a TrueType or OpenType file".into()
+                }
+                e => e.to_string(),
+            },
+        })?;
+    }
+    Ok(())
+}
+
+/// One copy of `bytes` for the whole process: the same file content read again
+/// (another build, another game) gives the same slice. Also returns the hash of
+/// the content.
+fn intern(bytes: Vec<u8>) -> (&'static [u8], u64) {
+    type Store = HashMap<u64, Vec<&'static [u8]>>;
+    static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    let key = h.finish();
+    let store = STORE.get_or_init(Default::default);
+    let mut map = store.lock().unwrap_or_else(|e| e.into_inner());
+    let same = map.entry(key).or_default();
+    if let Some(kept) = same.iter().find(|d| **d == bytes.as_slice()) {
+        return (kept, key);
+    }
+    let kept: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    same.push(kept);
+    (kept, key)
+}
+
+/// The shaping face of `data`'s face `index`, parsed once per process.
+fn shaping_face(data: &'static [u8], index: u32) -> Option<&'static rustybuzz::Face<'static>> {
+    type Faces = HashMap<(usize, u32), Option<&'static rustybuzz::Face<'static>>>;
+    static FACES: OnceLock<Mutex<Faces>> = OnceLock::new();
+    let faces = FACES.get_or_init(Default::default);
+    let mut map = faces.lock().unwrap_or_else(|e| e.into_inner());
+    *map.entry((data.as_ptr() as usize, index))
+        .or_insert_with(|| {
+            rustybuzz::Face::from_slice(data, index).map(|f| &*Box::leak(Box::new(f)))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_book() {
+        let book = FontBook::builtin();
+        assert_eq!(book.families(), ["Bebas Neue", "Lato"]);
+        assert_eq!(book.faces().len(), FONTS.len());
+        assert!(book.has_glyph('£'));
+        assert!(!book.has_glyph('王'));
+        assert!(book.query("Lato", 700, false).is_some());
+        assert!(book.query("Arial", 400, false).is_none());
+        let styles: Vec<String> = book.faces().iter().map(Face::style_name).collect();
+        assert_eq!(styles, ["Regular", "Bold", "Italic", "Black", "Regular"]);
+    }
+
+    #[test]
+    fn project_fonts_replace_and_fail_by_name() {
+        let mut m = crate::source::MemoryFiles::new();
+        // A copy of a built-in font replaces it; a broken file is an error.
+        m.insert("fonts/sub/Lato.ttf", FONTS[0].1);
+        m.insert("data/g/fonts/broken.otf", "not a font");
+        m.insert("data/g/fonts/OFL.txt", "licence");
+        let project = Project::new(m);
+        let r = FontBook::load(&project, Some("g"));
+        let book = r.value;
+        assert_eq!(r.diags.items.len(), 1);
+        assert!(
+            r.diags.items[0]
+                .message
+                .starts_with("data/g/fonts/broken.otf is not a font cardstock can read"),
+            "{}",
+            r.diags.items[0].message
+        );
+        assert_eq!(book.files().len(), FONTS.len() + 1);
+        assert_eq!(book.faces()[0].replaced_by, Some(FONTS.len()));
+        assert_eq!(book.files()[FONTS.len()].display(), "fonts/sub/Lato.ttf");
+        // The same content again is the same data, so the same fingerprint.
+        let again = FontBook::load(&project, Some("g")).value;
+        assert_eq!(again.fingerprint(), book.fingerprint());
+        assert_ne!(book.fingerprint(), FontBook::builtin().fingerprint());
+    }
 }

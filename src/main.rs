@@ -35,6 +35,9 @@ enum Command {
     Check(cmd::check::Args),
     /// List the games, their component sets and counts.
     List(cmd::list::Args),
+    /// List the font families a game can use, with each style and its file (the
+    /// built-in fonts, fonts/ and data/<game>/fonts/).
+    Fonts(cmd::fonts::Args),
     /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
     /// good output when a change has errors.
     Watch(cmd::watch::WatchArgs),
@@ -49,6 +52,7 @@ fn main() {
         Command::Build(a) => cmd::build::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::List(a) => cmd::list::run(a),
+        Command::Fonts(a) => cmd::fonts::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };

@@ -90,7 +90,8 @@ fn load(
     built: &mut Built,
 ) -> Option<(Game, Templates)> {
     let start = Instant::now();
-    let tpl = built.take(Templates::load(project, id));
+    let fonts = built.take(crate::fonts::FontBook::load(project, Some(id)));
+    let tpl = built.take(Templates::load(project, id, fonts));
     let game = built.take(load_game(project, id, &opts.target()));
     built.time("load", start);
     let game = game?;

@@ -1,7 +1,8 @@
-//! Parsing rendered SVG text into a `usvg::Tree` with only the embedded fonts, and
-//! catching what usvg would otherwise do silently: dropping text whose font is
-//! missing, drawing tofu for glyphs no font has, expanding `<use>` without bound,
-//! and loading files from anywhere. Images are read through the project.
+//! Parsing rendered SVG text into a `usvg::Tree` with only the game's fonts
+//! (`fonts::FontBook`), and catching what usvg would otherwise do silently:
+//! dropping text whose font is missing, drawing tofu for glyphs no font has,
+//! expanding `<use>` without bound, and loading files from anywhere. Images are
+//! read through the project.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -9,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use usvg::{FontResolver, ImageHrefResolver, ImageKind, Options, Tree};
 
-use crate::fonts;
+use crate::fonts::{self, FontBook};
 use crate::project::{Project, MAX_IMAGE_BYTES};
 
 /// Most elements in one rendered face, counted after `<use>` references are
@@ -37,6 +38,7 @@ impl From<SvgProblem> for Located {
 /// template folder.
 pub struct Images {
     project: Project,
+    game: String,
     dir: PathBuf,
     loaded: Mutex<BTreeMap<String, Result<ImageKind, Refused>>>,
     /// `data:` images already checked, by the SHA-256 of their bytes.
@@ -48,6 +50,7 @@ impl Images {
     pub fn new(project: &Project, game: &str) -> Images {
         Images {
             project: project.clone(),
+            game: game.to_string(),
             dir: PathBuf::from("templates").join(game),
             loaded: Mutex::new(BTreeMap::new()),
             checked: Mutex::new(BTreeMap::new()),
@@ -110,10 +113,15 @@ pub enum SvgProblem {
     },
     /// The SVG has no usable size.
     Size(String),
-    /// A `font-family` that is not compiled in (usvg would drop the text).
-    MissingFont(String),
-    /// Characters no embedded font has.
-    MissingGlyphs(String),
+    /// A `font-family` that none of the game's fonts has (usvg would drop the
+    /// text): the family, the families there are, and the game.
+    MissingFont {
+        family: String,
+        families: Vec<String>,
+        game: String,
+    },
+    /// Characters no loaded font has, and the game.
+    MissingGlyphs { chars: String, game: String },
     /// An `href` that is refused or cannot be read, or an image that cannot be
     /// used: the message and how to fix it.
     Href(String, &'static str),
@@ -133,13 +141,22 @@ impl SvgProblem {
                 "a value with `<` or `&` inside an attribute, or a tag the template opens and never closes; run `cardstock build --format svg` on a fixed copy to inspect the SVG".into(),
             ),
             SvgProblem::Size(m) => (format!("the rendered SVG has no usable size: {m}"), "start the template with {% extends \"common/face.svg\" %} or give the <svg> width, height and viewBox".into()),
-            SvgProblem::MissingFont(f) => (
-                format!("text uses font-family `{f}`, which is not compiled into cardstock, so it would be dropped"),
-                format!("use one of: {}", fonts::families().join(", ")),
+            SvgProblem::MissingFont { family, families, game } => (
+                format!("text uses font-family `{family}`, which none of the game's fonts has, so it would be dropped"),
+                format!(
+                    "the families found are {}; to use `{family}`, put its .ttf, .otf or .ttc file in {}/ (every game) or {}/ (this game)",
+                    families.join(", "),
+                    fonts::PROJECT_FONTS,
+                    fonts::game_fonts(game).display()
+                ),
             ),
-            SvgProblem::MissingGlyphs(chars) => (
-                format!("no embedded font has the glyph(s) {chars}"),
-                "replace the characters, or add an OFL font that has them to assets/fonts/".into(),
+            SvgProblem::MissingGlyphs { chars, game } => (
+                format!("none of the game's fonts has the glyph(s) {chars}"),
+                format!(
+                    "replace the characters, or put a font that has them (a .ttf, .otf or .ttc file) in {}/ (every game) or {}/ (this game)",
+                    fonts::PROJECT_FONTS,
+                    fonts::game_fonts(game).display()
+                ),
             ),
             SvgProblem::Href(m, hint) => (m.clone(), (*hint).into()),
             SvgProblem::BadColour { attribute, value } => (
@@ -151,8 +168,8 @@ impl SvgProblem {
     }
 }
 
-/// Parses `text` with the embedded fonts and `images`.
-pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
+/// Parses `text` with the game's `fonts` and `images`.
+pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree, Vec<Located>> {
     let elements = text.matches('<').count();
     if elements > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(elements).into()]);
@@ -169,15 +186,17 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
     if expanded > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(expanded).into()]);
     }
-    let mut lint = lint(&doc);
+    let mut lint = lint(&doc, fonts, &images.game);
     lint.extend(image_problems(&doc, images));
     if !lint.is_empty() {
         return Err(lint);
     }
     let problems: Arc<Mutex<Vec<SvgProblem>>> = Arc::new(Mutex::new(Vec::new()));
-    let db = fonts::database();
+    let db = fonts.database();
 
     let p1 = problems.clone();
+    let families1 = fonts.families().to_vec();
+    let game1 = images.game.clone();
     let select_font = Box::new(
         move |font: &usvg::Font, fontdb: &mut Arc<usvg::fontdb::Database>| {
             use usvg::fontdb::{Family, Query, Stretch, Style, Weight};
@@ -210,23 +229,26 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
                     .iter()
                     .map(|f| f.to_string().trim_matches('"').to_string())
                     .collect();
-                p1.lock()
-                    .unwrap()
-                    .push(SvgProblem::MissingFont(names.join(", ")));
+                p1.lock().unwrap().push(SvgProblem::MissingFont {
+                    family: names.join(", "),
+                    families: families1.clone(),
+                    game: game1.clone(),
+                });
             }
             id
         },
     );
     let p2 = problems.clone();
+    let game2 = images.game.clone();
     let default_fallback = FontResolver::default_fallback_selector();
     let select_fallback = Box::new(
         move |c: char, used: &[usvg::fontdb::ID], fontdb: &mut Arc<usvg::fontdb::Database>| {
             let id = default_fallback(c, used, fontdb);
             if id.is_none() && !c.is_whitespace() && !c.is_control() {
-                p2.lock().unwrap().push(SvgProblem::MissingGlyphs(format!(
-                    "{c:?} (U+{:04X})",
-                    c as u32
-                )));
+                p2.lock().unwrap().push(SvgProblem::MissingGlyphs {
+                    chars: format!("{c:?} (U+{:04X})", c as u32),
+                    game: game2.clone(),
+                });
             }
             id
         },
@@ -272,7 +294,7 @@ pub fn parse(text: &str, images: &Arc<Images>) -> Result<Tree, Vec<Located>> {
         ..Options::default()
     };
     #[cfg(feature = "usvg-patch")]
-    crate::usvg_patch::speed_up(&mut options);
+    crate::usvg_patch::speed_up(&mut options, fonts.kept());
     let tree = Tree::from_xmltree(&doc, &options);
     let mut found = std::mem::take(&mut *problems.lock().unwrap());
     found.dedup();
@@ -463,7 +485,7 @@ fn data_url(url: &str) -> Option<(String, Vec<u8>)> {
     Some((mime, data))
 }
 
-fn lint(doc: &roxmltree::Document) -> Vec<Located> {
+fn lint(doc: &roxmltree::Document, fonts: &FontBook, game: &str) -> Vec<Located> {
     let mut problems: Vec<Located> = Vec::new();
     let mut missing: Vec<char> = Vec::new();
     let mut first_missing = None;
@@ -473,10 +495,7 @@ fn lint(doc: &roxmltree::Document) -> Vec<Located> {
             continue;
         }
         for c in node.text().unwrap_or("").chars() {
-            if !c.is_whitespace()
-                && !c.is_control()
-                && !missing.contains(&c)
-                && !fonts::has_glyph(c)
+            if !c.is_whitespace() && !c.is_control() && !missing.contains(&c) && !fonts.has_glyph(c)
             {
                 missing.push(c);
                 first_missing.get_or_insert(node.range());
@@ -489,11 +508,14 @@ fn lint(doc: &roxmltree::Document) -> Vec<Located> {
             .map(|c| format!("{c:?} (U+{:04X})", *c as u32))
             .collect();
         problems.push(Located {
-            problem: SvgProblem::MissingGlyphs(list.join(", ")),
+            problem: SvgProblem::MissingGlyphs {
+                chars: list.join(", "),
+                game: game.to_string(),
+            },
             offset: first_missing,
         });
     }
-    let families = fonts::families();
+    let families = fonts.families();
     for node in doc.descendants().filter(|n| n.is_element()) {
         for a in node.attributes() {
             let offset = Some(a.range_value());
@@ -515,7 +537,11 @@ fn lint(doc: &roxmltree::Document) -> Vec<Located> {
             }
             if a.name() == "font-family" && !known_family(a.value(), families) {
                 problems.push(Located {
-                    problem: SvgProblem::MissingFont(a.value().trim().to_string()),
+                    problem: SvgProblem::MissingFont {
+                        family: a.value().trim().to_string(),
+                        families: families.to_vec(),
+                        game: game.to_string(),
+                    },
                     offset,
                 });
             }

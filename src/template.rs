@@ -10,8 +10,12 @@ use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, State, UndefinedBehavior};
 
 use crate::diag::{line_span, Diagnostic, Reported};
+use crate::fonts::FontBook;
 use crate::network::Network;
 use crate::project::{Project, MAX_TEMPLATE_BYTES};
+use crate::text::icons::IconSource;
+use crate::text::layout::Setter;
+use crate::text::{FontSpec, Icons, Line, RunKind, TextError};
 use crate::units::fmt_num;
 
 pub use crate::fuel::FUEL;
@@ -31,6 +35,25 @@ pub struct Templates {
     pub budget: Arc<crate::fuel::Budget>,
     /// The fuel the game's face renders share.
     pub faces_budget: Arc<crate::fuel::Budget>,
+    /// The fonts and icons the text functions set text with.
+    pub text: Arc<Typesetting>,
+}
+
+/// What the text functions (`wrap`, `fit`, `shrink`, `text_width`) set text with:
+/// the game's fonts and its icons.
+pub struct Typesetting {
+    pub fonts: Arc<FontBook>,
+    pub icons: Icons,
+}
+
+impl Typesetting {
+    /// The fonts and icons of `game`.
+    pub fn new(project: &Project, game: &str, fonts: Arc<FontBook>) -> Typesetting {
+        Typesetting {
+            icons: Icons::new(project, game, fonts.clone()),
+            fonts,
+        }
+    }
 }
 
 /// Warnings the template functions raise during one render (text that overflows
@@ -80,11 +103,13 @@ pub fn template_file(name: &str) -> PathBuf {
 impl Templates {
     /// The templates of `game` (`templates/<game>/`) and the shared ones
     /// (`templates/common/`), read through the project, with their syntax errors.
-    /// Other templates an `import` names are read when first used.
-    pub fn load(project: &Project, game: &str) -> Reported<Templates> {
+    /// Other templates an `import` names are read when first used. Text is set
+    /// with `fonts` (the game's [`FontBook`]).
+    pub fn load(project: &Project, game: &str, fonts: Arc<FontBook>) -> Reported<Templates> {
         let mut diags = Vec::new();
         let network: Arc<OnceLock<Network>> = Arc::new(OnceLock::new());
-        let mut env = environment(network.clone());
+        let text = Arc::new(Typesetting::new(project, game, fonts));
+        let mut env = environment(network.clone(), text.clone());
         let loader = project.clone();
         env.set_loader(move |name| {
             let rel = Path::new(name);
@@ -110,6 +135,13 @@ impl Templates {
                 }
             };
             for file in files {
+                // Icons (`icons/*.svg`) are pictures for rich text, not templates.
+                if file
+                    .strip_prefix(&dir)
+                    .is_ok_and(|r| r.starts_with("icons"))
+                {
+                    continue;
+                }
                 let source = match project.read_text(&file, MAX_TEMPLATE_BYTES) {
                     Ok(s) => s,
                     Err(e) => {
@@ -136,9 +168,15 @@ impl Templates {
                 check_env,
                 budget,
                 faces_budget,
+                text,
             },
             diags,
         )
+    }
+
+    /// The game's fonts.
+    pub fn fonts(&self) -> &Arc<FontBook> {
+        &self.text.fonts
     }
 
     /// Resolves a component's template reference: `contract.svg` means
@@ -212,8 +250,12 @@ pub fn template_error(e: &Error, file: &Path, source: &str) -> Diagnostic {
     d
 }
 
-/// The environment with escaping, limits, filters and functions (no templates yet).
-pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
+/// The environment with escaping, limits, filters and functions (no templates yet);
+/// the text functions set text with `text`.
+pub fn environment(
+    network: Arc<OnceLock<Network>>,
+    text: Arc<Typesetting>,
+) -> Environment<'static> {
     let mut env = Environment::new();
     env.set_auto_escape_callback(|name| {
         if name.ends_with(".svg") || name.ends_with(".xml") {
@@ -231,10 +273,33 @@ pub fn environment(network: Arc<OnceLock<Network>>) -> Environment<'static> {
     env.add_function("select", select);
     env.add_function("round_to", round_to);
     env.add_function("along", along);
-    env.add_function("text_width", text_width);
-    env.add_function("wrap", wrap);
-    env.add_function("fit", fit);
-    env.add_function("shrink", shrink);
+    let t = text.clone();
+    env.add_function(
+        "text_width",
+        move |state: &State, s: String, size: f64, kwargs: Kwargs| {
+            text_width(&t, state, &s, size, kwargs)
+        },
+    );
+    let t = text.clone();
+    env.add_function(
+        "wrap",
+        move |state: &State, s: String, width: Value, size: f64, kwargs: Kwargs| {
+            wrap(&t, state, &s, width, size, kwargs)
+        },
+    );
+    let t = text.clone();
+    env.add_function(
+        "fit",
+        move |state: &State, s: String, args: minijinja::value::Rest<f64>, kwargs: Kwargs| {
+            fit(&t, state, &s, &args.0, kwargs)
+        },
+    );
+    env.add_function(
+        "shrink",
+        move |state: &State, s: String, w: f64, size: f64, kwargs: Kwargs| {
+            shrink(&text, state, &s, w, size, kwargs)
+        },
+    );
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
     env.add_function("fail", |message: String| -> Result<Value, Error> {
@@ -304,24 +369,91 @@ fn names(v: &Value) -> Result<Vec<String>, Error> {
     Ok(out)
 }
 
-/// `1700|money` -> `$1,700`.
-fn money(v: Value) -> Result<String, Error> {
+/// How `money` writes an amount: `[game] currency`, `currency_position`,
+/// `thousands_separator` and `decimal_separator`, each overridable by an argument.
+#[derive(Debug, Clone, PartialEq)]
+struct MoneyStyle {
+    symbol: String,
+    after: bool,
+    thousands: String,
+    decimal: String,
+}
+
+impl MoneyStyle {
+    /// The style the game sets (the `game` value of the render), else `$1,700.50`.
+    fn of_game(state: &State) -> MoneyStyle {
+        let game = state.lookup("game");
+        let get = |key: &str| {
+            game.as_ref()
+                .and_then(|g| g.get_attr(key).ok())
+                .and_then(|v| v.as_str().map(String::from))
+        };
+        MoneyStyle {
+            symbol: get("currency").unwrap_or_else(|| "$".into()),
+            after: get("currency_position").as_deref() == Some("after"),
+            thousands: get("thousands_separator").unwrap_or_else(|| ",".into()),
+            decimal: get("decimal_separator").unwrap_or_else(|| ".".into()),
+        }
+    }
+
+    /// `n` in this style: whole amounts without decimals, others with two.
+    fn format(&self, n: f64) -> String {
+        let whole = (n - n.round()).abs() < 1e-9;
+        let digits = if whole {
+            format!("{:.0}", n.abs().round())
+        } else {
+            format!("{:.2}", n.abs())
+        };
+        let (int, frac) = digits.split_once('.').unwrap_or((&digits, ""));
+        let mut out = String::new();
+        if n < 0.0 && digits.chars().any(|c| c != '0' && c != '.') {
+            out.push('-');
+        }
+        if !self.after {
+            out.push_str(&self.symbol);
+        }
+        for (i, c) in int.chars().enumerate() {
+            if i > 0 && (int.len() - i).is_multiple_of(3) {
+                out.push_str(&self.thousands);
+            }
+            out.push(c);
+        }
+        if !frac.is_empty() {
+            out.push_str(&self.decimal);
+            out.push_str(frac);
+        }
+        if self.after {
+            out.push_str(&self.symbol);
+        }
+        out
+    }
+}
+
+/// `1700|money` -> `$1,700` (`£1,700`, `1.700 €`... as `[game]` sets it);
+/// `1700|money("€", after=true, thousands=".", decimal=",")` overrides the game's
+/// style. Amounts that are not whole get two decimals (`$2.50`).
+fn money(state: &State, v: Value, symbol: Option<String>, kwargs: Kwargs) -> Result<String, Error> {
     let n = f64::try_from(v.clone()).map_err(|_| {
         Error::new(
             ErrorKind::InvalidOperation,
             format!("money: `{v}` is not a number"),
         )
     })?;
-    let whole = n.round() as i64;
-    let digits = whole.abs().to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
+    let mut style = MoneyStyle::of_game(state);
+    if let Some(s) = symbol {
+        style.symbol = s;
     }
-    Ok(format!("{}${grouped}", if whole < 0 { "-" } else { "" }))
+    if let Some(a) = kwargs.get::<Option<bool>>("after")? {
+        style.after = a;
+    }
+    if let Some(t) = kwargs.get::<Option<String>>("thousands")? {
+        style.thousands = t;
+    }
+    if let Some(d) = kwargs.get::<Option<String>>("decimal")? {
+        style.decimal = d;
+    }
+    kwargs.assert_all_used()?;
+    Ok(style.format(n))
 }
 
 /// `94.9000015|num` -> `94.9`: a number for an SVG attribute.
@@ -482,8 +614,8 @@ fn along(state: &State, points: Value, n: i64, kwargs: Kwargs) -> Result<Value, 
     Ok(Value::from(out))
 }
 
-fn font_spec(kwargs: &Kwargs) -> Result<crate::text::FontSpec, Error> {
-    let mut f = crate::text::FontSpec::default();
+fn font_spec(kwargs: &Kwargs) -> Result<FontSpec, Error> {
+    let mut f = FontSpec::default();
     if let Some(family) = kwargs.get::<Option<String>>("font")? {
         f.family = family;
     }
@@ -506,35 +638,166 @@ fn font_spec(kwargs: &Kwargs) -> Result<crate::text::FontSpec, Error> {
     Ok(f)
 }
 
-fn text_err(e: String) -> Error {
-    Error::new(ErrorKind::InvalidOperation, e)
+fn text_err(e: TextError) -> Error {
+    match e {
+        TextError::OutOfFuel => Error::new(ErrorKind::OutOfFuel, e.to_string()),
+        e => Error::new(ErrorKind::InvalidOperation, e.to_string()),
+    }
 }
 
-/// `text_width(text, size, font=, weight=, style=)`: width in mm at `size` mm.
-fn text_width(text: String, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
-    let f = font_spec(&kwargs)?;
-    kwargs.assert_all_used()?;
-    Ok(Value::from(
-        crate::text::width(&text, size, &f).map_err(text_err)?,
-    ))
+/// Sets text for one call of a text function: the game's fonts and icons, the
+/// font from the call's arguments, and the render's fuel.
+fn with_setter<T>(
+    text: &Typesetting,
+    state: &State,
+    font: &FontSpec,
+    f: impl FnOnce(&Setter) -> Result<T, TextError>,
+) -> Result<T, Error> {
+    let fuel = |n: u64| state.consume_fuel(n).is_ok();
+    let icons: &dyn IconSource = &text.icons;
+    let setter = Setter::new(&text.fonts, font, icons, &fuel).map_err(text_err)?;
+    f(&setter).map_err(text_err)
 }
 
-/// `wrap(text, width, size, font=, weight=, style=)`: the lines that fit `width` mm.
-fn wrap(text: String, width: f64, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
+/// A line of set text as templates see it: printed, its text without markup;
+/// `line.runs` the placed runs (see [`run_value`]), `line.width`, `line.size`,
+/// `line.plain` (one run of text in the base style).
+#[derive(Debug)]
+struct LineValue(Line, FontSpec);
+
+impl minijinja::value::Object for LineValue {
+    fn repr(self: &Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Plain
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let l = &self.0;
+        match key.as_str()? {
+            "text" => Some(Value::from(l.text())),
+            "width" => Some(Value::from(round3(l.width))),
+            "size" => Some(Value::from(l.size)),
+            "plain" => Some(Value::from(l.is_plain())),
+            "runs" => Some(Value::from(
+                l.runs
+                    .iter()
+                    .map(|r| run_value(l, &self.1, r))
+                    .collect::<Vec<_>>(),
+            )),
+            _ => None,
+        }
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        !self.0.runs.is_empty()
+    }
+
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.text())
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// One run of a line: `{text, weight, style, bold, italic, icon, x, width}`, where
+/// `x` is from the start of the line (mm) and `weight` / `style` are the
+/// `font-weight` / `font-style` to draw it with (the call's font with the run's
+/// markup); an icon run (`icon` = its name, else none) also has `href` (a `data:`
+/// URI), `height` and `dy` (from the baseline down to its top).
+fn run_value(line: &Line, font: &FontSpec, run: &crate::text::Run) -> Value {
+    let mut m: BTreeMap<&str, Value> = BTreeMap::new();
+    m.insert("x", Value::from(round3(run.x)));
+    m.insert("width", Value::from(round3(run.width)));
+    match &run.kind {
+        RunKind::Text { text, bold, italic } => {
+            let f = font.styled(*bold, *italic);
+            m.insert("text", Value::from(text.clone()));
+            m.insert("weight", Value::from(f.weight));
+            m.insert(
+                "style",
+                Value::from(if f.italic { "italic" } else { "normal" }),
+            );
+            m.insert("bold", Value::from(*bold));
+            m.insert("italic", Value::from(*italic));
+            m.insert("icon", Value::from(()));
+        }
+        RunKind::Icon(icon) => {
+            let (height, dy) = line.icon_box();
+            m.insert("text", Value::from(""));
+            m.insert("icon", Value::from(icon.name.clone()));
+            m.insert("href", Value::from_safe_string(icon.href.clone()));
+            m.insert("height", Value::from(round3(height)));
+            m.insert("dy", Value::from(round3(dy)));
+        }
+    }
+    Value::from(m)
+}
+
+fn lines_value(lines: Vec<Line>, font: &FontSpec) -> Value {
+    Value::from(
+        lines
+            .into_iter()
+            .map(|l| Value::from_object(LineValue(l, font.clone())))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// `text_width(text, size, font=, weight=, style=)`: width in mm at `size` mm of
+/// the widest line (markup and icons included).
+fn text_width(
+    text: &Typesetting,
+    state: &State,
+    s: &str,
+    size: f64,
+    kwargs: Kwargs,
+) -> Result<Value, Error> {
     let f = font_spec(&kwargs)?;
     kwargs.assert_all_used()?;
-    Ok(Value::from(
-        crate::text::wrap(&text, width, size, &f).map_err(text_err)?,
-    ))
+    let w = with_setter(text, state, &f, |set| set.widest(s, size))?;
+    Ok(Value::from(w))
+}
+
+/// `wrap(text, width, size, font=, weight=, style=)`: the lines that fit `width`
+/// mm (`none`: only the text's own line breaks).
+fn wrap(
+    text: &Typesetting,
+    state: &State,
+    s: &str,
+    width: Value,
+    size: f64,
+    kwargs: Kwargs,
+) -> Result<Value, Error> {
+    let f = font_spec(&kwargs)?;
+    kwargs.assert_all_used()?;
+    let width = if width.is_none() {
+        None
+    } else {
+        Some(f64::try_from(width.clone()).map_err(|_| {
+            Error::new(
+                ErrorKind::InvalidOperation,
+                format!("wrap(): the width `{width}` is not a number (or none)"),
+            )
+        })?)
+    };
+    let lines = with_setter(text, state, &f, |set| set.wrap(s, width, size))?;
+    Ok(lines_value(lines, &f))
 }
 
 /// `fit(text, width, height, max, min, leading=1.2, font=, weight=, style=)`:
-/// `{size, lines, line_height}` for the largest size that fits the box; an error
-/// when the text does not fit even at `min`.
-fn fit(text: String, args: minijinja::value::Rest<f64>, kwargs: Kwargs) -> Result<Value, Error> {
+/// `{size, lines, line_height, rich}` for the largest size that fits the box; an
+/// error when the text does not fit even at `min`. `rich` is true when a line is
+/// more than one run of plain text (bold, italic or an icon).
+fn fit(
+    text: &Typesetting,
+    state: &State,
+    s: &str,
+    args: &[f64],
+    kwargs: Kwargs,
+) -> Result<Value, Error> {
     let f = font_spec(&kwargs)?;
-    let (w, h, max) = match args.0[..] {
-        [w, h, max, ..] => (w, h, max),
+    let (w, h, max) = match args {
+        [w, h, max, ..] => (*w, *h, *max),
         _ => {
             return Err(Error::new(
                 ErrorKind::MissingArgument,
@@ -542,37 +805,46 @@ fn fit(text: String, args: minijinja::value::Rest<f64>, kwargs: Kwargs) -> Resul
             ))
         }
     };
-    let min = match (args.0.get(3).copied(), kwargs.get::<Option<f64>>("min")?) {
+    let min = match (args.get(3).copied(), kwargs.get::<Option<f64>>("min")?) {
         (Some(m), _) | (None, Some(m)) => m,
         (None, None) => max * 0.6,
     };
     let leading = kwargs.get::<Option<f64>>("leading")?.unwrap_or(1.2);
     kwargs.assert_all_used()?;
-    let r = crate::text::fit(&text, w, h, max, min, leading, &f).map_err(text_err)?;
+    let r = with_setter(text, state, &f, |set| {
+        crate::text::fit(set, s, (w, h), (max, min), leading)
+    })?;
     let mut m = BTreeMap::new();
     m.insert("size", Value::from(r.size));
-    m.insert("lines", Value::from(r.lines));
-    m.insert(
-        "line_height",
-        Value::from((r.line_height * 1000.0).round() / 1000.0),
-    );
+    m.insert("rich", Value::from(!r.lines.iter().all(Line::is_plain)));
+    m.insert("lines", lines_value(r.lines, &f));
+    m.insert("line_height", Value::from(round3(r.line_height)));
     Ok(Value::from(m))
 }
 
 /// `shrink(text, width, size, min=size*0.7, font=, weight=, style=)`: the size at
 /// which `text` fits one line of `width` mm; warns (and returns `min`) when even
 /// `min` is too large.
-fn shrink(state: &State, text: String, w: f64, size: f64, kwargs: Kwargs) -> Result<Value, Error> {
+fn shrink(
+    text: &Typesetting,
+    state: &State,
+    s: &str,
+    w: f64,
+    size: f64,
+    kwargs: Kwargs,
+) -> Result<Value, Error> {
     let f = font_spec(&kwargs)?;
     let min = kwargs.get::<Option<f64>>("min")?.unwrap_or(size * 0.7);
     kwargs.assert_all_used()?;
-    match crate::text::shrink(&text, w, size, min, &f).map_err(text_err)? {
-        Ok(s) => Ok(Value::from(s)),
+    match with_setter(text, state, &f, |set| {
+        crate::text::shrink(set, s, w, size, min)
+    })? {
+        Ok(size) => Ok(Value::from(size)),
         Err((measured, min)) => {
             warn(
                 state,
                 format!(
-                "text \"{text}\" overflows its box: {} mm wide at the minimum size {} mm, the box allows {} mm",
+                "text \"{s}\" overflows its box: {} mm wide at the minimum size {} mm, the box allows {} mm",
                 fmt_num(measured),
                 fmt_num(min),
                 fmt_num(w)
@@ -639,16 +911,37 @@ mod tests {
     use super::*;
 
     fn env() -> Environment<'static> {
-        environment(Arc::new(OnceLock::new()))
+        let project = Project::new(crate::source::MemoryFiles::new());
+        let text = Typesetting::new(&project, "g", FontBook::builtin());
+        environment(Arc::new(OnceLock::new()), Arc::new(text))
     }
 
     #[test]
     fn money_and_num() {
         let e = env();
         assert_eq!(
-            e.render_str("{{ 1700|money }} {{ 250000|money }} {{ 100|money }}", ())
+            e.render_str(
+                "{{ 1700|money }} {{ 250000|money }} {{ 100|money }} {{ -2.5|money }} {{ 1234567.891|money }}",
+                ()
+            )
+            .unwrap(),
+            "$1,700 $250,000 $100 -$2.50 $1,234,567.89"
+        );
+        let game = minijinja::context! { game => minijinja::context! {
+            currency => " €", currency_position => "after", thousands_separator => ".", decimal_separator => ","
+        } };
+        assert_eq!(
+            e.render_str("{{ 1700|money }} {{ 0.5|money }} {{ 1700|money('£', after=false, thousands=',') }}", game)
                 .unwrap(),
-            "$1,700 $250,000 $100"
+            "1.700 € 0,50 € £1,700"
+        );
+        assert_eq!(
+            e.render_str(
+                "{{ 1700|money('€', after=true) }} {{ 5|money('', thousands='') }}",
+                ()
+            )
+            .unwrap(),
+            "1,700€ 5"
         );
         assert_eq!(
             e.render_str("{{ 94.9000015258789|num }}", ()).unwrap(),

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod build;
 pub mod check;
+pub mod fonts;
 pub mod list;
 pub mod watch;
 

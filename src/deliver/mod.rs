@@ -99,8 +99,8 @@ fn png_all(r: &Rendered, dpi: f64, cache: Option<&dyn PngCache>) -> Vec<Result<V
 
 /// One face as PNG at `dpi` (tagged with it), from the cache when the same SVG was
 /// rasterised at the same size and colour type before (keyed by a hash of the SVG
-/// text, the size, the resolution, the colour type and the cardstock version; the
-/// fonts are compiled in, so nothing else changes the picture).
+/// text, the size, the resolution, the colour type, the cardstock version and the
+/// game's font files).
 pub(crate) fn face_png(
     r: &Rendered,
     i: usize,
@@ -123,6 +123,7 @@ pub(crate) fn face_png(
         )
         .as_bytes(),
     );
+    hasher.update(r.store.fonts().fingerprint().to_le_bytes());
     let key: String = hasher
         .finalize()
         .iter()

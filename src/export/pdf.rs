@@ -94,8 +94,13 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
             text,
         } = m
         {
-            let width =
-                crate::text::width(text, *size, &crate::text::FontSpec::default()).unwrap_or(0.0);
+            let width = crate::text::width(
+                text,
+                *size,
+                &crate::text::FontSpec::default(),
+                &crate::fonts::FontBook::builtin(),
+            )
+            .unwrap_or(0.0);
             let dx = match anchor {
                 Anchor::Start => 0.0,
                 Anchor::Middle => -width / 2.0,

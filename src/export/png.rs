@@ -288,13 +288,14 @@ fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
         } = m
         {
             let font = crate::text::FontSpec::default();
-            let width = crate::text::width(text, *size, &font).unwrap_or(0.0);
+            let book = crate::fonts::FontBook::builtin();
+            let width = crate::text::width(text, *size, &font, &book).unwrap_or(0.0);
             let dx = match anchor {
                 Anchor::Start => 0.0,
                 Anchor::Middle => -width / 2.0,
                 Anchor::End => -width,
             };
-            let Ok(segs) = crate::text::outline(text, *size, &font, at.0 + dx, at.1) else {
+            let Ok(segs) = crate::text::outline(text, *size, &font, &book, at.0 + dx, at.1) else {
                 continue;
             };
             let Some(p) = path(&segs, scale) else {

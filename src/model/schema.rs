@@ -44,6 +44,38 @@ pub struct GameMeta {
     /// Default print profile for `build` (a file in profiles/), e.g. "gutterfold".
     #[serde(default)]
     pub profile: Option<String>,
+    /// The currency sign the `money` filter writes, e.g. "£" (default "$").
+    #[serde(default)]
+    pub currency: Option<String>,
+    /// Where the sign goes: before the amount (`£5`, the default) or after it
+    /// (`5 €`, with `currency = " €"`).
+    #[serde(default)]
+    pub currency_position: Option<CurrencyPosition>,
+    /// What `money` puts between groups of three digits (default ",").
+    #[serde(default)]
+    pub thousands_separator: Option<String>,
+    /// What `money` puts before the cents of an amount that is not whole
+    /// (default ".").
+    #[serde(default)]
+    pub decimal_separator: Option<String>,
+}
+
+/// `[game] currency_position`: where the currency sign goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CurrencyPosition {
+    Before,
+    After,
+}
+
+impl CurrencyPosition {
+    /// The name as written in `game.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CurrencyPosition::Before => "before",
+            CurrencyPosition::After => "after",
+        }
+    }
 }
 
 /// `[[component]]`: one set of printed parts.

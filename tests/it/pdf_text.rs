@@ -51,7 +51,8 @@ fn text_objects(pdf: &[u8]) -> usize {
 /// The face as a one-page PDF of exactly its size, also written to `dir/face.pdf`.
 fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
     let images = std::sync::Arc::new(cardstock::svg::Images::none());
-    let tree = cardstock::svg::parse(FACE, &images).expect("the face parses");
+    let fonts = cardstock::fonts::FontBook::builtin();
+    let tree = cardstock::svg::parse(FACE, &images, &fonts).expect("the face parses");
     let sheet = layout::one_up(
         0,
         Size {

@@ -1,0 +1,325 @@
+//! Measuring and laying out text with a game's fonts (rustybuzz shaping, the same
+//! engine usvg lays text out with): widths, glyph outlines for sheet labels, and the
+//! rich text that `wrap`, `fit` and `shrink` set (`**bold**`, `*italic*`, line
+//! breaks and `:icon:`s, [`markup`]) into lines of runs ([`layout`]).
+
+pub mod icons;
+pub mod layout;
+pub mod markup;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::fonts::{self, FontBook};
+use crate::units::fmt_num;
+
+pub use icons::{Icon, Icons};
+pub use layout::{fit, shrink, wrap, Fitted, Line, Run, RunKind};
+
+/// A font request: family, weight (400 regular, 700 bold, 900 black), italic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FontSpec {
+    pub family: String,
+    pub weight: u16,
+    pub italic: bool,
+}
+
+impl Default for FontSpec {
+    fn default() -> Self {
+        FontSpec {
+            family: fonts::DEFAULT_FAMILY.into(),
+            weight: 400,
+            italic: false,
+        }
+    }
+}
+
+impl FontSpec {
+    /// This font with a run's style laid over it: bold is at least 700, italic
+    /// stays italic.
+    pub fn styled(&self, bold: bool, italic: bool) -> FontSpec {
+        FontSpec {
+            family: self.family.clone(),
+            weight: if bold {
+                self.weight.max(700)
+            } else {
+                self.weight
+            },
+            italic: self.italic || italic,
+        }
+    }
+}
+
+/// Why text cannot be measured or laid out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextError {
+    /// A family none of the game's fonts has.
+    UnknownFont {
+        family: String,
+        families: Vec<String>,
+    },
+    /// `fit()` asked for an empty box or sizes the wrong way round.
+    BadFit { min: f64, max: f64, w: f64, h: f64 },
+    /// The text does not fit its box even at the smallest size.
+    DoesNotFit {
+        /// The start of the text.
+        text: String,
+        w: f64,
+        h: f64,
+        min: f64,
+        lines: usize,
+        needed: f64,
+    },
+    /// `:name:` names no icon file.
+    UnknownIcon { name: String, looked: Vec<PathBuf> },
+    /// An icon file that cannot be used.
+    BadIcon {
+        name: String,
+        path: PathBuf,
+        reason: String,
+    },
+    /// The template's fuel ran out while laying text out.
+    OutOfFuel,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextError::UnknownFont { family, families } => write!(
+                f,
+                "font `{family}` is not among the game's fonts ({}); put its .ttf, .otf or .ttc file in fonts/ (every game) or data/<game>/fonts/ (this game)",
+                families.join(", ")
+            ),
+            TextError::BadFit { min, max, w, h } => write!(
+                f,
+                "fit(): needs 0 < min <= max and a box larger than zero (got min {min}, max {max}, box {w} x {h})"
+            ),
+            TextError::DoesNotFit {
+                text,
+                w,
+                h,
+                min,
+                lines,
+                needed,
+            } => write!(
+                f,
+                "text \"{text}\" does not fit its {} x {} mm box even at the minimum size {} mm (needs {lines} lines, {needed:.1} mm high)",
+                fmt_num(*w),
+                fmt_num(*h),
+                fmt_num(*min),
+            ),
+            TextError::UnknownIcon { name, looked } => write!(
+                f,
+                "there is no icon `{name}` (looked for {}); write \\: for a colon that starts no icon",
+                looked
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+            TextError::BadIcon { name, path, reason } => {
+                write!(f, "icon `{name}` ({}): {reason}", path.display())
+            }
+            TextError::OutOfFuel => write!(f, "laying out the text ran out of fuel"),
+        }
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// The shaping face the book picks for `font`, or an error naming the families.
+pub(crate) fn face_for(
+    font: &FontSpec,
+    book: &FontBook,
+) -> Result<&'static rustybuzz::Face<'static>, TextError> {
+    book.query(&font.family, font.weight, font.italic)
+        .ok_or_else(|| TextError::UnknownFont {
+            family: font.family.clone(),
+            families: book.families().to_vec(),
+        })
+}
+
+/// Shapes `text` with `face`, keeping the shaping plan per face, direction,
+/// script and language (building one walks the font's feature lists); the same
+/// glyphs as `rustybuzz::shape`.
+fn shape(face: &'static rustybuzz::Face<'static>, text: &str) -> rustybuzz::GlyphBuffer {
+    type Key = (
+        usize,
+        rustybuzz::Direction,
+        rustybuzz::Script,
+        Option<rustybuzz::Language>,
+    );
+    static PLANS: OnceLock<Mutex<HashMap<Key, Arc<rustybuzz::ShapePlan>>>> = OnceLock::new();
+    let mut buf = rustybuzz::UnicodeBuffer::new();
+    buf.push_str(text);
+    buf.guess_segment_properties();
+    let script = buf.script();
+    if script == rustybuzz::script::UNKNOWN {
+        return rustybuzz::shape(face, &[], buf);
+    }
+    let key = (
+        face as *const rustybuzz::Face<'static> as usize,
+        buf.direction(),
+        script,
+        buf.language(),
+    );
+    let plans = PLANS.get_or_init(Default::default);
+    let kept = plans.lock().ok().and_then(|m| m.get(&key).cloned());
+    let plan = match kept {
+        Some(p) => p,
+        None => {
+            let p = Arc::new(rustybuzz::ShapePlan::new(
+                face,
+                key.1,
+                Some(script),
+                key.3.as_ref(),
+                &[],
+            ));
+            if let Ok(mut m) = plans.lock() {
+                m.insert(key, p.clone());
+            }
+            p
+        }
+    };
+    rustybuzz::shape_with_plan(face, &plan, buf)
+}
+
+/// Width of `text` (one line, no markup) in millimetres at `size` mm.
+pub fn width(text: &str, size: f64, font: &FontSpec, book: &FontBook) -> Result<f64, TextError> {
+    let face = face_for(font, book)?;
+    Ok(face_width(face, text, size))
+}
+
+fn face_width(face: &'static rustybuzz::Face<'static>, text: &str, size: f64) -> f64 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let shaped = shape(face, text);
+    let advance: i64 = shaped
+        .glyph_positions()
+        .iter()
+        .map(|p| p.x_advance as i64)
+        .sum();
+    advance as f64 / face.units_per_em() as f64 * size
+}
+
+/// The glyph outlines of `text` set at `size` mm, its baseline starting at
+/// (`x`, `y`) mm, as path segments in mm (y down): how the PNG exporter draws
+/// sheet labels.
+pub fn outline(
+    text: &str,
+    size: f64,
+    font: &FontSpec,
+    book: &FontBook,
+    x: f64,
+    y: f64,
+) -> Result<Vec<crate::geom::Segment>, TextError> {
+    use crate::geom::Segment;
+    struct Builder {
+        segs: Vec<Segment>,
+        scale: f64,
+        x: f64,
+        y: f64,
+        last: (f64, f64),
+    }
+    impl Builder {
+        fn p(&self, px: f32, py: f32) -> (f64, f64) {
+            (
+                self.x + px as f64 * self.scale,
+                self.y - py as f64 * self.scale,
+            )
+        }
+    }
+    impl ttf_parser::OutlineBuilder for Builder {
+        fn move_to(&mut self, x: f32, y: f32) {
+            let p = self.p(x, y);
+            self.last = p;
+            self.segs.push(Segment::Move(p.0, p.1));
+        }
+        fn line_to(&mut self, x: f32, y: f32) {
+            let p = self.p(x, y);
+            self.last = p;
+            self.segs.push(Segment::Line(p.0, p.1));
+        }
+        fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+            // The cubic that draws the same quadratic curve.
+            let (c, p, l) = (self.p(x1, y1), self.p(x, y), self.last);
+            let c1 = (l.0 + 2.0 / 3.0 * (c.0 - l.0), l.1 + 2.0 / 3.0 * (c.1 - l.1));
+            let c2 = (p.0 + 2.0 / 3.0 * (c.0 - p.0), p.1 + 2.0 / 3.0 * (c.1 - p.1));
+            self.last = p;
+            self.segs
+                .push(Segment::Cubic(c1.0, c1.1, c2.0, c2.1, p.0, p.1));
+        }
+        fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+            let (a, b, p) = (self.p(x1, y1), self.p(x2, y2), self.p(x, y));
+            self.last = p;
+            self.segs.push(Segment::Cubic(a.0, a.1, b.0, b.1, p.0, p.1));
+        }
+        fn close(&mut self) {
+            self.segs.push(Segment::Close);
+        }
+    }
+    let face = face_for(font, book)?;
+    let shaped = shape(face, text);
+    let scale = size / face.units_per_em() as f64;
+    let mut b = Builder {
+        segs: Vec::new(),
+        scale,
+        x,
+        y,
+        last: (x, y),
+    };
+    let mut pen = x;
+    for (info, pos) in shaped.glyph_infos().iter().zip(shaped.glyph_positions()) {
+        b.x = pen + pos.x_offset as f64 * scale;
+        b.y = y - pos.y_offset as f64 * scale;
+        face.outline_glyph(ttf_parser::GlyphId(info.glyph_id as u16), &mut b);
+        pen += pos.x_advance as f64 * scale;
+    }
+    Ok(b.segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures() {
+        let book = FontBook::builtin();
+        let f = FontSpec::default();
+        let w1 = width("Memphis", 4.0, &f, &book).unwrap();
+        let w2 = width("Memphis", 8.0, &f, &book).unwrap();
+        assert!(w1 > 10.0 && w1 < 20.0, "{w1}");
+        assert!((w2 - 2.0 * w1).abs() < 1e-9);
+        let bold = width("Memphis", 4.0, &f.styled(true, false), &book).unwrap();
+        assert!(bold > w1);
+        // Kept plans measure what rustybuzz::shape measures.
+        let face = face_for(&f, &book).unwrap();
+        for text in ["Memphis", "1234", "Pay $3 — now!", ""] {
+            let mut buf = rustybuzz::UnicodeBuffer::new();
+            buf.push_str(text);
+            let plain: i64 = rustybuzz::shape(face, &[], buf)
+                .glyph_positions()
+                .iter()
+                .map(|p| p.x_advance as i64)
+                .sum();
+            let kept = face_width(face, text, face.units_per_em() as f64);
+            assert!((kept - plain as f64).abs() < 1e-6, "{text}: {kept} {plain}");
+        }
+        let e = width(
+            "x",
+            4.0,
+            &FontSpec {
+                family: "Comic Sans".into(),
+                ..f
+            },
+            &book,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "font `Comic Sans` is not among the game's fonts (Bebas Neue, Lato); put its .ttf, .otf or .ttc file in fonts/ (every game) or data/<game>/fonts/ (this game)"
+        );
+    }
+}
