@@ -64,6 +64,8 @@ struct Head {
     path: Option<String>,
     #[serde(default)]
     order: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    printer_margin: Option<toml::Spanned<String>>,
 }
 
 /// A loaded profile.
@@ -83,7 +85,13 @@ pub struct Profile {
     pub back_first: bool,
     /// Full face size (bleed included) per part size name, in mm.
     pub sizes: BTreeMap<String, Size>,
+    /// The edge of the paper a home printer leaves blank, in mm (`printer_margin`,
+    /// default 4.2 mm): sheets keep every mark and label inside it.
+    pub printer_margin: f64,
 }
+
+/// The largest printer margin a profile or `--printer-margin` may give, in mm.
+pub const MAX_PRINTER_MARGIN: f64 = 15.0;
 
 impl Profile {
     /// The built-in default when a project has no `profiles/home.toml`.
@@ -97,6 +105,7 @@ impl Profile {
             path: "{component}/{number}-{side}.png".into(),
             back_first: false,
             sizes: BTreeMap::new(),
+            printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
         }
     }
 
@@ -154,6 +163,24 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
         None => 3.0,
         Some(s) => {
             parse_length(s.get_ref()).map_err(|e| at(Diagnostic::error(e.to_string()), s.span()))?
+        }
+    };
+    let printer_margin = match &file.profile.printer_margin {
+        None => crate::layout::DEFAULT_PRINTER_MARGIN,
+        Some(m) => {
+            let v = parse_length(m.get_ref())
+                .map_err(|e| at(Diagnostic::error(e.to_string()), m.span()))?;
+            if !(0.0..=MAX_PRINTER_MARGIN).contains(&v) {
+                return Err(at(
+                    Diagnostic::error(format!(
+                        "printer_margin {} mm is outside 0..{MAX_PRINTER_MARGIN} mm",
+                        crate::units::fmt_num(v)
+                    )),
+                    m.span(),
+                )
+                .hint("laser printers leave about 4.2mm blank at each edge, inkjets about 3mm"));
+            }
+            v
         }
     };
     let back_first = match &file.profile.order {
@@ -222,5 +249,6 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             .unwrap_or_else(|| "{component}/{number}-{side}.png".into()),
         back_first,
         sizes,
+        printer_margin,
     })
 }

@@ -14,6 +14,7 @@ mod interstate;
 mod parcel_delivery;
 mod pdf_text;
 mod performance;
+mod print;
 mod profiles;
 mod robustness;
 mod truck_off;
