@@ -106,7 +106,7 @@ fn tables_value(game: &Game) -> (Value, Value) {
 }
 
 /// `components.<id>`: each component set's printed size in mm (`width`, `height`,
-/// `bleed`) and `kind`, so data can check that pieces fit the spaces drawn for them
+/// `bleed`), `kind` and `panels` (a screen's; 1 for flat parts), so data can check that pieces fit the spaces drawn for them
 /// (`components.cabs.width <= rules.board.space_length`).
 fn components_value(game: &Game) -> Value {
     let map: BTreeMap<&str, Value> = game
@@ -118,6 +118,7 @@ fn components_value(game: &Game) -> Value {
             m.insert("height", Value::from(c.size.height));
             m.insert("bleed", Value::from(c.bleed));
             m.insert("kind", Value::from(c.kind.name()));
+            m.insert("panels", Value::from(c.panels));
             (c.id(), Value::from(m))
         })
         .collect();

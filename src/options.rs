@@ -2,6 +2,7 @@
 //! print profile, and the run settings templates see.
 
 use crate::eval::Settings;
+use crate::layout::Media;
 use crate::model::{Paper, Target};
 use crate::profile::Profile;
 
@@ -27,6 +28,9 @@ pub struct Options {
     pub url_base: String,
     /// Deflate PDF content streams (off in watch mode, for speed).
     pub compress: bool,
+    /// `--printer-margin`: the blank edge of the paper, in mm, instead of the
+    /// profile's.
+    pub printer_margin: Option<f64>,
 }
 
 impl Default for Options {
@@ -42,6 +46,7 @@ impl Default for Options {
             back_offset: (0.0, 0.0),
             url_base: "file:///output".into(),
             compress: true,
+            printer_margin: None,
         }
     }
 }
@@ -53,6 +58,15 @@ impl Options {
             paper: self.paper,
             shop: self.profile.shop(),
         }
+    }
+
+    /// The paper and the edge of it the printer leaves blank (`--printer-margin`,
+    /// else the profile's).
+    pub fn media(&self) -> Media {
+        Media::new(
+            self.paper,
+            self.printer_margin.unwrap_or(self.profile.printer_margin),
+        )
     }
 
     /// The run settings templates see as `settings`.

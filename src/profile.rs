@@ -87,6 +87,8 @@ struct Head {
     order: Option<toml::Spanned<String>>,
     #[serde(default)]
     color: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    printer_margin: Option<toml::Spanned<String>>,
 }
 
 /// A loaded profile.
@@ -109,7 +111,13 @@ pub struct Profile {
     pub color: PngColor,
     /// Full face size (bleed included) per part size name, in mm.
     pub sizes: BTreeMap<String, Size>,
+    /// The edge of the paper a home printer leaves blank, in mm (`printer_margin`,
+    /// default 4.2 mm): sheets keep every mark and label inside it.
+    pub printer_margin: f64,
 }
+
+/// The largest printer margin a profile or `--printer-margin` may give, in mm.
+pub const MAX_PRINTER_MARGIN: f64 = 15.0;
 
 impl Profile {
     /// The built-in default when a project has no `profiles/home.toml`.
@@ -124,6 +132,7 @@ impl Profile {
             back_first: false,
             color: PngColor::Rgba,
             sizes: BTreeMap::new(),
+            printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
         }
     }
 
@@ -216,6 +225,24 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             parse_length(s.get_ref()).map_err(|e| at(Diagnostic::error(e.to_string()), s.span()))?
         }
     };
+    let printer_margin = match &file.profile.printer_margin {
+        None => crate::layout::DEFAULT_PRINTER_MARGIN,
+        Some(m) => {
+            let v = parse_length(m.get_ref())
+                .map_err(|e| at(Diagnostic::error(e.to_string()), m.span()))?;
+            if !(0.0..=MAX_PRINTER_MARGIN).contains(&v) {
+                return Err(at(
+                    Diagnostic::error(format!(
+                        "printer_margin {} mm is outside 0..{MAX_PRINTER_MARGIN} mm",
+                        crate::units::fmt_num(v)
+                    )),
+                    m.span(),
+                )
+                .hint("laser printers leave about 4.2mm blank at each edge, inkjets about 3mm"));
+            }
+            v
+        }
+    };
     let back_first = match &file.profile.order {
         None => false,
         Some(o) if o.get_ref() == "back-front" => true,
@@ -293,5 +320,6 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
         back_first,
         color,
         sizes,
+        printer_margin,
     })
 }

@@ -39,6 +39,11 @@ pub struct Args {
     /// duplex-calibration.pdf).
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub back_offset: Option<String>,
+    /// The edge of the paper your printer leaves blank, e.g. 3mm for an inkjet
+    /// (default: the profile's `printer_margin`, 4.2mm). Marks and labels stay
+    /// inside it.
+    #[arg(long, value_name = "LENGTH")]
+    pub printer_margin: Option<String>,
     /// Number of sheets for components that use `settings.copies` (score pads).
     #[arg(long, value_name = "N")]
     pub copies: Option<u32>,
@@ -129,6 +134,21 @@ fn file_url(dir: &Path) -> String {
     url
 }
 
+/// Reads `--printer-margin LENGTH` (0 to 15 mm).
+fn printer_margin(m: &str) -> Result<f64, Diagnostic> {
+    let max = cardstock::profile::MAX_PRINTER_MARGIN;
+    match cardstock::units::parse_length(m) {
+        Ok(v) if (0.0..=max).contains(&v) => Ok(v),
+        Ok(v) => Err(Diagnostic::error(format!(
+            "--printer-margin {} mm is outside 0..{max} mm",
+            cardstock::units::fmt_num(v)
+        ))
+        .hint("laser printers leave about 4.2mm blank at each edge, inkjets about 3mm")),
+        Err(e) => Err(Diagnostic::error(format!("--printer-margin `{m}`: {e}"))
+            .hint("write a length with its unit, e.g. --printer-margin 3mm")),
+    }
+}
+
 /// Checks the arguments; on a problem returns the diagnostics to print.
 pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
     let found = args
@@ -181,6 +201,9 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
     }
     if let Some(u) = &args.base_url {
         base_url(u).map_err(fail)?;
+    }
+    if let Some(m) = &args.printer_margin {
+        opts.printer_margin = Some(printer_margin(m).map_err(fail)?);
     }
     let out = args
         .out

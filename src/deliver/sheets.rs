@@ -1,27 +1,53 @@
-//! Home printing: the print-and-play PDF (grids, or gutterfold pairs), boards at
+//! Home printing: the print-and-play PDFs (grids, or gutterfold pairs), boards at
 //! real size and tiled, pads at their own size, and the duplex calibration page.
+//!
+//! Sets printed double-sided go to `<game>.pdf`, which asks to be printed duplex
+//! (long edge, no scaling): every front sheet is followed by its back, so every
+//! front is on an odd page. One-sided sheets (chits, money, aids, boards, pads) go
+//! to `<game>-one-sided.pdf`, which asks for one-sided printing; a game with only
+//! one kind has `<game>.pdf` alone.
 
 use super::{pdf_file, Delivered};
 use crate::diag::{Diagnostic, Reported};
-use crate::export::pdf::Bookmark;
+use crate::export::pdf::{self, Bookmark, Printing};
 use crate::faces::{Rendered, Slot};
-use crate::layout::{self, GridItem, Sheet};
+use crate::layout::{self, GridItem, LayoutError, Media, Parts, Sheet};
 use crate::model::{Component, Game, Kind};
 use crate::options::Options;
 use crate::profile::Output;
 
+/// Sheets for one PDF, with a bookmark at the first page of each component set.
+#[derive(Default)]
+struct Book {
+    sheets: Vec<Sheet>,
+    bookmarks: Vec<Bookmark>,
+}
+
+impl Book {
+    /// Adds a component set's sheets under a bookmark.
+    fn add(&mut self, title: String, sheets: Vec<Sheet>) {
+        if sheets.is_empty() {
+            return;
+        }
+        self.bookmarks.push(Bookmark {
+            title,
+            page: self.sheets.len(),
+        });
+        self.sheets.extend(sheets);
+    }
+}
+
 /// Every sheet of a game's home print, before it is written.
 #[derive(Default)]
 struct Laid {
-    /// The print-and-play sheets, in order.
-    sheets: Vec<Sheet>,
-    bookmarks: Vec<Bookmark>,
+    /// Sets printed double-sided: front and back sheets in pairs.
+    duplex: Book,
+    /// Sets printed on one side.
+    one_sided: Book,
     /// Boards and mats at real size: (file stem, page).
     real: Vec<(String, Sheet)>,
     /// Pads at their own size: (file stem, pages).
     pads: Vec<(String, Vec<Sheet>)>,
-    /// Whether any sheet is printed double-sided.
-    duplex: bool,
     /// One-sided chits and tokens waiting to share sheets: (component, parts).
     shared: Vec<(usize, Vec<GridItem>)>,
 }
@@ -43,9 +69,18 @@ fn items(slots: &[Slot], backs: bool) -> Vec<GridItem> {
         .collect()
 }
 
+/// A layout error as a diagnostic at the component's size.
+fn layout_error(game: &Game, comp: &Component, e: LayoutError) -> Diagnostic {
+    Diagnostic::error(format!("component `{}`: {e}", comp.id()))
+        .at(&game.file, Some(comp.def.size.span()))
+        .with("game", &game.id)
+        .with("component", comp.id())
+        .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size")
+}
+
 impl Laid {
     /// Lays out the waiting one-sided chit sets on shared sheets.
-    fn flush_shared(&mut self, game: &Game, opts: &Options) -> Result<(), Diagnostic> {
+    fn flush_shared(&mut self, game: &Game, media: Media) -> Result<(), Diagnostic> {
         if self.shared.is_empty() {
             return Ok(());
         }
@@ -62,22 +97,27 @@ impl Laid {
                 }
             })
             .collect();
-        let (sheets, first) = layout::chit_sheets(&groups, opts.paper, &game.meta.name)
-            .map_err(|e| Diagnostic::error(e).with("game", &game.id))?;
+        let (sheets, first) =
+            layout::chit_sheets(&groups, media, &game.meta.name).map_err(|e| {
+                let comp = &game.components[self.shared[0].0];
+                layout_error(game, comp, e)
+            })?;
+        let start = self.one_sided.sheets.len();
         for ((ci, _), page) in self.shared.iter().zip(first) {
-            self.bookmarks.push(Bookmark {
+            self.one_sided.bookmarks.push(Bookmark {
                 title: game.components[*ci].name(),
-                page: self.sheets.len() + page,
+                page: start + page,
             });
         }
-        self.sheets.extend(sheets);
+        self.one_sided.sheets.extend(sheets);
         self.shared.clear();
         Ok(())
     }
 
     /// A board or mat: tiled over the paper, and one page at real size.
-    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], opts: &Options) {
+    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], media: Media) {
         let title = format!("{} · {}", game.meta.name, comp.name());
+        let mut tiles = Vec::new();
         for (k, s) in slots.iter().enumerate() {
             let (t, name) = if slots.len() > 1 {
                 (
@@ -87,15 +127,36 @@ impl Laid {
             } else {
                 (title.clone(), format!("{}-{}", game.id, comp.id()))
             };
-            self.sheets.extend(layout::tiles(
-                s.front, comp.size, comp.bleed, opts.paper, &t,
-            ));
+            tiles.extend(layout::tiles(s.front, comp.size, comp.bleed, media, &t));
             self.real
                 .push((name, layout::real_size(s.front, comp.size, comp.bleed, &t)));
         }
+        self.one_sided.add(comp.name(), tiles);
     }
 
-    /// Cards, money, aids, pads and two-sided chits: a grid (or gutterfold pairs).
+    /// A screen larger than the paper: its front and back tiled like a board, on
+    /// one side each (the back tiles are glued behind the assembled front).
+    fn big_screen(&mut self, game: &Game, comp: &Component, slots: &[Slot], media: Media) {
+        let title = format!("{} · {}", game.meta.name, comp.name());
+        let mut tiles = Vec::new();
+        for (k, s) in slots.iter().enumerate() {
+            let n = if slots.len() > 1 {
+                format!(" {}", k + 1)
+            } else {
+                String::new()
+            };
+            let t = format!("{title}{n}");
+            tiles.extend(layout::tiles(s.front, comp.size, comp.bleed, media, &t));
+            if let Some(back) = s.back {
+                let t = format!("{title}{n} (back, glue behind the front)");
+                tiles.extend(layout::tiles(back, comp.size, comp.bleed, media, &t));
+            }
+        }
+        self.one_sided.add(comp.name(), tiles);
+    }
+
+    /// Cards, money, aids, screens, pads and two-sided chits: a grid (or gutterfold
+    /// pairs, or for a gutterfold build of parts too big to fold, backs to glue).
     fn grid(
         &mut self,
         game: &Game,
@@ -103,6 +164,7 @@ impl Laid {
         slots: &[Slot],
         opts: &Options,
     ) -> Result<(), Diagnostic> {
+        let media = opts.media();
         let title = format!("{} · {}", game.meta.name, comp.name());
         let gutterfold = opts.profile.output == Output::Gutterfold;
         let items = items(slots, true);
@@ -115,31 +177,39 @@ impl Laid {
             self.pads
                 .push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
         }
-        let has_backs = items.iter().any(|i| i.back.is_some());
-        let laid = if gutterfold && has_backs {
-            layout::gutterfold(&items, comp.size, comp.bleed, opts.paper, &title)
-        } else {
-            layout::grid(
-                &items,
-                comp.size,
-                comp.bleed,
-                layout::grid_style(comp.kind),
-                opts.paper,
-                &title,
-            )
+        let mut parts = Parts {
+            items: &items,
+            size: comp.size,
+            bleed: comp.bleed,
+            style: layout::grid_style(comp.kind),
+            panels: comp.panels,
+            title: &title,
+            glued: false,
         };
-        let mut sheets = laid.map_err(|why| {
-            Diagnostic::error(format!("component `{}`: {why}", comp.id()))
-                .at(&game.file, Some(comp.def.size.span()))
-                .with("game", &game.id)
-                .with("component", comp.id())
-                .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size")
-        })?;
-        self.duplex |= has_backs && !gutterfold;
-        for sheet in sheets.iter_mut().filter(|s| s.back) {
+        let laid = if gutterfold && parts.two_sided() {
+            layout::gutterfold(&parts, media).or_else(|_| {
+                parts.glued = true;
+                layout::grid(&parts, media)
+            })
+        } else {
+            layout::grid(&parts, media)
+        };
+        let mut sheets = match laid {
+            Ok(s) => s,
+            Err(LayoutError::DoesNotFit { .. }) if comp.kind == Kind::Screen => {
+                self.big_screen(game, comp, slots, media);
+                return Ok(());
+            }
+            Err(e) => return Err(layout_error(game, comp, e)),
+        };
+        for sheet in sheets.iter_mut().filter(|s| s.duplex && s.back) {
             layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
         }
-        self.sheets.extend(sheets);
+        if sheets.iter().any(|s| s.duplex) {
+            self.duplex.add(comp.name(), sheets);
+        } else {
+            self.one_sided.add(comp.name(), sheets);
+        }
         Ok(())
     }
 }
@@ -148,6 +218,7 @@ impl Laid {
 fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
     let mut laid = Laid::default();
     let mut diags = Vec::new();
+    let media = opts.media();
     for (ci, comp) in game.components.iter().enumerate() {
         let slots = &r.slots[ci];
         if !comp.exported {
@@ -159,29 +230,86 @@ fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
             laid.shared.push((ci, items(slots, false)));
             continue;
         }
-        if let Err(d) = laid.flush_shared(game, opts) {
+        if let Err(d) = laid.flush_shared(game, media) {
             diags.push(d);
         }
-        laid.bookmarks.push(Bookmark {
-            title: comp.name(),
-            page: laid.sheets.len(),
-        });
         if comp.kind.is_large() {
-            laid.board(game, comp, slots, opts);
+            laid.board(game, comp, slots, media);
         } else if let Err(d) = laid.grid(game, comp, slots, opts) {
             diags.push(d);
         }
     }
-    if let Err(d) = laid.flush_shared(game, opts) {
+    if let Err(d) = laid.flush_shared(game, media) {
         diags.push(d);
     }
     Reported::new(laid, diags)
 }
 
-/// A PDF to write: file, what it is, title, sheets, bookmarks, whether it shows faces.
-type PdfFile<'s> = (String, &'s str, String, &'s [Sheet], &'s [Bookmark], bool);
+/// A PDF to write.
+struct PdfFile<'s> {
+    path: String,
+    what: String,
+    title: String,
+    sheets: &'s [Sheet],
+    bookmarks: &'s [Bookmark],
+    with_faces: bool,
+    printing: Printing,
+}
 
-/// The home print: the sheets PDF, pad-size and real-size PDFs, and the duplex
+/// The print-and-play PDFs: `<game>.pdf` (double-sided sets, else everything) and
+/// `<game>-one-sided.pdf` when the game has both kinds.
+fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>> {
+    let duplex_what = "print-and-play sheets: print double-sided, flip on the long edge, at 100 %";
+    let one_sided_what = "print-and-play sheets: print one-sided, at 100 %";
+    let name = game.meta.name.clone();
+    let file = |path: String, what: &str, title: String, book: &'s Book, printing| PdfFile {
+        path,
+        what: what.to_string(),
+        title,
+        sheets: &book.sheets,
+        bookmarks: &book.bookmarks,
+        with_faces: true,
+        printing,
+    };
+    let main = format!("{prefix}/{}.pdf", game.id);
+    match (
+        laid.duplex.sheets.is_empty(),
+        laid.one_sided.sheets.is_empty(),
+    ) {
+        (false, false) => vec![
+            file(
+                main,
+                duplex_what,
+                name.clone(),
+                &laid.duplex,
+                Printing::LongEdge,
+            ),
+            file(
+                format!("{prefix}/{}-one-sided.pdf", game.id),
+                one_sided_what,
+                format!("{name} (one-sided)"),
+                &laid.one_sided,
+                Printing::OneSided,
+            ),
+        ],
+        (false, true) => vec![file(
+            main,
+            duplex_what,
+            name,
+            &laid.duplex,
+            Printing::LongEdge,
+        )],
+        _ => vec![file(
+            main,
+            one_sided_what,
+            name,
+            &laid.one_sided,
+            Printing::OneSided,
+        )],
+    }
+}
+
+/// The home print: the sheets PDFs, pad-size and real-size PDFs, and the duplex
 /// calibration page when anything is printed double-sided.
 pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
     let mut delivered = Delivered::default();
@@ -194,7 +322,7 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
     }
     let mut diags = laid.diags;
     let laid = laid.value;
-    delivered.pages = laid.sheets.len();
+    delivered.pages = laid.duplex.sheets.len() + laid.one_sided.sheets.len();
     if !opts.pdf {
         return Reported {
             value: delivered,
@@ -202,62 +330,60 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
         };
     }
     let prefix = &opts.profile.id;
-    let how = if opts.profile.output == Output::Gutterfold {
-        "print-and-play sheets, one-sided gutterfold"
-    } else {
-        "print-and-play sheets (print at 100 %, duplex pages flip on the long edge)"
-    };
-    let mut files: Vec<PdfFile> = vec![(
-        format!("{prefix}/{}.pdf", game.id),
-        how,
-        game.meta.name.clone(),
-        &laid.sheets,
-        &laid.bookmarks,
-        true,
-    )];
+    let mut files = sheet_files(game, &laid, prefix);
     for (name, pages) in &laid.pads {
-        files.push((
-            format!("{prefix}/{name}.pdf"),
-            "score-pad sheets at pad size, one per page",
-            game.meta.name.clone(),
-            pages,
-            &[],
-            true,
-        ));
+        files.push(PdfFile {
+            path: format!("{prefix}/{name}.pdf"),
+            what: "score-pad sheets at pad size, one per page".into(),
+            title: game.meta.name.clone(),
+            sheets: pages,
+            bookmarks: &[],
+            with_faces: true,
+            printing: Printing::OneSided,
+        });
     }
     for (name, sheet) in &laid.real {
-        files.push((
-            format!("{prefix}/{name}-real-size.pdf"),
-            "board at real size with bleed and crop marks",
-            format!("{} — {}", game.meta.name, sheet.label),
-            std::slice::from_ref(sheet),
-            &[],
-            true,
-        ));
+        files.push(PdfFile {
+            path: format!("{prefix}/{name}-real-size.pdf"),
+            what: "board at real size with bleed and crop marks".into(),
+            title: format!("{} — {}", game.meta.name, sheet.label),
+            sheets: std::slice::from_ref(sheet),
+            bookmarks: &[],
+            with_faces: true,
+            printing: Printing::OneSided,
+        });
     }
     let calibration = layout::calibration(opts.paper, opts.back_offset);
-    if laid.duplex {
-        files.push((
-            format!("{prefix}/duplex-calibration.pdf"),
-            "duplex calibration: print both pages double-sided, read the offset for --back-offset",
-            "Duplex calibration".to_string(),
-            &calibration,
-            &[],
-            false,
-        ));
+    if !laid.duplex.sheets.is_empty() {
+        files.push(PdfFile {
+            path: format!("{prefix}/duplex-calibration.pdf"),
+            what: "duplex calibration: print both pages double-sided, read the offset for --back-offset".into(),
+            title: "Duplex calibration".into(),
+            sheets: &calibration,
+            bookmarks: &[],
+            with_faces: false,
+            printing: Printing::LongEdge,
+        });
     }
     // The files are independent: write them side by side.
     let written = super::in_parallel(
         files
             .iter()
-            .map(|(_, _, title, pages, marks, with_faces)| {
-                move || pdf_file(r, opts, title, pages, marks, *with_faces)
+            .map(|f| {
+                move || {
+                    pdf_file(r, opts, &f.title, f.sheets, f.bookmarks, f.with_faces).and_then(
+                        |bytes| {
+                            pdf::ask_to_print(bytes, f.printing)
+                                .map_err(|e| Diagnostic::error(e.to_string()))
+                        },
+                    )
+                }
             })
             .collect(),
     );
-    for ((path, how, ..), bytes) in files.iter().zip(written) {
+    for (f, bytes) in files.iter().zip(written) {
         match bytes {
-            Ok(b) => delivered.outputs.add(path.clone(), *how, b),
+            Ok(b) => delivered.outputs.add(f.path.clone(), f.what.clone(), b),
             Err(d) => diags.push(d.with("game", &game.id)),
         }
     }

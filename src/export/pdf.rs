@@ -1,6 +1,8 @@
 //! PDF through krilla: MediaBox = sheet, TrimBox and BleedBox from the layout, text
 //! as embedded subset fonts, one XObject per distinct face however often it prints,
-//! and no dates or random ids, so the same input gives the same bytes.
+//! and no dates or random ids, so the same input gives the same bytes. How a file
+//! asks to be printed (duplex, no scaling) is added after krilla as an incremental
+//! update of its catalog: krilla has no setting for those viewer preferences.
 
 use std::collections::BTreeMap;
 
@@ -48,6 +50,91 @@ impl std::fmt::Display for PdfError {
 }
 
 impl std::error::Error for PdfError {}
+
+/// How a PDF asks to be printed (its `/ViewerPreferences`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Printing {
+    /// One-sided, at actual size.
+    OneSided,
+    /// Double-sided, flipped on the long edge, at actual size.
+    LongEdge,
+}
+
+impl Printing {
+    /// The viewer-preferences dictionary (PDF 1.7, 12.2): no scaling, and the duplex
+    /// mode.
+    fn dictionary(self) -> &'static str {
+        match self {
+            Printing::OneSided => "<</PrintScaling/None/Duplex/Simplex>>",
+            Printing::LongEdge => "<</PrintScaling/None/Duplex/DuplexFlipLongEdge>>",
+        }
+    }
+}
+
+/// Finds `needle` in `hay` at or after `from`.
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| p + from)
+}
+
+/// Finds the last `needle` in `hay`.
+fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// The number after `key` in `dict` (`/Size 16`, `/Root 15 0 R`).
+fn number_after(dict: &str, key: &str) -> Option<u64> {
+    let rest = &dict[dict.find(key)? + key.len()..];
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Asks the PDF's reader to print it `how`: appends an incremental update (PDF
+/// 1.7, 7.5.6) holding a new version of the catalog with `/ViewerPreferences` and
+/// a cross-reference section for it. Deterministic: the same input, the same bytes.
+pub fn ask_to_print(mut pdf: Vec<u8>, how: Printing) -> Result<Vec<u8>, PdfError> {
+    let broken = |what: &str| PdfError::Writer(format!("cannot add print settings: {what}"));
+    let t = rfind(&pdf, b"trailer").ok_or_else(|| broken("no trailer"))?;
+    let sx = find(&pdf, b"startxref", t).ok_or_else(|| broken("no startxref"))?;
+    let trailer = String::from_utf8_lossy(&pdf[t + 7..sx]).trim().to_string();
+    let prev = number_after(&String::from_utf8_lossy(&pdf[sx..]), "startxref")
+        .ok_or_else(|| broken("no cross-reference offset"))?;
+    let root = number_after(&trailer, "/Root").ok_or_else(|| broken("no catalog"))?;
+    let head = format!("\n{root} 0 obj\n");
+    let obj = rfind(&pdf[..t], head.as_bytes()).ok_or_else(|| broken("catalog not found"))?;
+    let body_start = obj + head.len();
+    let body_end =
+        find(&pdf, b"\nendobj", body_start).ok_or_else(|| broken("catalog not closed"))?;
+    let body = String::from_utf8_lossy(&pdf[body_start..body_end])
+        .trim()
+        .to_string();
+    if body.contains("/ViewerPreferences") || !body.ends_with(">>") || !trailer.ends_with(">>") {
+        return Err(broken("unexpected catalog"));
+    }
+    let catalog = format!(
+        "{}/ViewerPreferences{}>>",
+        &body[..body.len() - 2],
+        how.dictionary()
+    );
+    let trailer = format!("{}/Prev {prev}>>", &trailer[..trailer.len() - 2]);
+    pdf.push(b'\n');
+    let at = pdf.len();
+    pdf.extend_from_slice(format!("{root} 0 obj\n{catalog}\nendobj\n").as_bytes());
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!(
+            "xref\n{root} 1\n{at:010} 00000 n\r\ntrailer\n{trailer}\nstartxref\n{xref}\n%%EOF\n"
+        )
+        .as_bytes(),
+    );
+    Ok(pdf)
+}
 
 /// A bookmark: title and the index of the page it opens.
 pub struct Bookmark {
@@ -205,11 +292,8 @@ pub fn write<'a>(
             pb.push_rect(clip);
             let Some(path) = pb.finish() else { continue };
             surface.push_clip_path(&path, &FillRule::NonZero);
-            let place = if pl.rotate180 {
-                Transform::from_row(-1.0, 0.0, 0.0, -1.0, pt(pl.x + pl.w), pt(pl.y + pl.h))
-            } else {
-                Transform::from_translate(pt(pl.x), pt(pl.y))
-            };
+            let [a, b, c, d, e, f] = pl.matrix();
+            let place = Transform::from_row(a as f32, b as f32, c as f32, d as f32, pt(e), pt(f));
             surface.push_transform(&place);
             surface.draw_graphic(graphics[&pl.face].clone());
             surface.pop();
@@ -230,4 +314,49 @@ pub fn write<'a>(
         doc.set_outline(outline);
     }
     doc.finish().map_err(|e| PdfError::Writer(format!("{e:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blank_pdf() -> Vec<u8> {
+        let sheet = crate::layout::one_up(
+            0,
+            crate::model::Size {
+                width: 50.0,
+                height: 50.0,
+            },
+            0.0,
+            "x",
+        );
+        let mut s = sheet.clone();
+        s.placements.clear();
+        write("t", &[s], &|_| None, &[], true).unwrap()
+    }
+
+    #[test]
+    fn print_settings_are_an_incremental_update_of_the_catalog() {
+        let plain = blank_pdf();
+        let asked = ask_to_print(plain.clone(), Printing::LongEdge).unwrap();
+        assert!(
+            asked.starts_with(&plain),
+            "the original bytes stay as they are"
+        );
+        assert_eq!(asked, ask_to_print(plain, Printing::LongEdge).unwrap());
+        let doc = lopdf::Document::load_mem(&asked).unwrap();
+        let root = doc.trailer.get(b"Root").unwrap().as_reference().unwrap();
+        let catalog = doc.get_dictionary(root).unwrap();
+        let vp = catalog
+            .get(b"ViewerPreferences")
+            .unwrap()
+            .as_dict()
+            .unwrap();
+        assert_eq!(
+            vp.get(b"Duplex").unwrap().as_name().unwrap(),
+            b"DuplexFlipLongEdge"
+        );
+        assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
+        assert_eq!(doc.get_pages().len(), 1, "the pages are still there");
+    }
 }

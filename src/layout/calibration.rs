@@ -3,7 +3,7 @@
 //! lines fall on the scales at the numbers to add to `--back-offset`.
 
 use super::marks::{Anchor, Marks};
-use super::{offset, Paper, Rect, Sheet};
+use super::{offset, Paper, Sheet};
 
 /// The two pages (front, back) for `paper`, the back shifted by the current offset.
 pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
@@ -77,22 +77,11 @@ pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
         "DUPLEX CALIBRATION — BACK",
     );
     let page = |marks: Marks, label: &str, is_back: bool| {
-        let r = Rect {
-            x: 0.0,
-            y: 0.0,
-            w,
-            h,
-        };
-        Sheet {
-            width: w,
-            height: h,
-            trim: r,
-            bleed: r,
-            placements: Vec::new(),
-            marks: marks.0,
-            label: label.into(),
-            back: is_back,
-        }
+        let mut s = Sheet::blank(w, h, label.into());
+        s.marks = marks.0;
+        s.duplex = true;
+        s.back = is_back;
+        s
     };
     let mut b = page(back, "calibration back", true);
     offset(&mut b, current.0, current.1);

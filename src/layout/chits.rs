@@ -2,8 +2,9 @@
 //! the same sheets, each set starting on a new row, so 18 rest markers do not take a
 //! page of their own. Every part keeps its own bleed and a cut line around its shape.
 
-use super::marks::{Anchor, Marks};
-use super::{GridItem, Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
+use super::label;
+use super::marks::Marks;
+use super::{GridItem, LayoutError, Media, Placement, Rect, Sheet};
 use crate::model::Size;
 
 /// One component set's parts for a shared sheet.
@@ -16,41 +17,56 @@ pub struct ChitGroup<'a> {
 
 /// Gap between two sets on a sheet.
 const SET_GAP: f64 = 2.0;
+/// Room kept at the bottom of the printable area for the sheet's label.
+const LABEL_ROOM: f64 = 3.6;
 
-/// Lays out the groups in order on `paper` (portrait). Returns the sheets and, for
-/// each group, the index of the sheet its first row is on.
+/// A sheet being filled: its parts, cut lines and the names of the sets on it.
+#[derive(Default)]
+struct Page {
+    placements: Vec<Placement>,
+    marks: Marks,
+    names: Vec<String>,
+}
+
+/// Lays out the groups in order on `media` (portrait), inside its printable area.
+/// Returns the sheets and, for each group, the index of the sheet its first row is
+/// on.
 pub fn chit_sheets(
     groups: &[ChitGroup],
-    paper: Paper,
+    media: Media,
     title: &str,
-) -> Result<(Vec<Sheet>, Vec<usize>), String> {
-    let (w, h, e) = (paper.width, paper.height, PRINTER_MARGIN);
-    let mut pages: Vec<(Vec<Placement>, Marks, Vec<String>)> = Vec::new();
+) -> Result<(Vec<Sheet>, Vec<usize>), LayoutError> {
+    let area = media.printable();
+    let bottom = area.bottom() - LABEL_ROOM;
+    let mut pages: Vec<Page> = Vec::new();
     let mut first = Vec::new();
-    let mut y = h; // forces a new page for the first row
+    let mut y = bottom; // forces a new page for the first row
     for g in groups {
         let (pw, ph) = (g.size.width + 2.0 * g.bleed, g.size.height + 2.0 * g.bleed);
-        let cols = ((w - 2.0 * e) / pw).floor() as usize;
-        if cols == 0 || ph > h - 2.0 * e {
-            return Err(format!(
-                "a {} x {} mm part does not fit on {} paper",
-                g.size.width, g.size.height, paper.name
-            ));
+        let cols = (area.w / pw + 1e-9).floor() as usize;
+        if cols == 0 || ph > bottom - area.y {
+            return Err(LayoutError::DoesNotFit {
+                width: g.size.width,
+                height: g.size.height,
+                bleed: g.bleed,
+                paper: media.paper.name,
+                margin: media.margin,
+            });
         }
-        let x0 = (w - cols as f64 * pw) / 2.0;
+        let x0 = (media.paper.width - cols as f64 * pw) / 2.0;
         let mut started = false;
         for row in g.items.chunks(cols) {
-            if y + ph > h - e || pages.is_empty() {
-                pages.push((Vec::new(), Marks::default(), Vec::new()));
-                y = e;
+            if y + ph > bottom || pages.is_empty() {
+                pages.push(Page::default());
+                y = area.y;
             }
             if !started {
                 first.push(pages.len() - 1);
                 started = true;
             }
             let page = pages.last_mut().expect("a page was just pushed");
-            if !page.2.contains(&g.name) {
-                page.2.push(g.name.clone());
+            if !page.names.contains(&g.name) {
+                page.names.push(g.name.clone());
             }
             for (c, item) in row.iter().enumerate() {
                 let trim = Rect {
@@ -59,8 +75,8 @@ pub fn chit_sheets(
                     w: g.size.width,
                     h: g.size.height,
                 };
-                page.1.cut(item.shape, trim);
-                page.0.push(Placement {
+                page.marks.cut(item.shape, trim);
+                page.placements.push(Placement {
                     face: item.front,
                     x: trim.x - g.bleed,
                     y: trim.y - g.bleed,
@@ -68,6 +84,7 @@ pub fn chit_sheets(
                     h: ph,
                     clip: trim.grow(g.bleed),
                     trim,
+                    quarter_turn: false,
                     rotate180: false,
                 });
             }
@@ -82,34 +99,24 @@ pub fn chit_sheets(
     let sheets = pages
         .into_iter()
         .enumerate()
-        .map(|(i, (placements, mut chrome, names))| {
-            let label = format!("{title} · {} — chit sheet {}/{n}", names.join(", "), i + 1);
-            chrome.text(w / 2.0, h - 1.6, 2.2, Anchor::Middle, false, &label);
-            let trim = placements
-                .iter()
-                .map(|p| p.trim)
-                .reduce(|a, b| a.union(&b))
-                .unwrap_or(Rect {
-                    x: 0.0,
-                    y: 0.0,
-                    w,
-                    h,
-                });
-            let bleed = placements
+        .map(|(i, page)| {
+            let label = format!(
+                "{title} · {} — chit sheet {}/{n}",
+                page.names.join(", "),
+                i + 1
+            );
+            let mut s = Sheet::blank(media.paper.width, media.paper.height, label.clone());
+            s.placements = page.placements;
+            s.marks = page.marks.0;
+            s.fit_boxes(0.0);
+            s.bleed = s
+                .placements
                 .iter()
                 .map(|p| p.clip)
                 .reduce(|a, b| a.union(&b))
-                .unwrap_or(trim);
-            Sheet {
-                width: w,
-                height: h,
-                trim,
-                bleed,
-                placements,
-                marks: chrome.0,
-                label,
-                back: false,
-            }
+                .unwrap_or(s.trim);
+            label::put(&mut s, media.margin, &label);
+            s
         })
         .collect();
     Ok((sheets, first))
@@ -154,7 +161,8 @@ mod tests {
                 name: "b".into(),
             },
         ];
-        let (sheets, first) = chit_sheets(&groups, Paper::named("letter").unwrap(), "t").unwrap();
+        let media = Media::new(crate::layout::Paper::named("letter").unwrap(), 4.2);
+        let (sheets, first) = chit_sheets(&groups, media, "t").unwrap();
         assert_eq!(sheets.len(), 1);
         assert_eq!(first, vec![0, 0]);
         let p = &sheets[0].placements;
@@ -172,5 +180,12 @@ mod tests {
             .fold(f64::MAX, f64::min);
         assert!(first_b >= last_a, "{first_b} >= {last_a}");
         assert!(sheets[0].label.contains("a, b"));
+        for m in &sheets[0].marks {
+            let b = m.bounds();
+            assert!(
+                b.x >= 4.2 && b.y >= 4.2 && b.right() <= 215.9 - 4.2 && b.bottom() <= 279.4 - 4.2,
+                "{m:?}"
+            );
+        }
     }
 }

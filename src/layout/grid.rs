@@ -1,44 +1,28 @@
 //! n-up grids: cards butted together with crop marks (bleed only on the grid's outer
-//! edges), chits spaced by their bleed with a cut line around each shape, and back
-//! sheets mirrored for a long-edge duplex flip.
+//! edges), chits spaced by their bleed with a cut line around each shape, pads edge
+//! to edge, and back sheets mirrored for a long-edge duplex flip.
+//!
+//! Duplex sheets are always portrait, like the calibration page, so that a
+//! long-edge flip mirrors them left to right and `--back-offset` means the same on
+//! every page; parts are laid sideways when more fit that way. One-sided sheets
+//! take whichever orientation holds more.
 
-use super::marks::{Anchor, Marks};
-use super::{Paper, Placement, Rect, Sheet, PRINTER_MARGIN};
+use super::label;
+use super::marks::Marks;
+use super::{LayoutError, Media, Placement, Rect, Sheet};
 use crate::model::{Shape, Size};
 
 /// How a kind of part is laid out on a sheet.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GridStyle {
-    /// Space the parts apart by twice their bleed and draw a cut line around each
-    /// shape (chits); otherwise butt them together with crop marks (cards).
-    pub cut_lines: bool,
-    /// Paper kept free at each edge, in mm.
-    pub edge: f64,
-    /// Draw thin cut lines along the inner column/row boundaries across the sheet
-    /// (pads printed 2-up edge to edge have no room for crop marks outside).
-    pub inner_lines: bool,
-}
-
-impl GridStyle {
-    /// Cards, money, aids: butted, crop marks, 3 mm of paper edge (Letter is only
-    /// just tall enough for 3 poker cards with bleed).
-    pub const BUTTED: GridStyle = GridStyle {
-        cut_lines: false,
-        edge: 3.0,
-        inner_lines: false,
-    };
-    /// Chits and tokens: spaced, cut lines, inside the printable area.
-    pub const SPACED: GridStyle = GridStyle {
-        cut_lines: true,
-        edge: PRINTER_MARGIN,
-        inner_lines: false,
-    };
-    /// Pads: butted edge to edge (A5 2-up on A4, half-letter 2-up on Letter).
-    pub const EDGE_TO_EDGE: GridStyle = GridStyle {
-        cut_lines: false,
-        edge: 0.0,
-        inner_lines: true,
-    };
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GridStyle {
+    /// Cards, money, aids, screens: butted together, bleed around the grid, crop
+    /// marks at both ends of every cut, inside the printable area.
+    Butted,
+    /// Chits and tokens: spaced by twice their bleed, a cut line around each shape.
+    Spaced,
+    /// Pads: edge to edge (A5 2-up on A4, half-letter 2-up on Letter), a dashed
+    /// cut guide between them.
+    EdgeToEdge,
 }
 
 /// One printed part: its front picture, back picture and cut shape.
@@ -49,328 +33,448 @@ pub struct GridItem {
     pub shape: Shape,
 }
 
-struct Geometry {
-    paper: Paper,
+/// A component set to lay out.
+#[derive(Debug, Clone, Copy)]
+pub struct Parts<'a> {
+    pub items: &'a [GridItem],
+    pub size: Size,
+    pub bleed: f64,
+    pub style: GridStyle,
+    /// Panels side by side along the part's width, with a fold between each two
+    /// (a standing screen); 1 for flat parts.
+    pub panels: usize,
+    /// The set's name for sheet labels.
+    pub title: &'a str,
+    /// Backs go on one-sided sheets of their own, to be glued behind their fronts
+    /// (a one-sided build of parts too big to fold); otherwise backs are printed
+    /// duplex.
+    pub glued: bool,
+}
+
+impl Parts<'_> {
+    /// Whether the parts have backs.
+    pub fn two_sided(&self) -> bool {
+        self.items.iter().any(|i| i.back.is_some())
+    }
+
+    /// Whether the parts are printed on duplex sheets.
+    pub fn duplex(&self) -> bool {
+        self.two_sided() && !self.glued
+    }
+}
+
+/// Longest crop mark.
+pub(super) const MARK_LEN: f64 = 5.0;
+/// Shortest crop mark a layout accepts: shorter ones are hard to see.
+pub(super) const MIN_MARK: f64 = 2.0;
+/// Gap between the bleed edge and the start of a crop mark.
+pub(super) const MARK_GAP: f64 = 0.5;
+/// Room a label needs below the bottom marks (2.4 mm text and clearance).
+const LABEL_BAND: f64 = 3.6;
+
+/// Where the parts of a grid go on a sheet.
+#[derive(Debug, Clone, Copy)]
+struct Arrangement {
+    media: Media,
+    /// Parts laid sideways (a quarter turn).
+    turned: bool,
     cols: usize,
     rows: usize,
-    /// Trim top-left of cell (0, 0).
+    /// A part's trim on the page (after any turn).
+    cell_w: f64,
+    cell_h: f64,
+    /// Space between neighbouring trims.
+    gap: f64,
+    /// Trim top-left corner of cell (0, 0).
     x0: f64,
     y0: f64,
-    pitch_x: f64,
-    pitch_y: f64,
 }
 
-/// Length of a crop mark when there is room for it.
-const MARK_LEN: f64 = 5.0;
-/// Gap between the bleed edge and the start of a crop mark.
-const MARK_GAP: f64 = 0.5;
+impl Arrangement {
+    fn per_sheet(&self) -> usize {
+        self.cols * self.rows
+    }
 
-fn fit(paper: Paper, size: Size, bleed: f64, gap: f64, edge: f64) -> (usize, usize) {
-    let n = |avail: f64, w: f64| -> usize {
-        // cols*w + (cols-1)*gap + 2*bleed <= avail
-        let k = ((avail - 2.0 * bleed + gap) / (w + gap)).floor();
-        if k.is_finite() && k > 0.0 {
-            k as usize
-        } else {
-            0
+    fn trim(&self, r: usize, c: usize) -> Rect {
+        Rect {
+            x: self.x0 + c as f64 * (self.cell_w + self.gap),
+            y: self.y0 + r as f64 * (self.cell_h + self.gap),
+            w: self.cell_w,
+            h: self.cell_h,
         }
-    };
-    (
-        n(paper.width - 2.0 * edge, size.width),
-        n(paper.height - 2.0 * edge, size.height),
-    )
+    }
 }
 
-/// Lays out `items` on sheets of `paper`. Cards (`cut_lines == false`) are butted
-/// together with crop marks; chits are spaced `2 * bleed` apart with cut lines.
-/// Sheets with backs are followed by their back sheet, mirrored for a long-edge flip.
-pub fn grid(
-    items: &[GridItem],
-    size: Size,
-    bleed: f64,
-    style: GridStyle,
-    paper: Paper,
-    title: &str,
-) -> Result<Vec<Sheet>, String> {
-    let gap = if style.cut_lines { 2.0 * bleed } else { 0.0 };
-    let edge = style.edge;
-    let mut best: Option<Geometry> = None;
-    for p in [paper, paper.landscape()] {
-        let (cols, rows) = fit(p, size, bleed, gap, edge);
-        if cols * rows == 0 {
+/// Paper kept free between the page edge and the grid's bleed edge.
+fn edge(style: GridStyle, media: &Media) -> f64 {
+    match style {
+        GridStyle::Butted => media.margin + MIN_MARK + MARK_GAP,
+        GridStyle::Spaced => media.margin,
+        GridStyle::EdgeToEdge => 0.0,
+    }
+}
+
+/// How many parts of `w` mm (with `gap` between, `bleed` around) fit in `avail`.
+fn count(avail: f64, w: f64, gap: f64, bleed: f64) -> usize {
+    let k = ((avail - 2.0 * bleed + gap) / (w + gap) + 1e-9).floor();
+    if k.is_finite() && k > 0.0 {
+        k as usize
+    } else {
+        0
+    }
+}
+
+/// The arrangement holding the most parts: portrait or (one-sided only) landscape
+/// paper, parts upright or (not triangles) laid sideways; upright and portrait win
+/// ties.
+fn arrange(parts: &Parts, media: Media) -> Result<Arrangement, LayoutError> {
+    let gap = if parts.style == GridStyle::Spaced {
+        2.0 * parts.bleed
+    } else {
+        0.0
+    };
+    let mut pages = vec![media];
+    if !parts.duplex() {
+        pages.push(media.landscape());
+    }
+    let turnable = parts.items.iter().all(|i| i.shape != Shape::Triangle)
+        && (parts.size.width - parts.size.height).abs() > 1e-9;
+    let mut best: Option<Arrangement> = None;
+    for turned in [false, true] {
+        if turned && !turnable {
             continue;
         }
-        if best.as_ref().is_none_or(|b| cols * rows > b.cols * b.rows) {
-            let (pitch_x, pitch_y) = (size.width + gap, size.height + gap);
-            let gw = cols as f64 * size.width + (cols - 1) as f64 * gap;
-            let gh = rows as f64 * size.height + (rows - 1) as f64 * gap;
-            best = Some(Geometry {
-                paper: p,
+        for &page in &pages {
+            let (cw, ch) = if turned {
+                (parts.size.height, parts.size.width)
+            } else {
+                (parts.size.width, parts.size.height)
+            };
+            let e = edge(parts.style, &page);
+            let (pw, ph) = (page.paper.width, page.paper.height);
+            let cols = count(pw - 2.0 * e, cw, gap, parts.bleed);
+            let rows = count(ph - 2.0 * e, ch, gap, parts.bleed);
+            if cols * rows == 0 || best.is_some_and(|b| b.per_sheet() >= cols * rows) {
+                continue;
+            }
+            let gw = cols as f64 * cw + (cols - 1) as f64 * gap;
+            let gh = rows as f64 * ch + (rows - 1) as f64 * gap;
+            best = Some(Arrangement {
+                media: page,
+                turned,
                 cols,
                 rows,
-                x0: (p.width - gw) / 2.0,
-                y0: (p.height - gh) / 2.0,
-                pitch_x,
-                pitch_y,
+                cell_w: cw,
+                cell_h: ch,
+                gap,
+                x0: (pw - gw) / 2.0,
+                y0: (ph - gh) / 2.0,
             });
         }
     }
-    let g = best.ok_or_else(|| {
-        format!(
-            "a {} x {} mm part with {} mm bleed does not fit on {} paper",
-            size.width, size.height, bleed, paper.name
-        )
-    })?;
-    let per = g.cols * g.rows;
-    let pages = items.len().div_ceil(per);
-    let has_backs = items.iter().any(|i| i.back.is_some());
+    best.ok_or(LayoutError::DoesNotFit {
+        width: parts.size.width,
+        height: parts.size.height,
+        bleed: parts.bleed,
+        paper: media.paper.name,
+        margin: media.margin,
+    })
+}
+
+/// Lays out `parts` on sheets of `media`. Sheets with backs are followed by their
+/// back sheet, mirrored for a long-edge flip.
+pub fn grid(parts: &Parts, media: Media) -> Result<Vec<Sheet>, LayoutError> {
+    let a = arrange(parts, media)?;
+    let pages = parts.items.len().div_ceil(a.per_sheet());
     let mut sheets = Vec::new();
-    for (page, chunk) in items.chunks(per).enumerate() {
-        let n = format!("{}/{}", page + 1, pages);
-        sheets.push(sheet(
-            &g,
-            chunk,
-            size,
-            bleed,
-            style,
-            false,
-            &format!("{title} — fronts {n}"),
-            has_backs,
-        ));
-        if has_backs {
-            sheets.push(sheet(
-                &g,
-                chunk,
-                size,
-                bleed,
-                style,
-                true,
-                &format!("{title} — backs {n} (reverse of the page before; flip on the long edge)"),
-                true,
-            ));
+    for (page, chunk) in parts.items.chunks(a.per_sheet()).enumerate() {
+        let n = format!("{}/{pages}", page + 1);
+        let title = parts.title;
+        if !parts.two_sided() {
+            sheets.push(sheet(&a, parts, chunk, false, format!("{title} — {n}")));
+            continue;
         }
+        let (front, back) = if parts.glued {
+            (
+                format!("{title} — fronts {n}: print one-sided, glue the next page behind this one, crop marks matching"),
+                format!("{title} — backs {n}: glue behind the page before, crop marks matching"),
+            )
+        } else {
+            (
+                format!("{title} — fronts {n}: print double-sided, flip on the long edge"),
+                format!("{title} — backs {n}: the reverse of the page before"),
+            )
+        };
+        sheets.push(sheet(&a, parts, chunk, false, front));
+        sheets.push(sheet(&a, parts, chunk, true, back));
     }
     Ok(sheets)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn sheet(
-    g: &Geometry,
-    chunk: &[GridItem],
-    size: Size,
-    bleed: f64,
-    style: GridStyle,
-    back: bool,
-    label: &str,
-    duplex: bool,
-) -> Sheet {
-    let cut_lines = style.cut_lines;
-    // Occupied cells, after mirroring for the back.
-    let cell = |k: usize| -> (usize, usize) {
-        let (r, c) = (k / g.cols, k % g.cols);
-        (r, if back { g.cols - 1 - c } else { c })
-    };
-    let mut occupied = vec![vec![false; g.cols]; g.rows];
-    for k in 0..chunk.len() {
-        let (r, c) = cell(k);
+/// The cell of each part of a sheet, mirrored on a back sheet.
+fn cells(a: &Arrangement, n: usize, back: bool) -> Vec<(usize, usize)> {
+    (0..n)
+        .map(|k| {
+            let (r, c) = (k / a.cols, k % a.cols);
+            (r, if back { a.cols - 1 - c } else { c })
+        })
+        .collect()
+}
+
+/// One sheet of a grid: the parts of `chunk` (their backs on a back sheet), their
+/// marks and the label.
+fn sheet(a: &Arrangement, parts: &Parts, chunk: &[GridItem], back: bool, label: String) -> Sheet {
+    let (pw, ph) = (a.media.paper.width, a.media.paper.height);
+    let mut s = Sheet::blank(pw, ph, label);
+    s.duplex = parts.duplex();
+    s.back = back;
+    let cells = cells(a, chunk.len(), back);
+    let mut occupied = vec![vec![false; a.cols]; a.rows];
+    for &(r, c) in &cells {
         occupied[r][c] = true;
     }
+    let mut marks = Marks::default();
+    for (item, &(r, c)) in chunk.iter().zip(&cells) {
+        let face = if back { item.back } else { Some(item.front) };
+        let Some(face) = face else { continue };
+        let trim = a.trim(r, c);
+        let clip = match parts.style {
+            GridStyle::Butted | GridStyle::EdgeToEdge => {
+                butted_clip(&occupied, r, c, trim, parts.bleed)
+            }
+            GridStyle::Spaced => {
+                marks.cut(item.shape, trim);
+                trim.grow(parts.bleed)
+            }
+        };
+        s.placements
+            .push(place(face, trim, clip, parts, a.turned, back));
+    }
+    let cut_lines = marks.0.clone();
+    match parts.style {
+        GridStyle::Butted => crop_marks(&mut marks, a, parts, &occupied, false),
+        GridStyle::EdgeToEdge => cut_guides(&mut marks, a),
+        GridStyle::Spaced => {}
+    }
+    s.marks = marks.0;
+    s.fit_boxes(parts.bleed);
+    let text = s.label.clone();
+    if !label::put(&mut s, a.media.margin, &text) && parts.style == GridStyle::Butted {
+        // No strip is free: shorten the bottom marks to make one.
+        let mut marks = Marks(cut_lines);
+        crop_marks(&mut marks, a, parts, &occupied, true);
+        s.marks = marks.0;
+        label::put(&mut s, a.media.margin, &text);
+    }
+    s
+}
+
+/// A part whose trim on the page is `trim`: the face picture's box around it.
+fn place(
+    face: usize,
+    trim: Rect,
+    clip: Rect,
+    parts: &Parts,
+    turned: bool,
+    back: bool,
+) -> Placement {
+    let b = parts.bleed;
+    Placement {
+        face,
+        x: trim.x - b,
+        y: trim.y - b,
+        w: parts.size.width + 2.0 * b,
+        h: parts.size.height + 2.0 * b,
+        clip,
+        trim,
+        quarter_turn: turned,
+        // The back of a part laid sideways turns the other way: a long-edge flip
+        // turns the sheet over its vertical axis.
+        rotate180: turned && back,
+    }
+}
+
+/// Butted parts show their bleed only where no neighbour is.
+fn butted_clip(occupied: &[Vec<bool>], r: usize, c: usize, trim: Rect, bleed: f64) -> Rect {
     let occ = |r: isize, c: isize| -> bool {
         r >= 0
             && c >= 0
-            && (r as usize) < g.rows
-            && (c as usize) < g.cols
-            && occupied[r as usize][c as usize]
+            && occupied
+                .get(r as usize)
+                .and_then(|row| row.get(c as usize))
+                .copied()
+                .unwrap_or(false)
     };
-    let mut chrome = Marks::default();
-    let mut placements = Vec::new();
-    let mut trim_all: Option<Rect> = None;
-    for (k, item) in chunk.iter().enumerate() {
-        let face = if back { item.back } else { Some(item.front) };
-        let Some(face) = face else { continue };
-        let (r, c) = cell(k);
-        let trim = Rect {
-            x: g.x0 + c as f64 * g.pitch_x,
-            y: g.y0 + r as f64 * g.pitch_y,
-            w: size.width,
-            h: size.height,
-        };
-        let clip = if cut_lines {
-            trim.grow(bleed)
-        } else {
-            // Butted: bleed only where no neighbour is.
-            let (ri, ci) = (r as isize, c as isize);
-            let l = if occ(ri, ci - 1) { 0.0 } else { bleed };
-            let rt = if occ(ri, ci + 1) { 0.0 } else { bleed };
-            let t = if occ(ri - 1, ci) { 0.0 } else { bleed };
-            let b = if occ(ri + 1, ci) { 0.0 } else { bleed };
-            Rect {
-                x: trim.x - l,
-                y: trim.y - t,
-                w: trim.w + l + rt,
-                h: trim.h + t + b,
-            }
-        };
-        if cut_lines {
-            chrome.cut(item.shape, trim);
-        }
-        trim_all = Some(trim_all.map_or(trim, |a| a.union(&trim)));
-        placements.push(Placement {
-            face,
-            x: trim.x - bleed,
-            y: trim.y - bleed,
-            w: size.width + 2.0 * bleed,
-            h: size.height + 2.0 * bleed,
-            clip,
-            trim,
-            rotate180: false,
-        });
-    }
-    let gw = g.cols as f64 * size.width + (g.cols - 1) as f64 * (g.pitch_x - size.width);
-    let gh = g.rows as f64 * size.height + (g.rows - 1) as f64 * (g.pitch_y - size.height);
-    let grid_rect = Rect {
-        x: g.x0,
-        y: g.y0,
-        w: gw,
-        h: gh,
-    };
-    if !cut_lines {
-        crop_marks(&mut chrome, g, size, bleed, &grid_rect);
-    }
-    if style.inner_lines {
-        for c in 1..g.cols {
-            let x = grid_rect.x + c as f64 * size.width;
-            chrome.dashed(x, 0.0, x, g.paper.height);
-        }
-        for r in 1..g.rows {
-            let y = grid_rect.y + r as f64 * size.height;
-            chrome.dashed(0.0, y, g.paper.width, y);
-        }
-    }
-    label_sheet(&mut chrome, g, bleed, &grid_rect, label, duplex && !back);
-    let trim = trim_all.unwrap_or(grid_rect);
-    let bleed_box = trim.grow(bleed).intersect(&Rect {
-        x: 0.0,
-        y: 0.0,
-        w: g.paper.width,
-        h: g.paper.height,
-    });
-    Sheet {
-        width: g.paper.width,
-        height: g.paper.height,
-        trim,
-        bleed: bleed_box,
-        placements,
-        marks: chrome.0,
-        label: label.to_string(),
-        back,
+    let (ri, ci) = (r as isize, c as isize);
+    let side = |taken: bool| if taken { 0.0 } else { bleed };
+    let (l, rt) = (side(occ(ri, ci - 1)), side(occ(ri, ci + 1)));
+    let (t, b) = (side(occ(ri - 1, ci)), side(occ(ri + 1, ci)));
+    Rect {
+        x: trim.x - l,
+        y: trim.y - t,
+        w: trim.w + l + rt,
+        h: trim.h + t + b,
     }
 }
 
-/// Crop marks at every column and row line, outside the grid's bleed, cut short so
-/// they stay on the paper.
-fn crop_marks(chrome: &mut Marks, g: &Geometry, size: Size, bleed: f64, grid: &Rect) {
-    let (pw, ph) = (g.paper.width, g.paper.height);
-    let start = bleed + MARK_GAP;
-    let top_room = (grid.y - start - 0.5).min(MARK_LEN);
-    let side_room = (grid.x - start - 0.5).min(MARK_LEN);
-    for c in 0..=g.cols {
-        let x = grid.x + c as f64 * size.width;
-        if top_room > 0.5 {
-            chrome.line(x, grid.y - start, x, grid.y - start - top_room);
-            chrome.line(
-                x,
-                grid.bottom() + start,
-                x,
-                (grid.bottom() + start + top_room).min(ph),
-            );
-        }
-    }
-    for r in 0..=g.rows {
-        let y = grid.y + r as f64 * size.height;
-        if side_room > 0.5 {
-            chrome.line(grid.x - start, y, grid.x - start - side_room, y);
-            chrome.line(
-                grid.right() + start,
-                y,
-                (grid.right() + start + side_room).min(pw),
-                y,
-            );
-        }
-    }
+/// The cells in use: first and last row, first and last column.
+fn used(occupied: &[Vec<bool>]) -> Option<(usize, usize, usize, usize)> {
+    let rows: Vec<usize> = (0..occupied.len())
+        .filter(|&r| occupied[r].iter().any(|&o| o))
+        .collect();
+    let cols: Vec<usize> = (0..occupied.first().map_or(0, Vec::len))
+        .filter(|&c| occupied.iter().any(|row| row[c]))
+        .collect();
+    Some((*rows.first()?, *rows.last()?, *cols.first()?, *cols.last()?))
 }
 
-/// Puts the sheet's label where there is room: the bottom margin, else the left margin.
-fn label_sheet(
-    chrome: &mut Marks,
-    g: &Geometry,
-    bleed: f64,
-    grid: &Rect,
-    label: &str,
-    duplex_front: bool,
+/// Crop marks at both ends of every cut through the parts in use, and dashed
+/// fold ticks at both ends of every fold of a screen; outside the bleed, as long
+/// as the printable area allows (with `short_bottom`, the bottom ones leave room
+/// for a label when they can).
+fn crop_marks(
+    marks: &mut Marks,
+    a: &Arrangement,
+    parts: &Parts,
+    occupied: &[Vec<bool>],
+    short_bottom: bool,
 ) {
-    let size = 2.4;
-    let text = if duplex_front {
-        format!("{label} — print double-sided")
-    } else {
-        label.to_string()
+    let Some((r0, r1, c0, c1)) = used(occupied) else {
+        return;
     };
-    let bottom_room = g.paper.height - grid.bottom() - bleed - MARK_LEN - MARK_GAP;
-    if bottom_room >= size + 1.5 {
-        chrome.text(
-            g.paper.width / 2.0,
-            g.paper.height - (bottom_room - size) / 2.0 - 1.0,
-            size,
-            Anchor::Middle,
-            false,
-            &text,
-        );
-    } else if grid.x - bleed - MARK_LEN - MARK_GAP >= 3.0 || grid.x >= 10.0 {
-        // In the left margin, reading upwards, centred on the middle of the first row
-        // so it never meets a crop mark.
-        let x = (grid.x - bleed - 1.5).min(PRINTER_MARGIN + size);
-        let row_h = g.pitch_y;
-        chrome.text(x, grid.y + row_h / 2.0, size, Anchor::Middle, true, &text);
+    let area = a.media.printable();
+    let top_left = a.trim(r0, c0);
+    let bottom_right = a.trim(r1, c1);
+    let grid = top_left.union(&bottom_right);
+    let start = parts.bleed + MARK_GAP;
+    let room_top = grid.y - start - area.y;
+    let room_bottom = area.bottom() - grid.bottom() - start;
+    let room_left = grid.x - start - area.x;
+    let room_right = area.right() - grid.right() - start;
+    let len = |room: f64| room.min(MARK_LEN);
+    let bottom = if short_bottom {
+        (room_bottom - LABEL_BAND)
+            .clamp(MIN_MARK, MARK_LEN)
+            .min(room_bottom)
+    } else {
+        len(room_bottom)
+    };
+    let (top, left, right) = (len(room_top), len(room_left), len(room_right));
+    let mut xs: Vec<(f64, bool)> = (c0..=c1 + 1)
+        .map(|c| (a.x0 + c as f64 * a.cell_w, false))
+        .collect();
+    let mut ys: Vec<(f64, bool)> = (r0..=r1 + 1)
+        .map(|r| (a.y0 + r as f64 * a.cell_h, false))
+        .collect();
+    for k in 1..parts.panels {
+        let f = k as f64 / parts.panels as f64;
+        if a.turned {
+            ys.extend((r0..=r1).map(|r| (a.trim(r, 0).y + f * a.cell_h, true)));
+        } else {
+            xs.extend((c0..=c1).map(|c| (a.trim(0, c).x + f * a.cell_w, true)));
+        }
+    }
+    let draw = |marks: &mut Marks, x1: f64, y1: f64, x2: f64, y2: f64, fold: bool| {
+        if fold {
+            marks.dashed(x1, y1, x2, y2);
+        } else {
+            marks.line(x1, y1, x2, y2);
+        }
+    };
+    for (x, fold) in xs {
+        draw(marks, x, grid.y - start, x, grid.y - start - top, fold);
+        let y = grid.bottom() + start;
+        draw(marks, x, y, x, y + bottom, fold);
+    }
+    for (y, fold) in ys {
+        draw(marks, grid.x - start, y, grid.x - start - left, y, fold);
+        let x = grid.right() + start;
+        draw(marks, x, y, x + right, y, fold);
+    }
+}
+
+/// Dashed cut guides between pads printed edge to edge, inside the printable area.
+fn cut_guides(marks: &mut Marks, a: &Arrangement) {
+    let area = a.media.printable();
+    for c in 1..a.cols {
+        let x = a.x0 + c as f64 * a.cell_w;
+        marks.dashed(x, area.y, x, area.bottom());
+    }
+    for r in 1..a.rows {
+        let y = a.y0 + r as f64 * a.cell_h;
+        marks.dashed(area.x, y, area.right(), y);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::{Mark, Stroke};
+    use crate::layout::{Mark, Paper, Stroke};
 
-    fn items(n: usize) -> Vec<GridItem> {
+    fn items(n: usize, backs: bool) -> Vec<GridItem> {
         (0..n)
             .map(|i| GridItem {
                 front: i,
-                back: Some(1000),
+                back: backs.then_some(1000),
                 shape: Shape::Rect,
             })
             .collect()
     }
 
-    /// `n` cards with backs, laid out with `grid` on `paper` (both by name).
-    fn laid(n: usize, size: &str, bleed: f64, style: GridStyle, paper: &str) -> Vec<Sheet> {
-        let paper = Paper::named(paper).unwrap();
-        grid(
-            &items(n),
-            Size::named(size).unwrap(),
+    /// `n` parts laid out with `grid` on `paper` (both by name), 4.2 mm margin.
+    fn laid(
+        n: usize,
+        backs: bool,
+        size: &str,
+        bleed: f64,
+        style: GridStyle,
+        paper: &str,
+    ) -> Vec<Sheet> {
+        let items = items(n, backs);
+        let parts = Parts {
+            items: &items,
+            size: Size::named(size).unwrap(),
             bleed,
             style,
-            paper,
-            "t",
-        )
-        .unwrap()
+            panels: 1,
+            title: "t",
+            glued: false,
+        };
+        grid(&parts, Media::new(Paper::named(paper).unwrap(), 4.2)).unwrap()
+    }
+
+    /// Every line and label of the sheet lies inside the printable area.
+    fn inside(s: &Sheet, m: f64) {
+        for mark in &s.marks {
+            let b = mark.bounds();
+            assert!(
+                b.x >= m - 1e-9
+                    && b.y >= m - 1e-9
+                    && b.right() <= s.width - m + 1e-9
+                    && b.bottom() <= s.height - m + 1e-9,
+                "{mark:?} outside the printable area of {} x {}",
+                s.width,
+                s.height
+            );
+        }
     }
 
     #[test]
-    fn poker_nine_up_on_letter_with_mirrored_backs() {
-        let sheets = laid(10, "poker", 3.0, GridStyle::BUTTED, "letter");
+    fn poker_on_letter_with_backs_is_eight_up_sideways_on_portrait_sheets() {
+        let sheets = laid(10, true, "poker", 3.0, GridStyle::Butted, "letter");
         assert_eq!(sheets.len(), 4, "2 front sheets + 2 back sheets");
         let front = &sheets[0];
-        assert_eq!(front.placements.len(), 9);
-        assert!((front.trim.w - 190.5).abs() < 1e-9 && (front.trim.h - 266.7).abs() < 1e-9);
-        // The back of the first card (top-left) is top-right on the back sheet.
+        assert_eq!((front.width, front.height), (215.9, 279.4));
+        assert_eq!(front.placements.len(), 8);
+        assert!(front
+            .placements
+            .iter()
+            .all(|p| p.quarter_turn && !p.rotate180));
+        assert!(sheets[1]
+            .placements
+            .iter()
+            .all(|p| p.quarter_turn && p.rotate180));
+        // The back of the first part (top-left) is top-right on the back sheet.
         let f0 = &front.placements[0];
         let b0 = &sheets[1].placements[0];
         assert!(
@@ -380,50 +484,134 @@ mod tests {
         // Inner edges are clipped at the trim; outer edges keep their bleed.
         assert!((f0.clip.x - (f0.trim.x - 3.0)).abs() < 1e-9);
         assert!((f0.clip.right() - f0.trim.right()).abs() < 1e-9);
+        for s in &sheets {
+            inside(s, 4.2);
+        }
+        assert!(sheets[1].back && sheets[1].duplex && sheets[0].duplex && !sheets[0].back);
+    }
+
+    #[test]
+    fn one_sided_poker_on_letter_is_eight_up_on_landscape_sheets() {
+        let sheets = laid(8, false, "poker", 3.0, GridStyle::Butted, "letter");
+        assert_eq!(sheets.len(), 1);
+        assert_eq!((sheets[0].width, sheets[0].height), (279.4, 215.9));
+        assert!(sheets[0].placements.iter().all(|p| !p.quarter_turn));
+        inside(&sheets[0], 4.2);
+    }
+
+    #[test]
+    fn poker_on_a4_is_nine_up_with_marks_at_both_ends_of_every_cut() {
+        let sheets = laid(9, true, "poker", 3.0, GridStyle::Butted, "a4");
+        let s = &sheets[0];
+        assert_eq!(s.placements.len(), 9);
+        let crop: Vec<&Mark> = s
+            .marks
+            .iter()
+            .filter(|m| m.stroke() == Stroke::Crop && !matches!(m, Mark::Label { .. }))
+            .collect();
+        // 4 vertical cuts and 4 horizontal cuts, a mark at each end.
+        assert_eq!(crop.len(), 16);
+        for m in &crop {
+            let b = m.bounds();
+            assert!(b.w.max(b.h) >= MIN_MARK - 1e-9, "{m:?}");
+        }
+        inside(s, 4.2);
+        assert!(s.marks.iter().any(|m| matches!(m, Mark::Label { .. })));
+    }
+
+    #[test]
+    fn a_partial_sheet_has_marks_only_around_the_rows_in_use() {
+        let sheets = laid(2, false, "poker", 3.0, GridStyle::Butted, "a4");
+        let s = &sheets[0];
+        let lowest = s
+            .placements
+            .iter()
+            .map(|p| p.trim.bottom())
+            .fold(0.0, f64::max);
+        for m in s.marks.iter().filter(|m| m.stroke() == Stroke::Crop) {
+            if let Mark::Line { from, .. } = m {
+                assert!(
+                    from.1 <= lowest + 10.0,
+                    "no marks below the last row: {m:?}"
+                );
+            }
+        }
     }
 
     #[test]
     fn chits_are_spaced_by_their_bleed() {
-        let sheets = laid(5, "chit-3/4in", 1.5, GridStyle::SPACED, "a4");
+        let sheets = laid(5, false, "chit-3/4in", 1.5, GridStyle::Spaced, "a4");
         let p = &sheets[0].placements;
         assert!((p[1].trim.x - p[0].trim.x - (19.05 + 3.0)).abs() < 1e-9);
         assert!(sheets[0]
             .marks
             .iter()
             .any(|m| matches!(m, Mark::Outline { .. })));
+        inside(&sheets[0], 4.2);
     }
 
     #[test]
     fn a5_pads_print_two_up_on_a4_landscape() {
-        let sheets = laid(4, "a5", 0.0, GridStyle::EDGE_TO_EDGE, "a4");
-        let fronts: Vec<_> = sheets
-            .iter()
-            .filter(|s| s.label.contains("fronts"))
-            .collect();
-        assert_eq!(fronts.len(), 2);
-        assert_eq!(fronts[0].placements.len(), 2);
-        assert_eq!((fronts[0].width, fronts[0].height), (297.0, 210.0));
+        let sheets = laid(4, false, "a5", 0.0, GridStyle::EdgeToEdge, "a4");
+        assert_eq!(sheets.len(), 2);
+        assert_eq!(sheets[0].placements.len(), 2);
+        assert_eq!((sheets[0].width, sheets[0].height), (297.0, 210.0));
         assert!(
-            fronts[0].marks.iter().any(|m| m.stroke() == Stroke::Guide),
+            sheets[0].marks.iter().any(|m| m.stroke() == Stroke::Guide),
             "a cut line between the two pads"
         );
+        inside(&sheets[0], 4.2);
+    }
+
+    #[test]
+    fn screens_get_fold_ticks() {
+        let items = items(1, true);
+        let parts = Parts {
+            items: &items,
+            size: Size {
+                width: 255.0,
+                height: 120.0,
+            },
+            bleed: 3.0,
+            style: GridStyle::Butted,
+            panels: 3,
+            title: "screen",
+            glued: false,
+        };
+        let sheets = grid(&parts, Media::new(Paper::named("letter").unwrap(), 4.2)).unwrap();
+        assert_eq!(sheets.len(), 2);
+        let s = &sheets[0];
+        assert!(
+            s.placements[0].quarter_turn,
+            "laid sideways on a portrait sheet"
+        );
+        // Two folds, a dashed tick at each end.
+        let folds = s
+            .marks
+            .iter()
+            .filter(|m| m.stroke() == Stroke::Guide)
+            .count();
+        assert_eq!(folds, 4);
+        inside(s, 4.2);
     }
 
     #[test]
     fn too_big_is_an_error() {
-        let letter = Paper::named("letter").unwrap();
-        let e = grid(
-            &items(1),
-            Size {
+        let items = items(1, false);
+        let parts = Parts {
+            items: &items,
+            size: Size {
                 width: 400.0,
                 height: 400.0,
             },
-            3.0,
-            GridStyle::BUTTED,
-            letter,
-            "t",
-        )
-        .unwrap_err();
-        assert!(e.contains("does not fit"));
+            bleed: 3.0,
+            style: GridStyle::Butted,
+            panels: 1,
+            title: "t",
+            glued: false,
+        };
+        let e = grid(&parts, Media::new(Paper::named("letter").unwrap(), 4.2)).unwrap_err();
+        assert!(matches!(e, LayoutError::DoesNotFit { .. }));
+        assert!(e.to_string().contains("does not fit"));
     }
 }

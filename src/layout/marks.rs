@@ -50,6 +50,31 @@ pub const LABEL_RGB: [u8; 3] = [0x33, 0x33, 0x33];
 /// The font family of labels.
 pub const LABEL_FAMILY: &str = "Lato";
 
+/// The side of a seam between two board tiles a half target is drawn on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Toward {
+    Left,
+    Right,
+    Up,
+    Down,
+}
+
+impl Toward {
+    /// The unit vector pointing to this side.
+    fn unit(self) -> (f64, f64) {
+        match self {
+            Toward::Left => (-1.0, 0.0),
+            Toward::Right => (1.0, 0.0),
+            Toward::Up => (0.0, -1.0),
+            Toward::Down => (0.0, 1.0),
+        }
+    }
+}
+
+/// How far a half target stays off its seam, so that none of it shows on the other
+/// side of the cut.
+pub const SEAM_CLEARANCE: f64 = 0.3;
+
 /// One mark on a sheet, in millimetres from the sheet's top-left corner.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mark {
@@ -61,8 +86,15 @@ pub enum Mark {
     },
     /// A cut line along the outline of a part whose trim is `rect`.
     Outline { shape: Shape, rect: Rect },
-    /// A registration target: a circle of radius `r` and a cross through it.
-    Target { center: (f64, f64), r: f64 },
+    /// A registration target: a circle of radius `r` and a cross through it; or,
+    /// with `half`, only the half on that side of a seam through `center` (kept
+    /// [`SEAM_CLEARANCE`] off the seam): the two halves of neighbouring board tiles
+    /// make one target when the tiles are lined up.
+    Target {
+        center: (f64, f64),
+        r: f64,
+        half: Option<Toward>,
+    },
     /// A line of text `size` mm high (font size), baseline at `at`; `upwards` turns
     /// it 90 degrees to read from bottom to top.
     Label {
@@ -106,6 +138,7 @@ impl Mark {
             Mark::Target {
                 center: (cx, cy),
                 r,
+                half: None,
             } => {
                 let mut s = ellipse(*cx, *cy, *r, *r);
                 let arm = r * 1.6;
@@ -117,7 +150,53 @@ impl Mark {
                 ]);
                 s
             }
+            Mark::Target {
+                center,
+                r,
+                half: Some(side),
+            } => half_target(*center, *r, *side),
             Mark::Label { .. } => Vec::new(),
+        }
+    }
+
+    /// The rectangle the mark covers: its lines' extent (their width aside), or a
+    /// label's box as the label font measures it.
+    pub fn bounds(&self) -> Rect {
+        if let Mark::Label {
+            at,
+            size,
+            anchor,
+            upwards,
+            text,
+        } = self
+        {
+            return super::label_box(*at, *size, *anchor, *upwards, text);
+        }
+        let mut pts = self.segments().into_iter().flat_map(|s| match s {
+            Segment::Move(x, y) | Segment::Line(x, y) => vec![(x, y)],
+            Segment::Cubic(a, b, c, d, e, f) => vec![(a, b), (c, d), (e, f)],
+            Segment::Close => Vec::new(),
+        });
+        let Some((x0, y0)) = pts.next() else {
+            return Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 0.0,
+                h: 0.0,
+            };
+        };
+        let (mut l, mut t, mut r, mut b) = (x0, y0, x0, y0);
+        for (x, y) in pts {
+            l = l.min(x);
+            t = t.min(y);
+            r = r.max(x);
+            b = b.max(y);
+        }
+        Rect {
+            x: l,
+            y: t,
+            w: r - l,
+            h: b - t,
         }
     }
 
@@ -133,6 +212,36 @@ impl Mark {
 
 /// Control-point distance for a quarter circle drawn as a cubic Bézier.
 const KAPPA: f64 = 0.552_284_749_831;
+
+/// The half of a target on `side` of a seam through `c`: a half disc outline whose
+/// flat side runs along the seam, [`SEAM_CLEARANCE`] off it, and the arm pointing
+/// away from the seam.
+fn half_target(c: (f64, f64), r: f64, side: Toward) -> Vec<Segment> {
+    let (ux, uy) = side.unit();
+    // Along the seam: perpendicular to `side`.
+    let (vx, vy) = (-uy, ux);
+    let (ox, oy) = (c.0 + ux * SEAM_CLEARANCE, c.1 + uy * SEAM_CLEARANCE);
+    let at = |s: f64, t: f64| (ox + vx * s + ux * t, oy + vy * s + uy * t);
+    let k = r * KAPPA;
+    let (a, b, c1, d, e, f) = (
+        at(r, 0.0),
+        at(r, k),
+        at(k, r),
+        at(0.0, r),
+        at(-k, r),
+        at(-r, k),
+    );
+    let g = at(-r, 0.0);
+    let arm = at(0.0, r * 1.6);
+    vec![
+        Segment::Move(a.0, a.1),
+        Segment::Cubic(b.0, b.1, c1.0, c1.1, d.0, d.1),
+        Segment::Cubic(e.0, e.1, f.0, f.1, g.0, g.1),
+        Segment::Close,
+        Segment::Move(ox, oy),
+        Segment::Line(arm.0, arm.1),
+    ]
+}
 
 fn ellipse(cx: f64, cy: f64, rx: f64, ry: f64) -> Vec<Segment> {
     let (kx, ky) = (rx * KAPPA, ry * KAPPA);
@@ -216,11 +325,12 @@ impl Marks {
         self.0.push(Mark::Outline { shape, rect });
     }
 
-    /// A registration target for aligning tiles.
-    pub fn target(&mut self, cx: f64, cy: f64, r: f64) {
+    /// Half a registration target on `side` of a seam through (`cx`, `cy`).
+    pub fn half_target(&mut self, cx: f64, cy: f64, r: f64, side: Toward) {
         self.0.push(Mark::Target {
             center: (cx, cy),
             r,
+            half: Some(side),
         });
     }
 

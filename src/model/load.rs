@@ -244,6 +244,7 @@ impl LoadContext<'_> {
                 .hint("use a named size (poker, bridge, mini-euro, chit-3/4in, tile-2in, ...) or { width = \"63.5mm\", height = \"88.9mm\" }")
         })?;
         let mut bleed = self.bleed(&cid, &def, kind)?;
+        let panels = self.panels(&cid, &def, kind)?;
         self.check_table(&cid, &def)?;
         let (art, art_back) = self.art(&def).map_err(|d| {
             let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
@@ -299,9 +300,33 @@ impl LoadContext<'_> {
                 exported,
                 art,
                 art_back,
+                panels,
             },
             warning,
         ))
+    }
+
+    /// A screen's panels: 2 to 6 (3 when not given); other kinds have none.
+    fn panels(&self, cid: &str, def: &ComponentDef, kind: Kind) -> Result<usize, Diagnostic> {
+        match (&def.panels, kind) {
+            (None, Kind::Screen) => Ok(3),
+            (None, _) => Ok(1),
+            (Some(p), Kind::Screen) if (2..=6).contains(p.get_ref()) => Ok(*p.get_ref() as usize),
+            (Some(p), Kind::Screen) => Err(self
+                .at(
+                    cid,
+                    Diagnostic::error(format!("a screen has 2 to 6 panels, not {}", p.get_ref())),
+                    p.span(),
+                )
+                .hint("three panels (a middle one and two wings) stand well")),
+            (Some(p), _) => Err(self
+                .at(
+                    cid,
+                    Diagnostic::error(format!("`panels` is for screens; this is a {kind}")),
+                    p.span(),
+                )
+                .hint("write kind = \"screen\", or remove `panels`")),
+        }
     }
 
     fn kind(&self, cid: &str, def: &ComponentDef) -> Result<Kind, Diagnostic> {

@@ -62,6 +62,9 @@ pub struct Component {
     pub art: Vec<PathBuf>,
     /// With `art_back`: the back art file.
     pub art_back: Option<PathBuf>,
+    /// Panels side by side along the width, folded between (screens); 1 for flat
+    /// parts.
+    pub panels: usize,
 }
 
 impl Component {
@@ -112,8 +115,12 @@ pub enum Kind {
     Token,
     /// Paper money: like cards.
     Money,
-    /// Player aids and screens: like cards, one or two to a sheet.
+    /// Player aids: like cards, one or two to a sheet.
     Aid,
+    /// Standing screens: panels side by side with folds between them (`panels`),
+    /// on their own sheets at real size (laid sideways if that fits), tiled like a
+    /// board when larger than the paper.
+    Screen,
     /// Boards: real size on their own page, and tiled over Letter/A4.
     Board,
     /// Playmats: like boards.
@@ -124,8 +131,8 @@ pub enum Kind {
 
 impl Kind {
     /// All kind names, for errors and hints.
-    pub const NAMES: [&'static str; 8] = [
-        "card", "chit", "token", "money", "aid", "board", "mat", "pad",
+    pub const NAMES: [&'static str; 9] = [
+        "card", "chit", "token", "money", "aid", "screen", "board", "mat", "pad",
     ];
 
     /// Parses a kind name.
@@ -136,6 +143,7 @@ impl Kind {
             "token" => Kind::Token,
             "money" => Kind::Money,
             "aid" => Kind::Aid,
+            "screen" => Kind::Screen,
             "board" => Kind::Board,
             "mat" => Kind::Mat,
             "pad" => Kind::Pad,
@@ -151,6 +159,7 @@ impl Kind {
             Kind::Token => "token",
             Kind::Money => "money",
             Kind::Aid => "aid",
+            Kind::Screen => "screen",
             Kind::Board => "board",
             Kind::Mat => "mat",
             Kind::Pad => "pad",

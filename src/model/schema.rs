@@ -87,7 +87,7 @@ pub struct ComponentDef {
     /// Human name for page labels, e.g. "Contract cards".
     #[serde(default)]
     pub name: Option<String>,
-    /// card, chit, token, money, aid, board, mat or pad.
+    /// card, chit, token, money, aid, screen, board, mat or pad.
     pub kind: Spanned<String>,
     /// A size name (`poker`, `chit-3/4in`, ...) or `{ width = "..", height = ".." }`.
     pub size: Spanned<toml::Value>,
@@ -126,6 +126,10 @@ pub struct ComponentDef {
     /// Bleed around each face (default 3mm; 1.5mm for chits and tokens).
     #[serde(default)]
     pub bleed: Option<Spanned<String>>,
+    /// Screens: panels side by side along the width, folded between (2 to 6;
+    /// default 3).
+    #[serde(default)]
+    pub panels: Option<Spanned<i64>>,
     /// What preflight does when a later element covers one the template marks
     /// `class="keep-visible"`: `warn` (the default) or `error` (nothing is written).
     #[serde(default)]

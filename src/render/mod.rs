@@ -98,6 +98,8 @@ pub fn face_value(comp: &Component, shape: Shape, side: Side) -> Value {
     m.insert("shape", Value::from(shape.name()));
     m.insert("side", Value::from(side.name()));
     m.insert("kind", Value::from(comp.kind.name()));
+    m.insert("panels", Value::from(comp.panels));
+    m.insert("panel_width", Value::from(w / comp.panels as f64));
     m.insert("component", Value::from(comp.id()));
     Value::from(m)
 }

@@ -15,6 +15,7 @@ mod interstate;
 mod parcel_delivery;
 mod pdf_text;
 mod performance;
+mod print;
 mod profiles;
 mod robustness;
 mod shop_png;

@@ -124,7 +124,7 @@ impl<'a> Plan<'a> {
         match comp.kind {
             Kind::Card | Kind::Money | Kind::Pad => self.deck(ci),
             Kind::Board | Kind::Mat => self.board(ci),
-            Kind::Aid => self.aids(ci),
+            Kind::Aid | Kind::Screen => self.aids(ci),
             Kind::Chit | Kind::Token => self.pieces(ci),
         }
     }

@@ -1,0 +1,691 @@
+//! Printing at home, read back from the PDFs of every game (the five in `data/` and
+//! the fixture game), on Letter and A4, with both home profiles (`home`,
+//! `gutterfold`): every crop mark, cut line and word lies inside the printable area
+//! (4.2 mm unprinted at each edge; the art of board tiles aside), every cut has a
+//! mark at both ends, every chit its cut line, and every back sheet of a duplex
+//! file is on the even page after its front, mirrored for a long-edge flip. The
+//! geometry comes from the page content streams (lopdf) and `pdftotext -bbox`, not
+//! from the layout code.
+//!
+//! `cargo test print:: -- --nocapture` prints the counts the README quotes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use lopdf::{Document, Object, ObjectId};
+
+use crate::common::*;
+
+/// The margin the home profiles leave unprinted, in mm.
+const MARGIN: f64 = 4.2;
+/// Rounding allowed when comparing positions read back from a PDF, in mm.
+const TOL: f64 = 0.02;
+/// A crop mark shorter than this is not a visible mark.
+const MIN_MARK: f64 = 1.9;
+const PT: f64 = 72.0 / 25.4;
+
+/// A rectangle in mm, origin at the page's top-left corner, y down.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct R {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+impl R {
+    fn of(points: &[(f64, f64)]) -> R {
+        let mut r = R {
+            x0: f64::MAX,
+            y0: f64::MAX,
+            x1: f64::MIN,
+            y1: f64::MIN,
+        };
+        for &(x, y) in points {
+            r.x0 = r.x0.min(x);
+            r.y0 = r.y0.min(y);
+            r.x1 = r.x1.max(x);
+            r.y1 = r.y1.max(y);
+        }
+        r
+    }
+
+    fn shrink(&self, d: f64) -> R {
+        R {
+            x0: self.x0 + d,
+            y0: self.y0 + d,
+            x1: self.x1 - d,
+            y1: self.y1 - d,
+        }
+    }
+
+    fn inside(&self, o: &R, tol: f64) -> bool {
+        self.x0 >= o.x0 - tol
+            && self.y0 >= o.y0 - tol
+            && self.x1 <= o.x1 + tol
+            && self.y1 <= o.y1 + tol
+    }
+
+    fn close(&self, o: &R, tol: f64) -> bool {
+        (self.x0 - o.x0).abs() < tol
+            && (self.y0 - o.y0).abs() < tol
+            && (self.x1 - o.x1).abs() < tol
+            && (self.y1 - o.y1).abs() < tol
+    }
+}
+
+/// A face drawn on a page: the face picture's box and the clip it shows through.
+#[derive(Debug, Clone, Copy)]
+pub struct Face {
+    pub bbox: R,
+    pub clip: R,
+}
+
+/// A stroked path: its points (control points included), dashed or solid, grey or
+/// black.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub points: Vec<(f64, f64)>,
+    pub dashed: bool,
+    pub black: bool,
+}
+
+/// A word and its box (`pdftotext -bbox`).
+#[derive(Debug, Clone)]
+pub struct Word {
+    pub text: String,
+    pub bbox: R,
+}
+
+/// One page read back.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub w: f64,
+    pub h: f64,
+    /// BleedBox grown from TrimBox: the bleed of the parts, in mm.
+    pub bleed: f64,
+    pub faces: Vec<Face>,
+    pub lines: Vec<Line>,
+    pub words: Vec<Word>,
+}
+
+impl Page {
+    fn printable(&self) -> R {
+        R {
+            x0: MARGIN,
+            y0: MARGIN,
+            x1: self.w - MARGIN,
+            y1: self.h - MARGIN,
+        }
+    }
+
+    /// Every word on the page, as one string.
+    pub fn text(&self) -> String {
+        self.words
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// A PDF read back: its pages and its viewer preferences (`Duplex`,
+/// `PrintScaling`).
+pub struct Pdf {
+    pub path: PathBuf,
+    pub pages: Vec<Page>,
+    pub duplex: Option<String>,
+    pub scaling: Option<String>,
+}
+
+type M = [f64; 6];
+
+fn mul(a: &M, b: &M) -> M {
+    [
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    ]
+}
+
+fn apply(m: &M, x: f64, y: f64) -> (f64, f64) {
+    (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+}
+
+fn num(o: &Object) -> f64 {
+    o.as_float().map(f64::from).unwrap_or(0.0)
+}
+
+fn nums(ops: &[Object]) -> Vec<f64> {
+    ops.iter().map(num).collect()
+}
+
+fn rect_of(doc: &Document, page: ObjectId, key: &[u8]) -> Vec<f64> {
+    rect(doc, page, key)
+}
+
+/// The graphics state the reader follows.
+#[derive(Clone)]
+struct State {
+    ctm: M,
+    dashed: bool,
+    black: bool,
+    clip: Option<R>,
+}
+
+/// Reads the faces and stroked lines of one page from its content stream.
+fn read_page(doc: &Document, id: ObjectId) -> (Vec<Face>, Vec<Line>) {
+    let media = rect_of(doc, id, b"MediaBox");
+    let h_pt = media[3] - media[1];
+    let to_mm = |(x, y): (f64, f64)| (x / PT, (h_pt - y) / PT);
+    let content = doc.get_and_decode_page_content(id).expect("page content");
+    let (res, _) = doc.get_page_resources(id).expect("resources");
+    let xobjects = res
+        .and_then(|r| r.get(b"XObject").ok())
+        .and_then(|x| match x {
+            Object::Reference(r) => doc.get_dictionary(*r).ok(),
+            Object::Dictionary(d) => Some(d),
+            _ => None,
+        });
+    let mut st = State {
+        ctm: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+        dashed: false,
+        black: true,
+        clip: None,
+    };
+    let mut stack = Vec::new();
+    let mut path: Vec<(f64, f64)> = Vec::new();
+    let mut clip_next = false;
+    let (mut faces, mut lines) = (Vec::new(), Vec::new());
+    for op in &content.operations {
+        let v = nums(&op.operands);
+        match op.operator.as_str() {
+            "q" => stack.push(st.clone()),
+            "Q" => st = stack.pop().unwrap_or(st.clone()),
+            "cm" if v.len() == 6 => st.ctm = mul(&[v[0], v[1], v[2], v[3], v[4], v[5]], &st.ctm),
+            "m" | "l" if v.len() == 2 => path.push(to_mm(apply(&st.ctm, v[0], v[1]))),
+            "c" if v.len() == 6 => {
+                for k in 0..3 {
+                    path.push(to_mm(apply(&st.ctm, v[2 * k], v[2 * k + 1])));
+                }
+            }
+            "re" if v.len() == 4 => {
+                for (x, y) in [(v[0], v[1]), (v[0] + v[2], v[1] + v[3])] {
+                    path.push(to_mm(apply(&st.ctm, x, y)));
+                }
+            }
+            "W" | "W*" => clip_next = true,
+            "n" => {
+                if clip_next {
+                    st.clip = Some(R::of(&path));
+                }
+                clip_next = false;
+                path.clear();
+            }
+            "S" | "s" => {
+                lines.push(Line {
+                    points: std::mem::take(&mut path),
+                    dashed: st.dashed,
+                    black: st.black,
+                });
+            }
+            "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" => path.clear(),
+            "d" => {
+                st.dashed = op
+                    .operands
+                    .first()
+                    .and_then(|a| a.as_array().ok())
+                    .is_some_and(|a| !a.is_empty())
+            }
+            "RG" if v.len() == 3 => st.black = v.iter().all(|c| *c < 0.01),
+            "Do" => {
+                let name = op.operands[0].as_name().expect("XObject name");
+                let xo = xobjects
+                    .and_then(|d| d.get(name).ok())
+                    .and_then(|o| o.as_reference().ok())
+                    .and_then(|r| doc.get_object(r).ok())
+                    .and_then(|o| o.as_stream().ok())
+                    .expect("the XObject exists");
+                let b = nums(xo.dict.get(b"BBox").unwrap().as_array().unwrap());
+                let corners = [(b[0], b[1]), (b[2], b[1]), (b[0], b[3]), (b[2], b[3])];
+                let pts: Vec<(f64, f64)> = corners
+                    .iter()
+                    .map(|&(x, y)| to_mm(apply(&st.ctm, x, y)))
+                    .collect();
+                let bbox = R::of(&pts);
+                faces.push(Face {
+                    bbox,
+                    clip: st.clip.unwrap_or(bbox),
+                });
+            }
+            _ => {}
+        }
+    }
+    (faces, lines)
+}
+
+/// The words of every page (`pdftotext -bbox`), in mm.
+fn read_words(pdf: &Path) -> Vec<Vec<Word>> {
+    let o = Command::new("pdftotext")
+        .arg("-bbox")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    assert!(o.status.success());
+    let html = String::from_utf8_lossy(&o.stdout);
+    let attr = |tag: &str, name: &str| -> f64 {
+        let k = format!("{name}=\"");
+        let i = tag.find(&k).expect("attribute") + k.len();
+        tag[i..].split('"').next().unwrap().parse().unwrap()
+    };
+    let mut pages = Vec::new();
+    for chunk in html.split("<page ").skip(1) {
+        let mut words = Vec::new();
+        for w in chunk.split("<word ").skip(1) {
+            let (tag, rest) = w.split_once('>').unwrap();
+            let text = rest.split("</word>").next().unwrap().to_string();
+            words.push(Word {
+                text,
+                bbox: R {
+                    x0: attr(tag, "xMin") / PT,
+                    y0: attr(tag, "yMin") / PT,
+                    x1: attr(tag, "xMax") / PT,
+                    y1: attr(tag, "yMax") / PT,
+                },
+            });
+        }
+        pages.push(words);
+    }
+    pages
+}
+
+/// Reads a PDF: every page's faces, lines and words, and how it asks to be printed.
+pub fn read_pdf(path: &Path) -> Pdf {
+    let doc = Document::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut words = read_words(path).into_iter();
+    let mut pages = Vec::new();
+    for (_, id) in doc.get_pages() {
+        let media = rect_of(&doc, id, b"MediaBox");
+        let trim = rect_of(&doc, id, b"TrimBox");
+        let bleed = rect_of(&doc, id, b"BleedBox");
+        let b = (0..4)
+            .map(|k| (trim[k] - bleed[k]).abs())
+            .fold(0.0, f64::max)
+            / PT;
+        let (faces, lines) = read_page(&doc, id);
+        pages.push(Page {
+            w: (media[2] - media[0]) / PT,
+            h: (media[3] - media[1]) / PT,
+            bleed: b,
+            faces,
+            lines,
+            words: words.next().unwrap_or_default(),
+        });
+    }
+    let root = doc.trailer.get(b"Root").unwrap().as_reference().unwrap();
+    let catalog = doc.get_dictionary(root).unwrap();
+    let vp = catalog
+        .get(b"ViewerPreferences")
+        .ok()
+        .and_then(|v| v.as_dict().ok());
+    let name = |k: &[u8]| {
+        vp.and_then(|d| d.get(k).ok())
+            .and_then(|n| n.as_name().ok())
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+    };
+    Pdf {
+        path: path.to_path_buf(),
+        duplex: name(b"Duplex"),
+        scaling: name(b"PrintScaling"),
+        pages,
+    }
+}
+
+/// What the checks counted, and every problem found.
+#[derive(Default, Debug)]
+pub struct Report {
+    pub pages: usize,
+    pub words: usize,
+    pub lines: usize,
+    pub cuts: usize,
+    pub chits: usize,
+    pub pairs: usize,
+    pub problems: Vec<String>,
+}
+
+/// A face drawn past the page: a window onto a tiled board.
+fn is_tile(f: &Face, p: &Page) -> bool {
+    f.bbox.x0 < -TOL || f.bbox.y0 < -TOL || f.bbox.x1 > p.w + TOL || f.bbox.y1 > p.h + TOL
+}
+
+/// Every word and line of the page inside the printable area (words of a tile's
+/// art aside).
+fn check_inside(p: &Page, at: &str, report: &mut Report) {
+    let area = p.printable();
+    for l in &p.lines {
+        report.lines += 1;
+        let b = R::of(&l.points);
+        if !b.inside(&area, TOL) {
+            report
+                .problems
+                .push(format!("{at}: a line outside the printable area: {b:?}"));
+        }
+    }
+    for w in &p.words {
+        let art = p
+            .faces
+            .iter()
+            .any(|f| is_tile(f, p) && w.bbox.inside(&f.clip, TOL));
+        if art {
+            continue;
+        }
+        report.words += 1;
+        if !w.bbox.inside(&area, TOL) {
+            report.problems.push(format!(
+                "{at}: word {:?} outside the printable area: {:?}",
+                w.text, w.bbox
+            ));
+        }
+    }
+}
+
+/// The cut lines of chits: a line along each part's trim.
+fn has_outline(f: &Face, p: &Page) -> bool {
+    let trim = f.bbox.shrink(p.bleed);
+    p.lines
+        .iter()
+        .any(|l| !l.black && R::of(&l.points).close(&trim, 0.05))
+}
+
+/// Whether a straight line marks the end of a cut at `end` (the cut running along
+/// `along` = x or y at `pos`), on the side `dir` (-1 before the parts, +1 after):
+/// collinear with the cut, reaching the end (or the printable area's edge), lying
+/// off the parts (a dashed cut guide may run along the cut itself), long enough
+/// to see.
+fn marks_end(p: &Page, vertical: bool, pos: f64, end: f64, dir: f64) -> bool {
+    let area = p.printable();
+    let (lo, hi) = if vertical {
+        (area.y0, area.y1)
+    } else {
+        (area.x0, area.x1)
+    };
+    let reach = end.clamp(lo, hi);
+    p.lines.iter().any(|l| {
+        let b = R::of(&l.points);
+        let (p0, p1, q0, q1) = if vertical {
+            (b.x0, b.x1, b.y0, b.y1)
+        } else {
+            (b.y0, b.y1, b.x0, b.x1)
+        };
+        if (p0 - pos).abs() > TOL || (p1 - pos).abs() > TOL || q1 - q0 < MIN_MARK {
+            return false;
+        }
+        let reaches = if dir < 0.0 {
+            q0 <= reach + TOL
+        } else {
+            q1 >= reach - TOL
+        };
+        let off_parts = if dir < 0.0 {
+            q1 <= end + TOL
+        } else {
+            q0 >= end - TOL
+        };
+        reaches && (off_parts || l.dashed)
+    })
+}
+
+/// Every cut through the parts of a page of cards, money, aids, screens or pads
+/// (every edge of a trim not on the paper's edge) has a mark at both ends.
+fn check_cuts(p: &Page, at: &str, report: &mut Report) {
+    let trims: Vec<R> = p.faces.iter().map(|f| f.bbox.shrink(p.bleed)).collect();
+    for vertical in [true, false] {
+        let mut positions: Vec<f64> = Vec::new();
+        for t in &trims {
+            for v in if vertical { [t.x0, t.x1] } else { [t.y0, t.y1] } {
+                if !positions.iter().any(|q| (q - v).abs() < TOL) {
+                    positions.push(v);
+                }
+            }
+        }
+        for pos in positions {
+            let edge = if vertical { p.w } else { p.h };
+            if pos < 0.5 || pos > edge - 0.5 {
+                continue; // the paper's own edge
+            }
+            let touching = trims.iter().filter(|t| {
+                let (a, b) = if vertical { (t.x0, t.x1) } else { (t.y0, t.y1) };
+                (a - pos).abs() < TOL || (b - pos).abs() < TOL
+            });
+            let (start, end) = touching.fold((f64::MAX, f64::MIN), |(s, e), t| {
+                if vertical {
+                    (s.min(t.y0), e.max(t.y1))
+                } else {
+                    (s.min(t.x0), e.max(t.x1))
+                }
+            });
+            report.cuts += 1;
+            for (point, dir) in [(start - p.bleed, -1.0), (end + p.bleed, 1.0)] {
+                if !marks_end(p, vertical, pos, point, dir) {
+                    report.problems.push(format!(
+                        "{at}: the {} cut at {pos:.2} mm has no mark at its {} end",
+                        if vertical { "vertical" } else { "horizontal" },
+                        if dir < 0.0 { "first" } else { "last" },
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Checks one page: inside the printable area, and its cuts or cut lines.
+fn check_page(p: &Page, at: &str, report: &mut Report) {
+    report.pages += 1;
+    check_inside(p, at, report);
+    if p.faces.is_empty() || p.faces.iter().any(|f| is_tile(f, p)) {
+        return;
+    }
+    let chits = p.faces.iter().filter(|f| has_outline(f, p)).count();
+    if chits > 0 {
+        report.chits += chits;
+        if chits != p.faces.len() {
+            report.problems.push(format!(
+                "{at}: {} parts without a cut line",
+                p.faces.len() - chits
+            ));
+        }
+    } else {
+        check_cuts(p, at, report);
+    }
+}
+
+/// The face boxes of a page, mirrored left to right.
+fn mirrored(p: &Page) -> Vec<R> {
+    p.faces
+        .iter()
+        .map(|f| R {
+            x0: p.w - f.bbox.x1,
+            x1: p.w - f.bbox.x0,
+            ..f.bbox
+        })
+        .collect()
+}
+
+/// A duplex file: pages in front/back pairs, each back the mirror of its front.
+fn check_duplex(pdf: &Pdf, name: &str, report: &mut Report) {
+    if pdf.pages.len() % 2 == 1 {
+        report
+            .problems
+            .push(format!("{name}: an odd number of pages in a duplex file"));
+    }
+    for (k, pair) in pdf.pages.chunks(2).enumerate() {
+        let [front, back] = pair else { continue };
+        let (f, b) = (front.text().to_lowercase(), back.text().to_lowercase());
+        let at = format!("{name} pages {}-{}", 2 * k + 1, 2 * k + 2);
+        report.pairs += 1;
+        if !f.contains("front") || !b.contains("back") {
+            report
+                .problems
+                .push(format!("{at}: not a front followed by its back"));
+        }
+        if (front.w - back.w).abs() > TOL || (front.h - back.h).abs() > TOL || front.w > front.h {
+            report.problems.push(format!(
+                "{at}: front and back are not the same portrait sheet"
+            ));
+        }
+        let want = mirrored(front);
+        let got: Vec<R> = back.faces.iter().map(|f| f.bbox).collect();
+        let matched = want.iter().all(|w| got.iter().any(|g| g.close(w, 0.05)));
+        if want.len() != got.len() || !matched {
+            report.problems.push(format!(
+                "{at}: the back's parts are not the mirror of the front's"
+            ));
+        }
+    }
+}
+
+/// The home PDFs of a build (real-size and pad-size files are for print shops).
+fn home_pdfs(out: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for game in std::fs::read_dir(out).unwrap() {
+        let game = game.unwrap().path();
+        for profile in std::fs::read_dir(&game).unwrap() {
+            let dir = profile.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(&dir).unwrap() {
+                let f = f.unwrap().path();
+                let n = f.file_name().unwrap().to_string_lossy().into_owned();
+                if n.ends_with(".pdf")
+                    && !n.ends_with("-real-size.pdf")
+                    && !n.ends_with("-pad-size.pdf")
+                {
+                    found.push(f);
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A copy of the fixture game with the shared templates.
+pub fn fixture_project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
+    copy_dir(
+        &repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
+    tmp
+}
+
+/// Builds every game and the fixture game with `profile` on `paper` into one
+/// temporary folder (once per test binary).
+fn built(cell: &'static OnceLock<tempfile::TempDir>, profile: &str, paper: &str) -> &'static Path {
+    cell.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let o = out.path().to_str().unwrap();
+        let args = ["build", "--profile", profile, "--paper", paper, "--out", o];
+        let r = run(&repo(), &args);
+        assert!(r.status.success(), "{:?}", texts(&r));
+        let fixture = fixture_project();
+        let r = run(fixture.path(), &args);
+        assert!(r.status.success(), "{:?}", texts(&r));
+        out
+    })
+    .path()
+}
+
+/// Reads and checks every home PDF of a build.
+fn check_build(out: &Path, duplex_files: bool) -> Report {
+    let mut report = Report::default();
+    for path in home_pdfs(out) {
+        let pdf = read_pdf(&path);
+        let name = path.strip_prefix(out).unwrap().display().to_string();
+        if pdf.scaling.as_deref() != Some("None") {
+            report
+                .problems
+                .push(format!("{name}: does not ask for printing at 100 %"));
+        }
+        let two_sided = pdf
+            .pages
+            .iter()
+            .any(|p| p.text().contains("reverse of the page before"));
+        match pdf.duplex.as_deref() {
+            Some("DuplexFlipLongEdge") => check_duplex(&pdf, &name, &mut report),
+            Some("Simplex") if two_sided => report
+                .problems
+                .push(format!("{name}: back sheets in a file printed one-sided")),
+            Some("Simplex") => {}
+            other => report
+                .problems
+                .push(format!("{name}: asks for duplex {other:?}")),
+        }
+        if !duplex_files && pdf.duplex.as_deref() != Some("Simplex") {
+            report
+                .problems
+                .push(format!("{name}: gutterfold prints one-sided"));
+        }
+        for (k, page) in pdf.pages.iter().enumerate() {
+            check_page(page, &format!("{name} page {}", k + 1), &mut report);
+        }
+    }
+    report
+}
+
+fn assert_clean(what: &str, report: &Report) {
+    eprintln!(
+        "{what}: {} pages, {} words, {} lines, {} cuts, {} chit cut lines, {} duplex pairs, {} problems",
+        report.pages,
+        report.words,
+        report.lines,
+        report.cuts,
+        report.chits,
+        report.pairs,
+        report.problems.len()
+    );
+    assert!(
+        report.problems.is_empty(),
+        "{what}: {} problems:\n{}",
+        report.problems.len(),
+        report.problems.join("\n")
+    );
+    assert!(report.pages > 0 && report.words > 0 && report.lines > 0);
+}
+
+static HOME_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
+static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
+static FOLD_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
+static FOLD_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
+
+#[test]
+fn home_on_letter_prints_inside_the_margin_with_duplex_in_order() {
+    let report = check_build(built(&HOME_LETTER, "home", "letter"), true);
+    assert_clean("home, Letter", &report);
+    assert!(report.pairs > 20 && report.cuts > 100, "{report:?}");
+}
+
+#[test]
+fn home_on_a4_prints_inside_the_margin_with_duplex_in_order() {
+    let report = check_build(built(&HOME_A4, "home", "a4"), true);
+    assert_clean("home, A4", &report);
+    assert!(report.pairs > 20 && report.cuts > 100, "{report:?}");
+}
+
+#[test]
+fn gutterfold_on_letter_prints_inside_the_margin() {
+    let report = check_build(built(&FOLD_LETTER, "gutterfold", "letter"), false);
+    assert_clean("gutterfold, Letter", &report);
+}
+
+#[test]
+fn gutterfold_on_a4_prints_inside_the_margin() {
+    let report = check_build(built(&FOLD_A4, "gutterfold", "a4"), false);
+    assert_clean("gutterfold, A4", &report);
+}
