@@ -35,6 +35,10 @@ enum Command {
     Check(cmd::check::Args),
     /// List the games, their component sets and counts.
     List(cmd::list::Args),
+    /// Start a new game: a small working game (cards from a table, front and back
+    /// templates, a player aid, a rule check), commented, that checks and builds
+    /// as written. Never overwrites anything.
+    New(cmd::new::Args),
     /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
     /// good output when a change has errors.
     Watch(cmd::watch::WatchArgs),
@@ -49,6 +53,7 @@ fn main() {
         Command::Build(a) => cmd::build::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::List(a) => cmd::list::run(a),
+        Command::New(a) => cmd::new::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod build;
 pub mod check;
 pub mod list;
+pub mod new;
 pub mod watch;
 
 use std::path::PathBuf;
