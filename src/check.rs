@@ -22,10 +22,16 @@ const ENGINE_FIELDS: [&str; 2] = ["id", "qty"];
 
 /// A row field that only a few rows have and that looks like a field the others
 /// have (or like `qty`/`id`) is probably a typo: `qyt = 2` would silently print one
-/// copy. An error for the engine's own fields, a warning otherwise.
+/// copy. An error for the engine's own fields, a warning otherwise. In a CSV file or
+/// a sheet every row has the header's columns: there a column whose name looks
+/// like `qty` or `id` (`Qty`, `qyt`) while no column is named so is the typo.
 fn check_field_typos(game: &Game) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for t in game.tables.values() {
+        if t.rows.iter().any(|r| r.line.is_some()) {
+            diags.extend(column_typos(game, t));
+            continue;
+        }
         let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
         for row in &t.rows {
             for k in row.fields.keys() {
@@ -57,13 +63,52 @@ fn check_field_typos(game: &Game) -> Vec<Diagnostic> {
                     ))
                 };
                 diags.push(
-                    d.at(&t.file, Some(f.key_span.clone()))
+                    t.at(d, row, Some(f), true)
                         .with("game", &game.id)
                         .with("row", label)
                         .hint(format!("did you mean `{m}`?")),
                 );
             }
         }
+    }
+    diags
+}
+
+/// The columns of a CSV file or sheet named like an engine field that no column
+/// has (`Qty`, `qyt`): an error at the header cell.
+fn column_typos(game: &Game, t: &crate::model::Table) -> Vec<Diagnostic> {
+    let mut first: BTreeMap<&str, (&crate::model::Row, &crate::model::Field)> = BTreeMap::new();
+    for row in &t.rows {
+        for (k, f) in &row.fields {
+            first.entry(k.as_str()).or_insert((row, f));
+        }
+    }
+    let mut diags = Vec::new();
+    for (k, (row, f)) in &first {
+        let missing = ENGINE_FIELDS.iter().copied().filter(|e| !first.contains_key(e));
+        let Some(m) = did_you_mean(k, missing).or_else(|| {
+            ENGINE_FIELDS
+                .iter()
+                .copied()
+                .find(|e| e.eq_ignore_ascii_case(k) && !first.contains_key(e))
+        }) else {
+            continue;
+        };
+        diags.push(
+            t.at(
+                Diagnostic::error(format!(
+                    "table `{}`: unknown column `{k}`, and no column is named `{m}`",
+                    t.name
+                )),
+                row,
+                Some(f),
+                true,
+            )
+            .with("game", &game.id)
+            .hint(format!(
+                "did you mean `{m}`? Field names are case-sensitive: cardstock reads `{m}`"
+            )),
+        );
     }
     diags
 }
@@ -76,16 +121,20 @@ fn check_ids(game: &Game) -> Vec<Diagnostic> {
         for (i, row) in t.rows.iter().enumerate() {
             if let Some(id) = row.id() {
                 if let Some(first) = seen.insert(id, i) {
+                    let pos = |k: usize| match t.rows[k].line {
+                        Some(line) => format!("{line}"),
+                        None => format!("#{}", k + 1),
+                    };
+                    let d = Diagnostic::error(format!(
+                        "duplicate id `{id}` in table `{}` (rows {} and {})",
+                        t.name,
+                        pos(first),
+                        pos(i)
+                    ));
                     diags.push(
-                        Diagnostic::error(format!(
-                            "duplicate id `{id}` in table `{}` (rows #{} and #{})",
-                            t.name,
-                            first + 1,
-                            i + 1
-                        ))
-                        .at(&t.file, Some(row.fields["id"].span.clone()))
-                        .with("game", &game.id)
-                        .hint("give every row its own id"),
+                        t.at(d, row, Some(&row.fields["id"]), false)
+                            .with("game", &game.id)
+                            .hint("give every row its own id"),
                     );
                 }
             }
@@ -194,9 +243,9 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
             let label = format!("{tname} {}", row.label(i));
             let Some(f) = row.fields.get(field) else {
                 if def.required {
+                    let d = Diagnostic::error(format!("{label} has no `{field}` field"));
                     diags.push(
-                        Diagnostic::error(format!("{label} has no `{field}` field"))
-                            .at(&src.file, Some(row.span.clone()))
+                        src.at(d, row, None, false)
                             .with("game", &game.id)
                             .with("row", label.clone())
                             .hint(format!("add `{field} = \"<{} id>\"`", dst.name)),
@@ -219,23 +268,27 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                                 dst.name
                             ),
                         };
+                        let d = Diagnostic::error(format!(
+                            "{label}: `{field}` refers to `{s}`, which is not a `{}` id",
+                            dst.name
+                        ));
                         diags.push(
-                            Diagnostic::error(format!(
-                                "{label}: `{field}` refers to `{s}`, which is not a `{}` id",
-                                dst.name
-                            ))
-                            .at(&src.file, Some(f.span.clone()))
-                            .with("game", &game.id)
+                            src.at(d, row, Some(f), false)
+                                .with("game", &game.id)
                             .with("row", label.clone())
                             .with("field", field)
                             .hint(hint),
                         );
                     }
                     None => diags.push(
-                        Diagnostic::error(format!(
-                            "{label}: `{field}` must be a string id (or a list of them)"
-                        ))
-                        .at(&src.file, Some(f.span.clone()))
+                        src.at(
+                            Diagnostic::error(format!(
+                                "{label}: `{field}` must be a string id (or a list of them)"
+                            )),
+                            row,
+                            Some(f),
+                            false,
+                        )
                         .with("game", &game.id)
                         .with("row", label.clone()),
                     ),
@@ -252,6 +305,14 @@ pub const MAX_MESSAGE_BYTES: usize = 4096;
 /// Most problems one `[[assert]]` reports; the rest are counted.
 pub const MAX_PROBLEMS_PER_CHECK: usize = 100;
 
+/// How many assertions ran: `[[assert]]` entries, and checks (an entry with
+/// `each` is checked once per row).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Ran {
+    pub asserts: usize,
+    pub checks: usize,
+}
+
 /// `[[assert]]`: expressions that must be true, once or for each row of a table.
 /// `counts` (component id -> printed parts) is visible to the expressions as
 /// `counts`, e.g. `counts.destinations == tables.house | length`.
@@ -260,21 +321,39 @@ pub fn check_asserts(
     tpl: &Templates,
     base: &Context,
     counts: &BTreeMap<String, u64>,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, Ran) {
     let mut base = base.clone();
     base.insert("counts".into(), crate::template::to_value(counts));
     let mut diags = Vec::new();
+    let mut ran = Ran::default();
     for a in &game.asserts {
         match Assert::new(game, tpl, a) {
-            Ok(check) => diags.extend(check.each(&base)),
+            Ok(check) => {
+                diags.extend(check.each(&base));
+                ran.asserts += 1;
+                ran.checks += check.ran.get();
+            }
             Err(d) => diags.push(d),
         }
     }
-    diags
+    (diags, ran)
 }
 
-/// Where an assertion about one row points: the row's label, file and span.
-type RowPlace = (String, std::path::PathBuf, std::ops::Range<usize>);
+/// Where an assertion about one row points: a row of a data table, or an element
+/// of a `rules.` list (at the `each` of the assertion).
+#[derive(Clone)]
+enum RowPlace<'a> {
+    Data(&'a crate::model::Table, &'a crate::model::Row, String),
+    Rules(String, std::ops::Range<usize>),
+}
+
+impl RowPlace<'_> {
+    fn label(&self) -> &str {
+        match self {
+            RowPlace::Data(_, _, l) | RowPlace::Rules(l, _) => l,
+        }
+    }
+}
 
 /// One `[[assert]]`, checked.
 struct Assert<'a> {
@@ -285,6 +364,8 @@ struct Assert<'a> {
     that: Option<&'a Spanned<String>>,
     template: Option<&'a Spanned<String>>,
     hint: String,
+    /// How many times the check ran.
+    ran: std::cell::Cell<usize>,
 }
 
 impl<'a> Assert<'a> {
@@ -320,6 +401,7 @@ impl<'a> Assert<'a> {
             that,
             template,
             hint,
+            ran: std::cell::Cell::new(0),
         })
     }
 
@@ -337,11 +419,7 @@ impl<'a> Assert<'a> {
                     for (i, item) in list.try_iter().into_iter().flatten().enumerate() {
                         let mut ctx = base.clone();
                         ctx.insert("row".into(), item);
-                        let place = (
-                            format!("{} #{}", t.get_ref(), i + 1),
-                            game.file.clone(),
-                            t.span(),
-                        );
+                        let place = RowPlace::Rules(format!("{} #{}", t.get_ref(), i + 1), t.span());
                         self.run(ctx, Some(place), &mut diags);
                     }
                 }
@@ -379,11 +457,7 @@ impl<'a> Assert<'a> {
         for (i, row) in table.rows.iter().enumerate() {
             let mut ctx = base.clone();
             ctx.insert("row".into(), row_value(row));
-            let place = (
-                format!("{} {}", table.name, row.label(i)),
-                table.file.clone(),
-                row.span.clone(),
-            );
+            let place = RowPlace::Data(table, row, format!("{} {}", table.name, row.label(i)));
             self.run(ctx, Some(place), &mut diags);
             if diags.len() > MAX_PROBLEMS_PER_CHECK {
                 break;
@@ -402,9 +476,12 @@ impl<'a> Assert<'a> {
     ) -> Diagnostic {
         let d = Diagnostic::error(msg).with("game", &self.game.id);
         let d = match row {
-            Some((label, file, rspan)) => {
-                d.at(file, Some(rspan.clone())).with("row", label.clone())
+            Some(RowPlace::Data(table, r, label)) => {
+                table.at(d, r, None, false).with("row", label.clone())
             }
+            Some(RowPlace::Rules(label, rspan)) => d
+                .at(&self.game.file, Some(rspan.clone()))
+                .with("row", label.clone()),
             None => d.at(&self.game.file, Some(span)),
         };
         d.hint(self.hint.clone())
@@ -426,6 +503,7 @@ impl<'a> Assert<'a> {
 
     /// Checks one context (the whole game, or one row).
     fn run(&self, ctx: Context, row: Option<RowPlace>, diags: &mut Vec<Diagnostic>) {
+        self.ran.set(self.ran.get() + 1);
         let (game, tpl, def) = (self.game, self.tpl, self.def);
         if let Some(t) = self.template {
             match tpl.render_str(t.get_ref(), &ctx) {
@@ -461,17 +539,24 @@ impl<'a> Assert<'a> {
                         ));
                     }
                 }
-                Err(e) => diags.push(
-                    Diagnostic::error(format!(
-                        "check template failed: {}",
-                        e.detail()
-                            .map(String::from)
-                            .unwrap_or_else(|| e.kind().to_string())
-                    ))
-                    .at(&game.file, Some(t.span()))
-                    .with("game", &game.id)
-                    .hint("fix the template of this [[assert]]"),
-                ),
+                Err(e) => {
+                    let known = crate::template::errors::Known {
+                        env: Some(&tpl.env),
+                        ctx: Some(&ctx),
+                    };
+                    let x = crate::template::errors::explain(&e, t.get_ref(), known, false);
+                    let mut d = Diagnostic::error(format!("check template failed: {}", x.message))
+                        .at(&game.file, Some(t.span()))
+                        .with("game", &game.id)
+                        .hint(x.hint);
+                    if let Some(h) = x
+                        .missing
+                        .and_then(|m| crate::template::captured_hint(&game.file, &game.text, &m))
+                    {
+                        d = d.hint(h);
+                    }
+                    diags.push(d);
+                }
             }
             return;
         }
@@ -489,7 +574,7 @@ impl<'a> Assert<'a> {
                 });
             }
             Err(d) => diags.push(match &row {
-                Some((label, _, _)) => d.with("row", label.clone()),
+                Some(place) => d.with("row", place.label().to_string()),
                 None => d,
             }),
         }

@@ -59,21 +59,72 @@ pub fn base_context(game: &Game, settings: &Settings) -> Context {
             meta.insert(key.into(), Value::from(v));
         }
     }
-    let mut run: BTreeMap<&str, Value> = BTreeMap::new();
-    run.insert("paper", Value::from(settings.paper));
-    run.insert(
-        "copies",
-        settings.copies.map(Value::from).unwrap_or(Value::from(())),
-    );
+    let run = SettingsValue {
+        settings: *settings,
+        copies_read: std::sync::atomic::AtomicBool::new(false),
+    };
     let mut ctx = BTreeMap::new();
     ctx.insert("game".into(), Value::from(meta));
     ctx.insert("rules".into(), crate::template::to_value(&game.rules));
     let (tables, index) = tables_value(game);
     ctx.insert("tables".into(), tables);
     ctx.insert(crate::index::INDEX.into(), index);
-    ctx.insert("settings".into(), Value::from(run));
+    ctx.insert("settings".into(), Value::from_object(run));
     ctx.insert("components".into(), components_value(game));
     ctx
+}
+
+/// `settings` as templates and expressions see it (`paper`, `copies`), noting
+/// whether anything read `copies`.
+#[derive(Debug)]
+struct SettingsValue {
+    settings: Settings,
+    copies_read: std::sync::atomic::AtomicBool,
+}
+
+impl minijinja::value::Object for SettingsValue {
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        match key.as_str()? {
+            "paper" => Some(Value::from(self.settings.paper)),
+            "copies" => {
+                self.copies_read
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                Some(self.settings.copies.map(Value::from).unwrap_or(Value::from(())))
+            }
+            _ => None,
+        }
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        minijinja::value::Enumerator::Str(&["paper", "copies"])
+    }
+}
+
+/// A warning when `--copies` was given and nothing of the game read
+/// `settings.copies` (through `base`, the context its faces were planned, checked
+/// and rendered with; or in a `[[derive]]`): the option changed nothing.
+pub fn unused_copies(game: &Game, base: &Context, settings: &Settings) -> Option<Diagnostic> {
+    let n = settings.copies?;
+    let read = base
+        .get("settings")
+        .and_then(|v| v.downcast_object_ref::<SettingsValue>())
+        .is_some_and(|s| s.copies_read.load(std::sync::atomic::Ordering::Relaxed));
+    let in_derive = game
+        .derives
+        .iter()
+        .any(|d| d.get_ref().value.get_ref().contains("settings"));
+    if read || in_derive {
+        return None;
+    }
+    Some(
+        Diagnostic::warning(format!(
+            "--copies {n} changes nothing: no part of `{}` uses `settings.copies`",
+            game.id
+        ))
+        .at(&game.file, None)
+        .with("game", &game.id)
+        .hint("--copies is for parts that print a number of sheets, e.g. `repeat = \"settings.copies or 10\"` on a score pad; leave it out for this game"),
+    )
 }
 
 /// A row as a template value: its fields and derived fields.
@@ -132,30 +183,42 @@ pub fn eval(
     expr: &Spanned<String>,
     ctx: &BTreeMap<String, Value>,
 ) -> Result<Value, Diagnostic> {
-    tpl.env
-        .compile_expression(expr.get_ref().as_str())
-        .map_err(|e| {
-            Diagnostic::error(format!(
-                "expression does not parse: {}",
-                e.detail().unwrap_or("syntax error")
-            ))
-            .at(&game.file, Some(expr.span()))
+    let source = expr.get_ref().as_str();
+    let known = crate::template::errors::Known {
+        env: Some(&tpl.env),
+        ctx: Some(ctx),
+    };
+    let problem = |e: minijinja::Error| {
+        let x = crate::template::errors::explain(&e, source, known, true);
+        let mut d = Diagnostic::error(x.message)
+            .at(&game.file, Some(sub_span(expr, x.span)))
             .with("game", &game.id)
-            .hint("expressions use minijinja syntax, e.g. `rules.fee.base + 100 * distance(a, b)`")
-        })?;
-    tpl.eval(expr.get_ref(), ctx).map_err(|e| {
-        let mut msg = e
-            .detail()
-            .map(String::from)
-            .unwrap_or_else(|| e.kind().to_string());
-        if e.kind() == minijinja::ErrorKind::UndefinedError {
-            msg = format!("the expression uses a value that does not exist ({msg})");
+            .hint(x.hint);
+        if let Some(h) = x
+            .missing
+            .and_then(|m| crate::template::captured_hint(&game.file, &game.text, &m))
+        {
+            d = d.hint(h);
         }
-        Diagnostic::error(format!("expression failed: {msg}"))
-            .at(&game.file, Some(expr.span()))
-            .with("game", &game.id)
-            .hint("check the names used in the expression against the data and [rules]")
-    })
+        d
+    };
+    let compiled = tpl.env.compile_expression(source).map_err(problem)?;
+    compiled.eval(ctx).map_err(problem)
+}
+
+/// The span in `game.toml` of `part` of an expression (a byte range of its text):
+/// inside the quotes of a plain one-line string, else the whole value.
+fn sub_span(expr: &Spanned<String>, part: Option<std::ops::Range<usize>>) -> std::ops::Range<usize> {
+    let whole = expr.span();
+    let Some(part) = part else { return whole };
+    // `"..."` with no escapes: the text starts one byte after the span.
+    let plain = whole.len() == expr.get_ref().len() + 2
+        && !expr.get_ref().contains(['\\', '"', '\n']);
+    if plain && part.end <= expr.get_ref().len() {
+        whole.start + 1 + part.start..whole.start + 1 + part.end
+    } else {
+        whole
+    }
 }
 
 /// Builds the `[network]` (if any) and hands it to the templates' `distance()`.
@@ -192,30 +255,44 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
             match row.fields.get(field) {
                 Some(f) => match f.value.as_str() {
                     Some(s) if network.has(s) => Ok(s.to_string()),
-                    Some(s) => Err(Diagnostic::error(format!(
-                        "{} {label}: `{field} = \"{s}\"` is not a `{}` id",
-                        edges.name, nodes.name
-                    ))
-                    .at(&edges.file, Some(f.span.clone()))
-                    .hint(
+                    Some(s) => Err(edges
+                        .at(
+                            Diagnostic::error(format!(
+                                "{} {label}: `{field} = \"{s}\"` is not a `{}` id",
+                                edges.name, nodes.name
+                            )),
+                            row,
+                            Some(f),
+                            false,
+                        )
+                        .hint(
                         match crate::diag::did_you_mean(s, nodes.rows.iter().filter_map(|r| r.id()))
                         {
                             Some(m) => format!("did you mean `{m}`?"),
                             None => format!("use the id of a row in table `{}`", nodes.name),
                         },
                     )),
-                    None => Err(Diagnostic::error(format!(
-                        "{} {label}: `{field}` must be a string id",
-                        edges.name
-                    ))
-                    .at(&edges.file, Some(f.span.clone()))),
+                    None => Err(edges.at(
+                        Diagnostic::error(format!(
+                            "{} {label}: `{field}` must be a string id",
+                            edges.name
+                        )),
+                        row,
+                        Some(f),
+                        false,
+                    )),
                 },
-                None => Err(Diagnostic::error(format!(
-                    "{} {label} has no `{field}` field",
-                    edges.name
-                ))
-                .at(&edges.file, Some(row.span.clone()))
-                .hint(format!("add `{field} = \"<{} id>\"`", nodes.name))),
+                None => Err(edges
+                    .at(
+                        Diagnostic::error(format!(
+                            "{} {label} has no `{field}` field",
+                            edges.name
+                        )),
+                        row,
+                        None,
+                        false,
+                    )
+                    .hint(format!("add `{field} = \"<{} id>\"`", nodes.name))),
             }
         };
         let (a, b) = match (end(&def.from), end(&def.to)) {
@@ -238,14 +315,11 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
                 match eval(tpl, game, expr, &ctx).map(|v| f64::try_from(v.clone()).map_err(|_| v)) {
                     Ok(Ok(c)) if c >= 0.0 && c.is_finite() => c,
                     Ok(Ok(c)) => {
-                        diags.push(
-                            Diagnostic::error(format!(
-                                "{} {label}: edge cost {c} is negative",
-                                edges.name
-                            ))
-                            .at(&edges.file, Some(row.span.clone()))
-                            .with("game", &game.id),
-                        );
+                        let d = Diagnostic::error(format!(
+                            "{} {label}: edge cost {c} is negative",
+                            edges.name
+                        ));
+                        diags.push(edges.at(d, row, None, false).with("game", &game.id));
                         continue;
                     }
                     Ok(Err(v)) => {
@@ -327,12 +401,13 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates, settings: &Settings) -> V
         };
         let field = def.field.get_ref().clone();
         if let Some(row) = table.rows.iter().find(|r| r.fields.contains_key(&field)) {
+            let d = Diagnostic::error(format!(
+                "`{field}` is computed by [[derive]], so the data must not set it"
+            ));
             diags.push(
-                Diagnostic::error(format!(
-                    "`{field}` is computed by [[derive]], so the data must not set it"
-                ))
-                .at(&table.file, Some(row.fields[&field].key_span.clone()))
-                .with("game", &game.id)
+                table
+                    .at(d, row, Some(&row.fields[&field]), true)
+                    .with("game", &game.id)
                 .hint(format!(
                     "remove `{field}` from the rows: it comes from the formula in game.toml"
                 )),

@@ -38,6 +38,10 @@ enum Command {
     /// List the font families a game can use, with each style and its file (the
     /// built-in fonts, fonts/ and data/<game>/fonts/).
     Fonts(cmd::fonts::Args),
+    /// Start a new game: a small working game (cards from a table, front and back
+    /// templates, a player aid, a rule check), commented, that checks and builds
+    /// as written. Never overwrites anything.
+    New(cmd::new::Args),
     /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
     /// good output when a change has errors.
     Watch(cmd::watch::WatchArgs),
@@ -53,6 +57,7 @@ fn main() {
         Command::Check(a) => cmd::check::run(a),
         Command::List(a) => cmd::list::run(a),
         Command::Fonts(a) => cmd::fonts::run(a),
+        Command::New(a) => cmd::new::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };

@@ -44,6 +44,8 @@ pub struct Built {
     pub name: Option<String>,
     /// Wall time of each stage, in order (`--timings`).
     pub timings: Vec<(&'static str, Duration)>,
+    /// The `[[assert]]` checks that ran.
+    pub asserts: crate::check::Ran,
 }
 
 impl Built {
@@ -160,7 +162,9 @@ fn check(
         .extend(crate::literals::check(game, project, tpl));
     if evaluated {
         // Assertions over broken references would only repeat the errors above.
-        built.diags.extend(check_asserts(game, tpl, base, &counts));
+        let (diags, ran) = check_asserts(game, tpl, base, &counts);
+        built.diags.extend(diags);
+        built.asserts = ran;
     }
     plans
 }
@@ -231,6 +235,11 @@ pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Bui
     let Some(rendered) = render_and_parse(project, &checked, caches.parsed, &mut built) else {
         return built;
     };
+    built.diags.extend(crate::eval::unused_copies(
+        &checked.game,
+        &checked.base,
+        &opts.settings(),
+    ));
     let start = Instant::now();
     let renderer = Renderer {
         project,

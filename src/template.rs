@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, State, UndefinedBehavior};
 
-use crate::diag::{line_span, Diagnostic, Reported};
+use crate::diag::{Diagnostic, Reported};
 use crate::fonts::FontBook;
 use crate::network::Network;
 use crate::project::{Project, MAX_TEMPLATE_BYTES};
@@ -23,6 +23,13 @@ pub use crate::fuel::FUEL;
 pub const RECURSION_LIMIT: usize = 64;
 /// The variable under which a render's [`RenderLog`] is passed to the functions.
 pub const LOG: &str = "__cardstock_log";
+
+pub mod errors;
+
+/// The filters cardstock adds to minijinja's own: `environment` registers exactly
+/// these (a unit test reads the registrations), and `docs/reference.md` documents
+/// each (a test checks).
+pub const FILTERS: &[&str] = &["money", "num"];
 
 /// All templates of the project plus the engine's functions.
 pub struct Templates {
@@ -62,6 +69,9 @@ impl Typesetting {
 #[derive(Debug, Default)]
 pub struct RenderLog {
     warnings: std::sync::Mutex<Vec<String>>,
+    /// The line of the face's template that ran last, in a render of the template
+    /// with line markers ([`errors::instrument`]).
+    last_line: std::sync::atomic::AtomicUsize,
 }
 
 impl minijinja::value::Object for RenderLog {}
@@ -218,36 +228,82 @@ impl Templates {
 
 /// Turns a minijinja error into a diagnostic pointing at the template line.
 pub fn template_error(e: &Error, file: &Path, source: &str) -> Diagnostic {
-    let span = e
-        .range()
-        .filter(|r| r.end <= source.len())
-        .or_else(|| e.line().and_then(|l| line_span(source, l)));
-    let what = e
-        .detail()
-        .map(String::from)
-        .unwrap_or_else(|| e.kind().to_string());
-    let mut d = Diagnostic::error(match e.kind() {
-        ErrorKind::SyntaxError => format!("template syntax error: {what}"),
-        ErrorKind::UndefinedError => {
-            let expr = e.range().and_then(|r| source.get(r)).unwrap_or("a value");
-            format!("template uses `{expr}`, which the data does not have")
-        }
-        _ => format!("template error: {what}"),
-    })
-    .at(file, span);
-    d = match e.kind() {
-        ErrorKind::SyntaxError => {
-            d.hint("fix the template syntax at the caret (minijinja/Jinja2 syntax)")
-        }
-        ErrorKind::UndefinedError => {
-            d.hint("add the field to the data rows, or test it with `is defined` in the template")
-        }
-        ErrorKind::OutOfFuel => d.hint(
-            "the template runs too long: look for a loop over a huge range or endless recursion",
-        ),
-        _ => d.hint("fix the expression at the caret"),
+    let x = errors::explain(e, source, errors::Known::default(), false);
+    Diagnostic::error(x.message).at(file, x.span).hint(x.hint)
+}
+
+/// A face's render error as a diagnostic. Beyond [`template_error`]: for a missing
+/// value, the names near it in the face's data (`row.titel` → `row.title`) and,
+/// for a `rules.` value that a `[[...]]` array of tables captured in `game.toml`,
+/// where it went; for an error inside another template (a shared macro), the line
+/// of the face's template `name` that called it.
+pub fn render_error(
+    tpl: &Templates,
+    project: &Project,
+    game_file: &Path,
+    name: &str,
+    ctx: &BTreeMap<String, Value>,
+    e: &Error,
+) -> Diagnostic {
+    let failed = e.name().unwrap_or(name).to_string();
+    let file = template_file(&failed);
+    let source = project.source(&file).unwrap_or_default();
+    let own = failed == name;
+    let known = errors::Known {
+        env: Some(&tpl.env),
+        ctx: own.then_some(ctx),
     };
+    let x = errors::explain(e, &source, known, false);
+    let mut d = Diagnostic::error(x.message).at(&file, x.span).hint(x.hint);
+    if let Some(expr) = &x.missing {
+        let text = project.source(game_file).unwrap_or_default();
+        if let Some(h) = captured_hint(game_file, &text, expr) {
+            d = d.hint(h);
+        }
+    }
+    if !own {
+        if let Some((line, text)) = tpl.calling_line(project, name, ctx) {
+            d = d.with(
+                "called from",
+                format!("templates/{name}:{line}: {}", text.trim()),
+            );
+        }
+    }
     d
+}
+
+/// When `expr` (`rules.buying`) is missing because `game.toml` has the key after a
+/// `[[...]]` header, inside that array's entry: where it is and how to fix it.
+pub fn captured_hint(game_file: &Path, text: &str, expr: &str) -> Option<String> {
+    let (array, key, span) = crate::model::load::captured_key(text, expr)?;
+    let line = text[..span.start].matches('\n').count() + 1;
+    Some(format!(
+        "`{key}` is in {} line {line}, inside a `[[{array}]]` entry: every key after a `[[...]]` header belongs to that entry until the next header. Move `{key}` above the first `[[{array}]]`",
+        game_file.display()
+    ))
+}
+
+impl Templates {
+    /// The line of template `name` that ran last before the render with `ctx`
+    /// failed: renders a copy of the template with line markers. Its text too.
+    pub fn calling_line(
+        &self,
+        project: &Project,
+        name: &str,
+        ctx: &BTreeMap<String, Value>,
+    ) -> Option<(usize, String)> {
+        let source = project.source(&template_file(name))?;
+        let marked = errors::instrument(&source);
+        let mut c = ctx.clone();
+        let (log, value) = RenderLog::new();
+        c.insert(LOG.into(), value);
+        if self.env.render_named_str(name, &marked, &c).is_ok() {
+            return None;
+        }
+        let line = log.last_line.load(std::sync::atomic::Ordering::Relaxed);
+        let text = source.lines().nth(line.checked_sub(1)?)?.to_string();
+        Some((line, text))
+    }
 }
 
 /// The environment with escaping, limits, filters and functions (no templates yet);
@@ -265,6 +321,8 @@ pub fn environment(
         }
     });
     env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // Errors name the undefined value (`rules.buying`), whatever the build profile.
+    env.set_debug(true);
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(RECURSION_LIMIT);
     env.add_filter("money", money);
@@ -302,6 +360,16 @@ pub fn environment(
     );
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
+    env.add_function(errors::LINE_MARKER, |state: &State, line: usize| -> String {
+        if let Some(log) = state
+            .lookup(LOG)
+            .and_then(|v| v.downcast_object::<RenderLog>())
+        {
+            log.last_line
+                .store(line, std::sync::atomic::Ordering::Relaxed);
+        }
+        String::new()
+    });
     env.add_function("fail", |message: String| -> Result<Value, Error> {
         Err(Error::new(ErrorKind::InvalidOperation, message))
     });
@@ -473,9 +541,17 @@ fn rows_of(state: &State, table: &str) -> Result<Value, Error> {
         .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "no tables in this context"))?;
     let rows = tables.get_attr(table)?;
     if rows.is_undefined() {
+        let names: Vec<String> = tables
+            .try_iter()
+            .map(|keys| keys.filter_map(|k| k.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        let near = match crate::diag::did_you_mean(table, names.iter().map(String::as_str)) {
+            Some(m) => format!("; did you mean `{m}`?"),
+            None => format!("; the tables are: {}", names.join(", ")),
+        };
         return Err(Error::new(
             ErrorKind::InvalidOperation,
-            format!("there is no table `{table}`"),
+            format!("there is no table `{table}`{near}"),
         ));
     }
     Ok(rows)
@@ -959,6 +1035,61 @@ mod tests {
             )
             .unwrap();
         assert_eq!(out, "5.0 15.0 25.0 35.0 ");
+    }
+
+    #[test]
+    fn filters_lists_every_registered_filter() {
+        // The names `environment` registers, read from this file's source.
+        let source = include_str!("template.rs");
+        let mut registered: Vec<&str> = source
+            .split("env.add_filter(\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        registered.sort();
+        let mut listed = FILTERS.to_vec();
+        listed.sort();
+        assert_eq!(registered, listed, "FILTERS lists every filter `environment` adds");
+        let e = env();
+        for f in FILTERS {
+            let out = e.render_str(&format!("{{{{ '{f}' is filter }}}}"), ()).unwrap();
+            assert_eq!(out, "true");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_value_and_the_fix() {
+        let mut e = env();
+        e.add_template_owned("t.svg", "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}")
+            .unwrap();
+        let err = e
+            .get_template("t.svg")
+            .unwrap()
+            .render(minijinja::context! { rules => minijinja::context! { cost => 1 } })
+            .unwrap_err();
+        let src = "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}";
+        let x = errors::explain(&err, src, errors::Known::default(), false);
+        assert_eq!(x.message, "template uses `rules.buying`, which the data does not have");
+        assert_eq!(x.span, Some(6..18));
+        let err = e.render_str("{{ 1|mony }}", ()).unwrap_err();
+        let x = errors::explain(&err, "{{ 1|mony }}", errors::Known::default(), false);
+        assert_eq!(x.message, "there is no filter `mony`");
+        assert_eq!(x.hint, "did you mean `money`?");
+        let err = e.render_str("{{ lokup('a', 'b') }}", ()).unwrap_err();
+        let known = errors::Known {
+            env: Some(&e),
+            ctx: None,
+        };
+        let x = errors::explain(&err, "{{ lokup('a', 'b') }}", known, false);
+        assert_eq!(x.message, "there is no function `lokup`");
+        assert_eq!(x.hint, "did you mean `lookup`?");
+        let err = e.compile_expression("row.a = 1").unwrap_err();
+        let x = errors::explain(&err, "row.a = 1", errors::Known::default(), true);
+        assert!(x.hint.starts_with("did you mean `==`?"), "{}", x.hint);
+        let src = "a\n{% if x %}\nb\n";
+        let err = e.add_template_owned("u.svg", src).unwrap_err();
+        let x = errors::explain(&err, src, errors::Known::default(), false);
+        assert_eq!(x.message, "`{% if %}` on line 2 is never closed");
     }
 
     #[test]

@@ -37,7 +37,20 @@ pub fn run(args: &Args) -> i32 {
     for id in &games {
         let built = build(project, id, &opts, Caches::default());
         let ok = !built.diags.has_errors();
-        super::say(&format!("{id}: {}\n", if ok { "ok" } else { "FAILED" }));
+        let ran = built.asserts;
+        let asserts = match (ran.asserts, ran.checks) {
+            (0, _) if ok => "no assertions".to_string(),
+            (0, _) => "assertions not run: errors before them".to_string(),
+            (a, c) => format!(
+                "{a} assertion{} ran, {c} check{}",
+                if a == 1 { "" } else { "s" },
+                if c == 1 { "" } else { "s" }
+            ),
+        };
+        super::say(&format!(
+            "{id}: {} ({asserts})\n",
+            if ok { "ok" } else { "FAILED" }
+        ));
         super::say(&super::list::count_table(&built.counts));
         diags.extend(built.diags.items);
     }

@@ -7,6 +7,7 @@ pub mod build;
 pub mod check;
 pub mod fonts;
 pub mod list;
+pub mod new;
 pub mod watch;
 
 use std::path::PathBuf;

@@ -8,6 +8,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::schema::GameFile;
+use super::tables::Format;
 use super::{Component, ComponentDef, Field, Game, Kind, Paper, Row, Size, Spanned, Table};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::project::{Project, MAX_DATA_BYTES};
@@ -135,12 +136,20 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
     };
     let parsed: GameFile = match toml::from_str(&text) {
         Ok(p) => p,
-        Err(e) => return Reported::new(None, [toml_error(&file, id, &e)]),
+        Err(e) => {
+            let mut d = toml_error(&file, id, &e);
+            if let (Some(span), true) = (e.span(), e.message().starts_with("unknown field")) {
+                if let Some(note) = captured_note(&text, &span) {
+                    d = d.with("note", note);
+                }
+            }
+            return Reported::new(None, [d]);
+        }
     };
     let mut diags = non_finite_numbers(&file, id, &text);
     let before = diags.len();
-    let tables = load_tables(project, &dir, id, &mut diags);
-    let unparsed_data = diags.len() > before;
+    let (tables, read) = load_tables(project, &dir, id, &mut diags);
+    let unparsed_data = diags[before..].iter().any(Diagnostic::is_error);
 
     let mut rejected = BTreeSet::new();
     let mut components = Vec::new();
@@ -173,9 +182,11 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
             }
         }
     }
+    diags.extend(unread_files(project, &dir, id, &read, &components));
     let game = Game {
         id: id.to_string(),
         file,
+        text,
         meta: parsed.game,
         rules: parsed.rules.unwrap_or_default(),
         contents: parsed.contents.into_iter().collect(),
@@ -373,7 +384,7 @@ impl LoadContext<'_> {
                 let hint = match did_you_mean(t.get_ref(), names.iter().copied()) {
                     Some(m) => format!("did you mean `{m}`?"),
                     None => format!(
-                        "add [[{}]] rows to a .toml file in {}; tables found: {}",
+                        "add [[{0}]] rows to a .toml file in {1}, or a {0}.csv file (or a sheet named {0}); tables found: {2}",
                         t.get_ref(),
                         self.dir.display(),
                         names.join(", ")
@@ -504,72 +515,203 @@ fn art_path(dir: &Path, p: &str) -> Result<PathBuf, Diagnostic> {
     Ok(dir.join(rel))
 }
 
-/// Loads every `*.toml` in the game folder except `game.toml`, in name order.
+/// Loads every data file in the game folder, in name order: each `*.toml` except
+/// `game.toml` (every `[[name]]` a table), each `*.csv` and `*.tsv` (a table named
+/// for the file) and each `*.xlsx` and `*.ods` (a table per sheet). Returns the
+/// tables and the data files read.
 fn load_tables(
     project: &Project,
     dir: &Path,
     game: &str,
     diags: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, Table> {
+) -> (BTreeMap<String, Table>, BTreeSet<PathBuf>) {
     let mut tables: BTreeMap<String, Table> = BTreeMap::new();
-    let files: Vec<PathBuf> = match project.list(dir) {
+    let mut read = BTreeSet::new();
+    let files: Vec<(PathBuf, Format)> = match project.list(dir) {
         Ok(entries) => entries
             .into_iter()
-            .filter(|e| e.kind != EntryKind::Folder)
-            .filter(|e| e.name.ends_with(".toml") && e.name != "game.toml")
-            .map(|e| dir.join(e.name))
+            .filter(|e| e.kind != EntryKind::Folder && e.name != "game.toml")
+            .filter(|e| !is_scratch(&e.name))
+            .filter_map(|e| Format::of(&e.name).map(|f| (dir.join(e.name), f)))
             .collect(),
         Err(e) => {
             diags.push(file_error(&e).with("game", game));
             Vec::new()
         }
     };
-    for rel in files {
-        let text = match project.read_text(&rel, MAX_DATA_BYTES) {
-            Ok(t) => t,
-            Err(e) => {
-                diags.push(file_error(&e).with("game", game));
-                continue;
+    for (rel, format) in files {
+        read.insert(rel.clone());
+        let found = match format {
+            Format::Toml => toml_tables(project, &rel, game, diags),
+            Format::Csv | Format::Tsv => {
+                let text = match project.read_text(&rel, MAX_DATA_BYTES) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        diags.push(file_error(&e).with("game", game));
+                        continue;
+                    }
+                };
+                let name = rel
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let (table, d) =
+                    super::tables::delimited(&rel, game, &name, &text, format == Format::Tsv);
+                diags.extend(d);
+                table.into_iter().map(|t| (t, None)).collect()
+            }
+            Format::Xlsx | Format::Ods => {
+                let bytes = match project.read(&rel, MAX_DATA_BYTES) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        diags.push(file_error(&e).with("game", game));
+                        continue;
+                    }
+                };
+                let (found, d) = super::tables::workbook(&rel, game, bytes, format);
+                diags.extend(d);
+                found.into_iter().map(|t| (t, None)).collect()
             }
         };
-        let parsed: TableFile = match toml::from_str(&text) {
-            Ok(p) => p,
-            Err(e) => {
-                let mut d = toml_error(&rel, game, &e);
-                if e.message().starts_with("invalid type") {
-                    d = d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields");
-                }
+        for (table, name_span) in found {
+            let tname = table.name.clone();
+            if let Some(prev) = tables.get(&tname) {
+                let mut d = Diagnostic::error(format!("table `{tname}` is defined twice"))
+                    .with("game", game)
+                    .hint(format!(
+                        "keep all rows of `{tname}` in one file (first seen in {})",
+                        prev.file.display()
+                    ));
+                d = match (&table.sheet, name_span) {
+                    (Some((sheet, _)), _) => {
+                        d.message = format!("{} (sheet {sheet})", d.message);
+                        d.at(&rel, None)
+                    }
+                    (None, span) => d.at(&rel, span),
+                };
                 diags.push(d);
                 continue;
             }
-        };
-        diags.extend(non_finite_numbers(&rel, game, &text));
-        for (name, rows) in parsed {
-            let tname = name.get_ref().clone();
-            if let Some(prev) = tables.get(&tname) {
-                diags.push(
-                    Diagnostic::error(format!("table `{tname}` is defined twice"))
-                        .at(&rel, Some(name.span()))
-                        .with("game", game)
-                        .hint(format!(
-                            "keep all [[{tname}]] rows in one file (first seen in {})",
-                            prev.file.display()
-                        )),
-                );
-                continue;
-            }
-            let rows = rows.into_inner().into_iter().map(table_row).collect();
-            tables.insert(
-                tname.clone(),
-                Table {
-                    name: tname,
-                    file: rel.clone(),
-                    rows,
-                },
-            );
+            tables.insert(tname, table);
         }
     }
-    tables
+    (tables, read)
+}
+
+/// The tables of one TOML data file, each with the span of its name.
+fn toml_tables(
+    project: &Project,
+    rel: &Path,
+    game: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(Table, Option<Range<usize>>)> {
+    let text = match project.read_text(rel, MAX_DATA_BYTES) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(file_error(&e).with("game", game));
+            return Vec::new();
+        }
+    };
+    let parsed: TableFile = match toml::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            let mut d = toml_error(rel, game, &e);
+            if e.message().starts_with("invalid type") {
+                d = d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields");
+            }
+            diags.push(d);
+            return Vec::new();
+        }
+    };
+    diags.extend(non_finite_numbers(rel, game, &text));
+    parsed
+        .into_iter()
+        .map(|(name, rows)| {
+            let span = name.span();
+            let table = Table {
+                name: name.into_inner(),
+                file: rel.to_path_buf(),
+                rows: rows.into_inner().into_iter().map(table_row).collect(),
+                sheet: None,
+            };
+            (table, Some(span))
+        })
+        .collect()
+}
+
+/// Files an editor or spreadsheet leaves beside the real ones: hidden files
+/// (`.DS_Store`, LibreOffice's `.~lock.cards.ods#`) and Excel's `~$cards.xlsx`.
+fn is_scratch(name: &str) -> bool {
+    name.starts_with('.') || name.starts_with("~$") || name.ends_with('~')
+}
+
+/// Image extensions: images and art in a game folder count as read (art files
+/// are named by patterns; an image may be kept for a template to use).
+const IMAGE_EXTENSIONS: [&str; 6] = ["png", "jpg", "jpeg", "gif", "svg", "webp"];
+
+/// Folders of a game folder whose files are read by other parts of cardstock.
+const READ_FOLDERS: [&str; 2] = ["fonts", "icons"];
+
+/// A warning for every file in the game folder that nothing reads: a table saved
+/// in a format cardstock does not read (`cards.xls`, `cards.json`), a typo in an
+/// extension. Data files, art, images, fonts, icons and notes (`*.md`, `*.pdf`)
+/// count as read.
+fn unread_files(
+    project: &Project,
+    dir: &Path,
+    game: &str,
+    read: &BTreeSet<PathBuf>,
+    components: &[Component],
+) -> Vec<Diagnostic> {
+    let Ok(files) = project.walk(dir, &[""], 8) else {
+        return Vec::new(); // a folder that cannot be listed was reported
+    };
+    let art: BTreeSet<&Path> = components
+        .iter()
+        .flat_map(|c| c.art.iter().chain(c.art_back.as_ref()))
+        .map(PathBuf::as_path)
+        .collect();
+    files
+        .into_iter()
+        .filter(|f| {
+            let Ok(inside) = f.strip_prefix(dir) else {
+                return false;
+            };
+            let name = inside.to_string_lossy();
+            let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            let first = inside
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .unwrap_or_default();
+            !(name == "game.toml"
+                || read.contains(f)
+                || art.contains(f.as_path())
+                || inside.components().count() > 1 && READ_FOLDERS.contains(&first.as_str())
+                || inside
+                    .components()
+                    .any(|c| is_scratch(&c.as_os_str().to_string_lossy()))
+                || ext.as_deref().is_some_and(|e| {
+                    IMAGE_EXTENSIONS.contains(&e) || e == "md" || e == "pdf"
+                }))
+        })
+        .map(|f| {
+            let hint = match f.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()) {
+                Some(e) if e == "xls" || e == "numbers" || e == "xlsb" => {
+                    "save the workbook as .xlsx or .ods, or export each sheet as .csv".to_string()
+                }
+                _ => format!(
+                    "cardstock reads game.toml, tables ({}), art named by `art`, images, fonts/ and icons/; move other files out of {}",
+                    super::tables::DATA_EXTENSIONS,
+                    dir.display()
+                ),
+            };
+            Diagnostic::warning(format!("{} is not read by cardstock", f.display()))
+                .at(&f, None)
+                .with("game", game)
+                .hint(hint)
+        })
+        .collect()
 }
 
 /// One `[[name]]` row with the spans of its keys and values.
@@ -587,6 +729,7 @@ fn table_row(r: Spanned<RowMap>) -> Row {
                     key_span,
                     span,
                     value: v.into_inner(),
+                    column: None,
                 },
             )
         })
@@ -595,5 +738,117 @@ fn table_row(r: Spanned<RowMap>) -> Row {
         span,
         fields,
         derived: BTreeMap::new(),
+        line: None,
     }
+}
+
+/// The headers of `[[...]]` arrays of tables in a TOML text, as dotted names
+/// (`[[rules.actions]]` → `rules.actions`), with the byte offset of each.
+fn array_headers(text: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let t = t.split_once('#').map_or(t, |(a, _)| a.trim_end());
+        if let Some(inner) = t.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
+            let name: String = inner
+                .split('.')
+                .map(|p| p.trim().trim_matches(|c| c == '"' || c == '\''))
+                .collect::<Vec<_>>()
+                .join(".");
+            out.push((name, offset));
+        }
+        offset += line.len();
+    }
+    out
+}
+
+/// A key that `expr` (`rules.buying`) looks for but that `game.toml` has inside an
+/// entry of a `[[...]]` array of tables instead (written after the array's header,
+/// so TOML put it into the array's entry): the array's name, the key and its span.
+pub fn captured_key(text: &str, expr: &str) -> Option<(String, String, Range<usize>)> {
+    use toml::de::{DeTable, DeValue};
+    let path: Vec<&str> = expr.split('.').collect();
+    if path.len() < 2 || path.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let root = DeTable::parse(text).ok()?;
+    let headers = array_headers(text);
+    // Walk the path as far as it exists; `key` is the first part that is missing.
+    let mut table = root.get_ref();
+    let mut prefix: Vec<&str> = Vec::new();
+    let mut key = path[0];
+    for (i, part) in path.iter().enumerate() {
+        key = part;
+        match table.get(*part).map(|v| v.get_ref()) {
+            Some(DeValue::Table(t)) if i + 1 < path.len() => {
+                table = t;
+                prefix.push(part);
+            }
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    // Arrays of tables below the missing key's parent, whose entries hold it.
+    fn search<'a>(
+        t: &'a DeTable<'a>,
+        at: &mut Vec<String>,
+        key: &str,
+        found: &mut Vec<(String, Range<usize>)>,
+    ) {
+        for (k, v) in t.iter() {
+            at.push(k.get_ref().to_string());
+            match v.get_ref() {
+                DeValue::Table(inner) => search(inner, at, key, found),
+                DeValue::Array(items) => {
+                    for item in items.iter() {
+                        if let DeValue::Table(entry) = item.get_ref() {
+                            if let Some((k, _)) = entry.get_key_value(key) {
+                                found.push((at.join("."), k.span()));
+                            }
+                            search(entry, at, key, found);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            at.pop();
+        }
+    }
+    let mut at: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
+    let mut found = Vec::new();
+    search(table, &mut at, key, &mut found);
+    // Only arrays written with `[[...]]` headers capture keys, and only keys after
+    // a header.
+    found
+        .into_iter()
+        .filter(|(array, span)| {
+            headers
+                .iter()
+                .any(|(h, off)| h == array && *off < span.start)
+        })
+        .last()
+        .map(|(array, span)| (array, key.to_string(), span))
+}
+
+/// For an unknown key in `game.toml`: when it follows a `[[...]]` header, a note
+/// that the key belongs to that entry (it was probably meant for the section
+/// above the array).
+fn captured_note(text: &str, span: &Range<usize>) -> Option<String> {
+    let (name, off) = array_headers(text)
+        .into_iter()
+        .rfind(|(_, off)| *off < span.start)?;
+    // A `[table]` header between the array's header and the key ends the entry.
+    let between = &text[off..span.start];
+    if between
+        .lines()
+        .skip(1)
+        .any(|l| l.trim_start().starts_with('['))
+    {
+        return None;
+    }
+    let line = text[..off].matches('\n').count() + 1;
+    Some(format!(
+        "this key is read as part of the `[[{name}]]` entry that starts on line {line}: every key after a `[[...]]` header belongs to that entry until the next header. If it belongs to another section, move it above the first `[[{name}]]`"
+    ))
 }

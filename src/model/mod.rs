@@ -4,6 +4,7 @@
 pub(crate) mod load;
 mod schema;
 pub mod size;
+pub(crate) mod tables;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
-    AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, Severity,
+    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, Severity,
 };
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
@@ -25,6 +26,8 @@ pub struct Game {
     pub id: String,
     /// `data/<id>/game.toml`, relative to the project root.
     pub file: PathBuf,
+    /// The text of `game.toml` (for messages that look into it).
+    pub text: std::sync::Arc<str>,
     pub meta: GameMeta,
     /// `[rules]`: every number the printed parts show.
     pub rules: toml::Table,
@@ -220,30 +223,43 @@ impl std::fmt::Display for Side {
     }
 }
 
-/// A data table: the rows of every `[[name]]` in one file.
+/// A data table: the rows of every `[[name]]` in one TOML file, of one CSV or TSV
+/// file, or of one sheet of a workbook (XLSX, ODS).
 #[derive(Debug)]
 pub struct Table {
     pub name: String,
     /// File the table is in, relative to the project root.
     pub file: PathBuf,
     pub rows: Vec<Row>,
+    /// For a workbook: the sheet's name and the spreadsheet row of its header. A
+    /// workbook is not text, so problems name "sheet S, row R, column C" instead of
+    /// pointing at a span.
+    pub sheet: Option<(String, u32)>,
 }
 
 /// One row of a data table.
 #[derive(Debug, Clone)]
 pub struct Row {
+    /// The row's bytes in its file (a TOML table or a CSV record; empty for a
+    /// workbook row).
     pub span: Range<usize>,
     pub fields: BTreeMap<String, Field>,
     /// Fields computed by `[[derive]]` rules (e.g. a contract's fee).
     pub derived: BTreeMap<String, toml::Value>,
+    /// For a CSV or workbook row: its 1-based row number in the file or sheet
+    /// (the header is row 1 unless blank lines come first).
+    pub line: Option<u32>,
 }
 
 /// One field of a row, with spans for its key and value.
 #[derive(Debug, Clone)]
 pub struct Field {
+    /// The key in a TOML file; the column's header cell in a CSV file.
     pub key_span: Range<usize>,
     pub span: Range<usize>,
     pub value: toml::Value,
+    /// For a CSV or workbook cell: its 0-based column (A is 0).
+    pub column: Option<u32>,
 }
 
 impl Row {
@@ -252,19 +268,66 @@ impl Row {
         self.fields.get("id").and_then(|f| f.value.as_str())
     }
 
-    /// A name for messages: `seattle` or `#12` (1-based position).
+    /// A name for messages: `seattle`, `row 12` (a spreadsheet row without an id)
+    /// or `#12` (1-based position in a TOML file).
     pub fn label(&self, index: usize) -> String {
-        match self.id() {
-            Some(id) => format!("`{id}`"),
-            None => format!("#{}", index + 1),
+        match (self.id(), self.line) {
+            (Some(id), _) => format!("`{id}`"),
+            (None, Some(line)) => format!("row {line}"),
+            (None, None) => format!("#{}", index + 1),
         }
     }
+}
+
+/// A spreadsheet column's letters: 0 is `A`, 25 `Z`, 26 `AA`.
+pub fn column_name(mut column: u32) -> String {
+    let mut letters = Vec::new();
+    loop {
+        letters.push(b'A' + (column % 26) as u8);
+        if column < 26 {
+            break;
+        }
+        column = column / 26 - 1;
+    }
+    letters.reverse();
+    String::from_utf8(letters).unwrap_or_default()
 }
 
 impl Table {
     /// The row with `id`, if any.
     pub fn find(&self, id: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.id() == Some(id))
+    }
+
+    /// Points `d` at `row` of this table, or at one of its fields (`key`: at the
+    /// field's key, i.e. a CSV column's header). In a text file that is a span; in
+    /// a workbook the file, with "sheet S, row R, column C" added to the message.
+    pub fn at(
+        &self,
+        d: crate::diag::Diagnostic,
+        row: &Row,
+        field: Option<&Field>,
+        key: bool,
+    ) -> crate::diag::Diagnostic {
+        let Some((sheet, header)) = &self.sheet else {
+            let span = match field {
+                Some(f) if key => f.key_span.clone(),
+                Some(f) => f.span.clone(),
+                None => row.span.clone(),
+            };
+            return d.at(&self.file, Some(span));
+        };
+        let line = if key { Some(*header) } else { row.line };
+        let mut place = format!("sheet {sheet}");
+        if let Some(line) = line {
+            place.push_str(&format!(", row {line}"));
+        }
+        if let Some(c) = field.and_then(|f| f.column) {
+            place.push_str(&format!(", column {}", column_name(c)));
+        }
+        let mut d = d.at(&self.file, None);
+        d.message = format!("{} ({place})", d.message);
+        d
     }
 }
 

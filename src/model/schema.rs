@@ -229,3 +229,68 @@ fn from_field() -> String {
 fn to_field() -> String {
     "to".into()
 }
+
+/// The keys of every table of `game.toml`, read from the serde schema above (so
+/// a new key cannot be missed by the reference): `("", top-level sections)`,
+/// `("game", keys of [game])`, `("component", keys of [[component]])`...
+pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
+    vec![
+        ("", fields::<GameFile>()),
+        ("game", fields::<GameMeta>()),
+        ("component", fields::<ComponentDef>()),
+        ("derive", fields::<DeriveDef>()),
+        ("assert", fields::<AssertDef>()),
+        ("reference", fields::<ReferenceDef>()),
+        ("network", fields::<NetworkDef>()),
+    ]
+}
+
+/// The field names serde's derive gives a struct: a deserializer that only
+/// records what `deserialize_struct` is asked for.
+fn fields<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    use serde::de::{self, Visitor};
+
+    struct Fields<'a>(&'a mut &'static [&'static str]);
+
+    impl<'de> de::Deserializer<'de> for Fields<'_> {
+        type Error = de::value::Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("only structs"))
+        }
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(de::Error::custom("fields recorded"))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+
+    let mut found: &'static [&'static str] = &[];
+    let _ = T::deserialize(Fields(&mut found));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_come_from_the_schema() {
+        let keys = super::keys();
+        assert_eq!(
+            keys[0].1,
+            ["game", "rules", "contents", "component", "derive", "assert", "reference", "network"]
+        );
+        let component = keys.iter().find(|(s, _)| *s == "component").unwrap().1;
+        assert!(component.contains(&"qty") && component.contains(&"art_back"));
+    }
+}

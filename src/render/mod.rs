@@ -18,7 +18,7 @@ use crate::diag::{Diagnostic, Reported};
 use crate::eval::Context;
 use crate::model::{Component, Game, Shape, Side};
 use crate::project::{Project, MAX_IMAGE_BYTES};
-use crate::template::{template_error, template_file, RenderLog, Templates, LOG};
+use crate::template::{render_error, template_file, RenderLog, Templates, LOG};
 use crate::units::fmt_num;
 
 /// A rendered face: SVG text of the front and (if the set has backs) the back.
@@ -179,11 +179,9 @@ impl Renderer<'_> {
         let svg = match rendered {
             Ok(s) => Some(s),
             Err(e) => {
-                let tname = e.name().unwrap_or(name).to_string();
-                let file = template_file(&tname);
-                let source = self.project.source(&file).unwrap_or_default();
+                let d = render_error(self.tpl, self.project, &self.game.file, name, &c, &e);
                 diags.push(
-                    comp_diag(self.game, comp, template_error(&e, &file, &source))
+                    comp_diag(self.game, comp, d)
                         .with("row", p.label.clone())
                         .with("template", format!("templates/{name}")),
                 );

@@ -1,8 +1,7 @@
 //! Planning: which faces a component set prints (rows, expanded items, art files),
 //! how many copies of each, and their cut shape. Quantities are checked here.
 
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use minijinja::value::{Value, ValueKind};
 
@@ -184,17 +183,18 @@ fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit
         };
         let list = rv.get_attr(field.get_ref()).unwrap_or(Value::UNDEFINED);
         if list.kind() != ValueKind::Seq {
+            let d = comp_diag(
+                game,
+                comp,
+                Diagnostic::error(format!(
+                    "{label} has no list field `{}` to expand",
+                    field.get_ref()
+                )),
+            );
             diags.push(
-                comp_diag(
-                    game,
-                    comp,
-                    Diagnostic::error(format!(
-                        "{label} has no list field `{}` to expand",
-                        field.get_ref()
-                    )),
-                )
-                .at(&table.file, Some(row.span.clone()))
-                .hint(format!("add `{} = [...]` to the row", field.get_ref())),
+                table
+                    .at(d, row, None, false)
+                    .hint(format!("add `{} = [...]` to the row", field.get_ref())),
             );
             continue;
         }
@@ -224,25 +224,27 @@ fn quantity(
         .table
         .as_ref()
         .and_then(|t| game.tables.get(t.get_ref()));
-    let (value, file, span): (Value, PathBuf, Range<usize>) = match &comp.def.qty {
+    // Where the quantity was written: `qty` in game.toml, or the row's `qty` cell.
+    let (value, cell) = match &comp.def.qty {
         Some(q) => (
             number_or_expression(tpl, game, "qty", q, ctx).map_err(|d| comp_diag(game, comp, d))?,
-            game.file.clone(),
-            q.span(),
+            None,
         ),
         None => match (table, unit.row) {
             (Some(t), Some(r)) => match t.rows[r].fields.get("qty") {
-                Some(f) => (
-                    crate::template::to_value(&f.value),
-                    t.file.clone(),
-                    f.span.clone(),
-                ),
+                Some(f) => (crate::template::to_value(&f.value), Some((t, &t.rows[r], f))),
                 None => return Ok(1),
             },
             _ => return Ok(1),
         },
     };
-    let at = |d: Diagnostic| comp_diag(game, comp, d).at(&file, Some(span.clone()));
+    let at = |d: Diagnostic| {
+        let d = comp_diag(game, comp, d);
+        match (cell, &comp.def.qty) {
+            (Some((t, row, f)), _) => t.at(d, row, Some(f), false),
+            (None, q) => d.at(&game.file, q.as_ref().map(|q| q.span())),
+        }
+    };
     let label = &unit.label;
     match value.as_i64() {
         Some(n) if (1..=MAX_QTY).contains(&n) => Ok(n as u32),

@@ -1,0 +1,766 @@
+//! Data tables from spreadsheets: a CSV or TSV file is one table named for the file
+//! (`card.csv` is the table `card`), its first row the field names; a workbook
+//! (XLSX, ODS) gives one table per sheet, named for the sheet, with the values the
+//! spreadsheet saved (formula results, not formulas).
+//!
+//! How a cell becomes a value:
+//! - an empty cell is no value: the row has no such field (as a key left out of a
+//!   TOML row);
+//! - in CSV/TSV, an unquoted cell that reads as a number is a number (`3`, `-2`,
+//!   `0.5`, `1e3`), `true`/`false` (any case) a boolean, anything else text;
+//!   a number with a leading zero (`007`) stays text, since the number would lose
+//!   the zero; a quoted cell (`"12"`) is always text;
+//! - in a workbook the cell's own type decides: a number cell is a number (whole
+//!   numbers are integers), a text cell text, a boolean a boolean;
+//! - a header `name[]` makes a list field: the cell is split at `;` and each part
+//!   read like an unquoted CSV cell (`bread; coal` is `["bread", "coal"]`), for
+//!   `expand` and list references;
+//! - a header `a.b` makes a field `a` holding a table with the key `b`.
+//!
+//! CSV cells keep their byte range in the file, so a problem points at the cell.
+//! Workbooks are not text: problems name the sheet, row and column.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+
+use super::{column_name, Field, Row, Table};
+use crate::diag::Diagnostic;
+
+/// Most non-empty cells one workbook may hold: a game's tables have a few
+/// thousand; a file with millions is a mistake or hostile.
+pub const MAX_CELLS: usize = 1_000_000;
+
+/// What a file in a game folder holds, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `*.toml`: `[[name]]` rows (or `game.toml`).
+    Toml,
+    /// `*.csv`: comma-separated (or semicolon-separated, when the header row has
+    /// semicolons and no commas, as some spreadsheets write it).
+    Csv,
+    /// `*.tsv`: tab-separated.
+    Tsv,
+    /// `*.xlsx`, `*.xlsm`: an Excel workbook.
+    Xlsx,
+    /// `*.ods`: an OpenDocument (LibreOffice) workbook.
+    Ods,
+}
+
+impl Format {
+    /// The format of a file name, if it is a data file.
+    pub fn of(name: &str) -> Option<Format> {
+        let (_, ext) = name.rsplit_once('.')?;
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "toml" => Format::Toml,
+            "csv" => Format::Csv,
+            "tsv" => Format::Tsv,
+            "xlsx" | "xlsm" => Format::Xlsx,
+            "ods" => Format::Ods,
+            _ => return None,
+        })
+    }
+}
+
+/// The extensions of every data file, for messages.
+pub const DATA_EXTENSIONS: &str = ".toml, .csv, .tsv, .xlsx, .ods";
+
+/// What a cell holds before its column decides how to read it.
+#[derive(Debug, Clone)]
+enum Content {
+    /// Text: `quoted` for a quoted CSV cell or a workbook's text cell, which stays
+    /// text; unquoted CSV text is read as a number or boolean when it is one.
+    Text { text: String, quoted: bool },
+    /// A typed workbook value (number, boolean).
+    Value(toml::Value),
+}
+
+/// One non-empty cell.
+#[derive(Debug, Clone)]
+struct RawCell {
+    content: Content,
+    /// Byte range in a CSV file (empty for a workbook).
+    span: Range<usize>,
+    column: u32,
+}
+
+/// One record: its row number, its bytes, its non-empty cells.
+#[derive(Debug, Default)]
+struct RawRow {
+    line: u32,
+    span: Range<usize>,
+    cells: Vec<RawCell>,
+}
+
+/// A sheet (or a CSV file) before its header is read: rows in order, empty rows
+/// left out.
+struct Grid {
+    rows: Vec<RawRow>,
+}
+
+/// Where the table came from, for messages.
+struct Source<'a> {
+    file: &'a Path,
+    game: &'a str,
+    /// A workbook's sheet name.
+    sheet: Option<&'a str>,
+}
+
+impl Source<'_> {
+    /// A problem at a cell (or row, `column = None`).
+    fn at(&self, d: Diagnostic, line: u32, column: Option<u32>, span: &Range<usize>) -> Diagnostic {
+        let d = d.with("game", self.game);
+        match self.sheet {
+            None => d.at(self.file, Some(span.clone())),
+            Some(sheet) => {
+                let mut place = format!("sheet {sheet}, row {line}");
+                if let Some(c) = column {
+                    place.push_str(&format!(", column {}", column_name(c)));
+                }
+                let mut d = d.at(self.file, None);
+                d.message = format!("{} ({place})", d.message);
+                d
+            }
+        }
+    }
+}
+
+/// Reads one CSV (`separator` b',') or TSV (b'\t') file as the table `name`.
+pub fn delimited(
+    file: &Path,
+    game: &str,
+    name: &str,
+    text: &str,
+    tsv: bool,
+) -> (Option<Table>, Vec<Diagnostic>) {
+    let source = Source {
+        file,
+        game,
+        sheet: None,
+    };
+    let separator = if tsv { b'\t' } else { csv_separator(text) };
+    let grid = match parse_delimited(text, separator) {
+        Ok(g) => g,
+        Err((msg, span, hint)) => {
+            let d = Diagnostic::error(msg).with("game", game).at(file, Some(span));
+            return (None, vec![d.hint(hint)]);
+        }
+    };
+    let (table, diags) = table_of(&source, name, grid);
+    (table, diags)
+}
+
+/// The separator of a CSV file: `;` when its first line has semicolons and no
+/// commas (spreadsheets in many European locales save CSV so), else `,`.
+fn csv_separator(text: &str) -> u8 {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if first.contains(';') && !first.contains(',') {
+        b';'
+    } else {
+        b','
+    }
+}
+
+/// A parse error: message, span, hint.
+type ParseError = (String, Range<usize>, &'static str);
+
+/// RFC 4180 records: `separator` between cells, `"` around a cell that holds a
+/// separator, a quote (doubled) or a line break. Lines end with LF or CRLF; a
+/// UTF-8 byte order mark is skipped. Unquoted cells are trimmed of spaces.
+fn parse_delimited(text: &str, separator: u8) -> Result<Grid, ParseError> {
+    let bytes = text.as_bytes();
+    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut rows = Vec::new();
+    let mut line: u32 = 1;
+    while i < bytes.len() {
+        let start = i;
+        let start_line = line;
+        let mut row = RawRow {
+            line: start_line,
+            ..RawRow::default()
+        };
+        let mut column: u32 = 0;
+        loop {
+            // One cell, from i.
+            let cell_start = i;
+            let mut content = String::new();
+            let quoted = bytes.get(i) == Some(&b'"')
+                || (bytes.get(i).is_some_and(|b| *b == b' ')
+                    && text[i..]
+                        .trim_start_matches(' ')
+                        .starts_with('"'));
+            let span;
+            if quoted {
+                while bytes[i] == b' ' {
+                    i += 1;
+                }
+                let open = i;
+                i += 1;
+                loop {
+                    match bytes.get(i) {
+                        None => {
+                            return Err((
+                                "this quoted cell is never closed".into(),
+                                open..open + 1,
+                                "add the closing `\"`; a quote inside a quoted cell is written twice (`\"\"`)",
+                            ))
+                        }
+                        Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
+                            content.push('"');
+                            i += 2;
+                        }
+                        Some(b'"') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(b'\n') => {
+                            line += 1;
+                            content.push('\n');
+                            i += 1;
+                        }
+                        Some(_) => {
+                            let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                            if ch != '\r' || bytes.get(i + 1) != Some(&b'\n') {
+                                content.push(ch);
+                            }
+                            i += ch.len_utf8();
+                        }
+                    }
+                }
+                span = open..i;
+                while bytes.get(i) == Some(&b' ') {
+                    i += 1;
+                }
+                match bytes.get(i) {
+                    None | Some(b'\n') | Some(b'\r') => {}
+                    Some(b) if *b == separator => {}
+                    Some(_) => {
+                        return Err((
+                            "text after the closing quote of a cell".into(),
+                            span.start..i + 1,
+                            "put the whole cell in quotes, and write a quote inside it twice (`\"\"`)",
+                        ))
+                    }
+                }
+            } else {
+                while let Some(&b) = bytes.get(i) {
+                    if b == separator || b == b'\n' || (b == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+                        break;
+                    }
+                    i += 1;
+                }
+                let raw = &text[cell_start..i];
+                let lead = raw.len() - raw.trim_start().len();
+                let trimmed = raw.trim();
+                content.push_str(trimmed);
+                span = cell_start + lead..cell_start + lead + trimmed.len();
+            }
+            if quoted || !content.is_empty() {
+                row.cells.push(RawCell {
+                    content: Content::Text {
+                        text: content,
+                        quoted,
+                    },
+                    span,
+                    column,
+                });
+            }
+            match bytes.get(i) {
+                Some(b) if *b == separator => {
+                    i += 1;
+                    column += 1;
+                }
+                Some(b'\r') => {
+                    i += if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                    line += 1;
+                    break;
+                }
+                Some(b'\n') => {
+                    i += 1;
+                    line += 1;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let mut end = i;
+        while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        row.span = start..end;
+        if !row.cells.is_empty() {
+            rows.push(row);
+        }
+    }
+    Ok(Grid { rows })
+}
+
+/// Reads every sheet of an XLSX or ODS workbook: one table per sheet with cells,
+/// named for the sheet.
+pub fn workbook(
+    file: &Path,
+    game: &str,
+    bytes: Vec<u8>,
+    format: Format,
+) -> (Vec<Table>, Vec<Diagnostic>) {
+    let unreadable = |e: String| {
+        Diagnostic::error(format!("{} cannot be read as a workbook: {e}", file.display()))
+            .at(file, None)
+            .with("game", game)
+            .hint("save it again from the spreadsheet as .xlsx or .ods, or export the sheet as CSV")
+    };
+    let sheets = match format {
+        Format::Ods => read_ods(bytes),
+        _ => read_xlsx(bytes),
+    };
+    let sheets = match sheets {
+        Ok(s) => s,
+        Err(e) => return (Vec::new(), vec![unreadable(e)]),
+    };
+    let mut tables = Vec::new();
+    let mut diags = Vec::new();
+    for (sheet, grid) in sheets {
+        if grid.rows.is_empty() {
+            continue; // an unused sheet ("Sheet2")
+        }
+        let source = Source {
+            file,
+            game,
+            sheet: Some(&sheet),
+        };
+        let (table, d) = table_of(&source, &sheet, grid);
+        diags.extend(d);
+        tables.extend(table);
+    }
+    (tables, diags)
+}
+
+/// A sheet's cells as rows (each row's cells in column order), or why not.
+type Sheets = Result<Vec<(String, Grid)>, String>;
+
+/// Groups cells `(row, column, content)` (0-based, any order) into rows.
+fn grid_of(mut cells: Vec<(u32, u32, Content)>) -> Grid {
+    cells.sort_by_key(|(r, c, _)| (*r, *c));
+    let mut rows: Vec<RawRow> = Vec::new();
+    for (r, c, content) in cells {
+        if rows.last().is_none_or(|last| last.line != r + 1) {
+            rows.push(RawRow {
+                line: r + 1,
+                ..RawRow::default()
+            });
+        }
+        if let Some(last) = rows.last_mut() {
+            last.cells.push(RawCell {
+                content,
+                span: 0..0,
+                column: c,
+            });
+        }
+    }
+    Grid { rows }
+}
+
+/// A workbook cell's content, `None` when empty; an error cell (`#DIV/0!`) or a
+/// date is an error message.
+fn cell_content(value: &calamine::DataRef) -> Result<Option<Content>, String> {
+    use calamine::DataRef as D;
+    let text = |s: &str| {
+        if s.trim().is_empty() {
+            None
+        } else {
+            Some(Content::Text {
+                text: s.trim().to_string(),
+                quoted: true,
+            })
+        }
+    };
+    Ok(match value {
+        D::Empty => None,
+        D::String(s) => text(s),
+        D::SharedString(s) => text(s),
+        D::DateTimeIso(s) | D::DurationIso(s) => text(s),
+        D::Int(i) => Some(Content::Value(toml::Value::Integer(*i))),
+        D::Float(f) => Some(Content::Value(number(*f))),
+        D::Bool(b) => Some(Content::Value(toml::Value::Boolean(*b))),
+        D::DateTime(_) => {
+            return Err("the cell holds a date or time, which a game cannot print as it shows: format the cell as text".into())
+        }
+        D::Error(e) => return Err(format!("the cell holds the spreadsheet error {e}")),
+    })
+}
+
+/// A workbook number: whole numbers as integers (a spreadsheet stores every number
+/// as a float, but shows `2`, not `2.0`).
+fn number(f: f64) -> toml::Value {
+    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+        toml::Value::Integer(f as i64)
+    } else {
+        toml::Value::Float(f)
+    }
+}
+
+/// The sheets of an XLSX file, read cell by cell (a sheet's declared size is not
+/// trusted: its cells are counted against [`MAX_CELLS`]).
+fn read_xlsx(bytes: Vec<u8>) -> Sheets {
+    use calamine::Reader;
+    let mut book: calamine::Xlsx<_> =
+        calamine::Xlsx::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    let mut total = 0;
+    for name in book.sheet_names() {
+        let mut reader = book
+            .worksheet_cells_reader(&name)
+            .map_err(|e| e.to_string())?;
+        let mut cells = Vec::new();
+        while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
+            let (r, c) = cell.get_position();
+            let content = cell_content(cell.get_value()).map_err(|e| {
+                format!(
+                    "sheet {name}, row {}, column {}: {e}",
+                    r + 1,
+                    column_name(c)
+                )
+            })?;
+            if let Some(content) = content {
+                total += 1;
+                if total > MAX_CELLS {
+                    return Err(format!("it has more than {MAX_CELLS} cells"));
+                }
+                cells.push((r, c, content));
+            }
+        }
+        drop(reader);
+        out.push((name, grid_of(cells)));
+    }
+    Ok(out)
+}
+
+/// The sheets of an ODS file.
+fn read_ods(bytes: Vec<u8>) -> Sheets {
+    use calamine::Reader;
+    let mut book: calamine::Ods<_> =
+        calamine::Ods::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    let mut total = 0;
+    for name in book.sheet_names() {
+        let range = book.worksheet_range(&name).map_err(|e| e.to_string())?;
+        let mut cells = Vec::new();
+        for (r, c, value) in range.used_cells() {
+            let (r, c) = (
+                range.start().map_or(0, |s| s.0) + r as u32,
+                range.start().map_or(0, |s| s.1) + c as u32,
+            );
+            use calamine::{Data, DataRef};
+            let value = match value {
+                Data::Int(i) => DataRef::Int(*i),
+                Data::Float(f) => DataRef::Float(*f),
+                Data::String(s) => DataRef::SharedString(s),
+                Data::Bool(b) => DataRef::Bool(*b),
+                Data::DateTime(d) => DataRef::DateTime(*d),
+                Data::DateTimeIso(s) => DataRef::DateTimeIso(s.clone()),
+                Data::DurationIso(s) => DataRef::DurationIso(s.clone()),
+                Data::Error(e) => DataRef::Error(e.clone()),
+                Data::Empty => DataRef::Empty,
+            };
+            let content = cell_content(&value).map_err(|e| {
+                format!(
+                    "sheet {name}, row {}, column {}: {e}",
+                    r + 1,
+                    column_name(c)
+                )
+            })?;
+            if let Some(content) = content {
+                total += 1;
+                if total > MAX_CELLS {
+                    return Err(format!("it has more than {MAX_CELLS} cells"));
+                }
+                cells.push((r, c, content));
+            }
+        }
+        out.push((name, grid_of(cells)));
+    }
+    Ok(out)
+}
+
+/// One column: where its field goes.
+#[derive(Debug, Clone)]
+struct Column {
+    /// `a.b` → `["a", "b"]`.
+    path: Vec<String>,
+    /// `name[]`: split cells at `;`.
+    list: bool,
+    span: Range<usize>,
+}
+
+/// A header cell as a column, or why it cannot be one.
+fn column(header: &str) -> Result<(Vec<String>, bool), String> {
+    let (name, list) = match header.strip_suffix("[]") {
+        Some(n) => (n.trim_end(), true),
+        None => (header, false),
+    };
+    let path: Vec<String> = name.split('.').map(|s| s.trim().to_string()).collect();
+    if path.iter().any(String::is_empty) {
+        return Err(format!("column header `{header}` is not a field name"));
+    }
+    Ok((path, list))
+}
+
+/// A table from a grid whose first row is the header.
+fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut rows = grid.rows.into_iter();
+    let Some(header) = rows.next() else {
+        // An empty file is an empty table.
+        return (Some(new_table(source, name, Vec::new(), 1)), diags);
+    };
+    let mut columns: BTreeMap<u32, Column> = BTreeMap::new();
+    let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+    for cell in &header.cells {
+        let text = match &cell.content {
+            Content::Text { text, .. } => text.clone(),
+            Content::Value(v) => v.to_string(),
+        };
+        let place = |d: Diagnostic| source.at(d, header.line, Some(cell.column), &cell.span);
+        let (path, list) = match column(&text) {
+            Ok(c) => c,
+            Err(msg) => {
+                diags.push(place(Diagnostic::error(msg)).hint(
+                    "the first row names the fields: `id`, `name`, `qty`, `goods[]` (a list), `pos.x` (a field of a table)",
+                ));
+                continue;
+            }
+        };
+        let joined = path.join(".");
+        // `pos` and `pos.x` cannot both be columns; neither can a name twice.
+        let clash = seen.keys().find(|k| {
+            **k == joined
+                || k.starts_with(&format!("{joined}."))
+                || joined.starts_with(&format!("{k}."))
+        });
+        if let Some(other) = clash {
+            let other_col = seen[other];
+            diags.push(
+                place(Diagnostic::error(format!(
+                    "column `{text}` and column {} (`{other}`) both set the field `{}`",
+                    column_name(other_col),
+                    path[0]
+                )))
+                .hint("give every column its own field name"),
+            );
+            continue;
+        }
+        seen.insert(joined, cell.column);
+        columns.insert(
+            cell.column,
+            Column {
+                path,
+                list,
+                span: cell.span.clone(),
+            },
+        );
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let mut out = Vec::new();
+    for raw in rows {
+        let mut fields: BTreeMap<String, Field> = BTreeMap::new();
+        for cell in raw.cells {
+            let Some(col) = columns.get(&cell.column) else {
+                diags.push(
+                    source
+                        .at(
+                            Diagnostic::error(format!(
+                                "a value in column {}, which has no name in the header row",
+                                column_name(cell.column)
+                            )),
+                            raw.line,
+                            Some(cell.column),
+                            &cell.span,
+                        )
+                        .hint("name the column in the first row, or remove the value"),
+                );
+                continue;
+            };
+            let value = match (&cell.content, col.list) {
+                (Content::Text { text, .. }, true) => toml::Value::Array(
+                    text.split(';')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(typed)
+                        .collect(),
+                ),
+                (Content::Value(v), true) => toml::Value::Array(vec![v.clone()]),
+                (Content::Text { text, quoted: true }, false) => toml::Value::String(text.clone()),
+                (Content::Text { text, quoted: false }, false) => typed(text),
+                (Content::Value(v), false) => v.clone(),
+            };
+            insert(&mut fields, col, &cell, value);
+        }
+        out.push(Row {
+            span: raw.span,
+            fields,
+            derived: BTreeMap::new(),
+            line: Some(raw.line),
+        });
+    }
+    (Some(new_table(source, name, out, header.line)), diags)
+}
+
+fn new_table(source: &Source, name: &str, rows: Vec<Row>, header: u32) -> Table {
+    Table {
+        name: name.to_string(),
+        file: source.file.to_path_buf(),
+        rows,
+        sheet: source.sheet.map(|s| (s.to_string(), header)),
+    }
+}
+
+/// Puts one cell's value into a row: at its field, or inside a table field for a
+/// dotted column.
+fn insert(fields: &mut BTreeMap<String, Field>, col: &Column, cell: &RawCell, value: toml::Value) {
+    let field = fields.entry(col.path[0].clone()).or_insert_with(|| Field {
+        key_span: col.span.clone(),
+        span: cell.span.clone(),
+        value: if col.path.len() > 1 {
+            toml::Value::Table(toml::Table::new())
+        } else {
+            toml::Value::Boolean(false)
+        },
+        column: Some(cell.column),
+    });
+    if col.path.len() == 1 {
+        field.value = value;
+        return;
+    }
+    let mut table = &mut field.value;
+    for key in &col.path[1..col.path.len() - 1] {
+        let toml::Value::Table(t) = table else { return };
+        table = t
+            .entry(key.clone())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    }
+    if let toml::Value::Table(t) = table {
+        t.insert(col.path[col.path.len() - 1].clone(), value);
+    }
+}
+
+/// An unquoted cell's value: a number, a boolean, or text. A number with a leading
+/// zero (`007`) stays text.
+pub fn typed(text: &str) -> toml::Value {
+    if text.eq_ignore_ascii_case("true") {
+        return toml::Value::Boolean(true);
+    }
+    if text.eq_ignore_ascii_case("false") {
+        return toml::Value::Boolean(false);
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match digits.find(['e', 'E']) {
+        Some(i) => (&digits[..i], Some(&digits[i + 1..])),
+        None => (digits, None),
+    };
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let well_formed = (all_digits(whole) || (whole.is_empty() && fraction.is_some()))
+        && fraction.is_none_or(all_digits)
+        && exponent.is_none_or(|e| all_digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
+    let leading_zero = whole.len() > 1 && whole.starts_with('0');
+    if !well_formed || leading_zero {
+        return toml::Value::String(text.to_string());
+    }
+    if fraction.is_none() && exponent.is_none() {
+        if let Ok(i) = text.parse::<i64>() {
+            return toml::Value::Integer(i);
+        }
+    }
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() => toml::Value::Float(f),
+        _ => toml::Value::String(text.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> (Option<Table>, Vec<Diagnostic>) {
+        delimited(Path::new("data/g/card.csv"), "g", "card", text, false)
+    }
+
+    #[test]
+    fn cells_are_typed() {
+        assert_eq!(typed("3"), toml::Value::Integer(3));
+        assert_eq!(typed("-2"), toml::Value::Integer(-2));
+        assert_eq!(typed("0"), toml::Value::Integer(0));
+        assert_eq!(typed("0.5"), toml::Value::Float(0.5));
+        assert_eq!(typed("1e3"), toml::Value::Float(1000.0));
+        assert_eq!(typed("007"), toml::Value::String("007".into()));
+        assert_eq!(typed("TRUE"), toml::Value::Boolean(true));
+        assert_eq!(typed("nan"), toml::Value::String("nan".into()));
+        assert_eq!(typed("1,000"), toml::Value::String("1,000".into()));
+        assert_eq!(typed("12a"), toml::Value::String("12a".into()));
+        assert_eq!(typed("."), toml::Value::String(".".into()));
+    }
+
+    #[test]
+    fn rows_fields_and_spans() {
+        let text = "id,name,qty,goods[],pos.x\r\nace,\"Ace, high\",2,bread; coal,3\n\ntwo,\"007\",,x,\n";
+        let (t, d) = table(text);
+        assert!(d.is_empty(), "{d:?}");
+        let t = t.unwrap();
+        assert_eq!(t.rows.len(), 2);
+        let ace = &t.rows[0];
+        assert_eq!(ace.line, Some(2));
+        assert_eq!(ace.fields["name"].value.as_str(), Some("Ace, high"));
+        assert_eq!(&text[ace.fields["name"].span.clone()], "\"Ace, high\"");
+        assert_eq!(&text[ace.fields["qty"].key_span.clone()], "qty");
+        assert_eq!(ace.fields["qty"].value, toml::Value::Integer(2));
+        assert_eq!(ace.fields["goods"].value.as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            ace.fields["pos"].value.get("x"),
+            Some(&toml::Value::Integer(3))
+        );
+        let two = &t.rows[1];
+        assert_eq!(two.line, Some(4));
+        assert_eq!(two.fields["name"].value.as_str(), Some("007"));
+        assert!(!two.fields.contains_key("qty"), "an empty cell is no value");
+        assert!(!two.fields.contains_key("pos"));
+    }
+
+    #[test]
+    fn quoted_line_breaks_and_semicolons() {
+        let text = "id;text\na;\"two\nlines\"\nb;\"say \"\"hi\"\"\"\n";
+        let (t, d) = table(text);
+        assert!(d.is_empty(), "{d:?}");
+        let t = t.unwrap();
+        assert_eq!(t.rows[0].fields["text"].value.as_str(), Some("two\nlines"));
+        assert_eq!(t.rows[1].line, Some(4));
+        assert_eq!(t.rows[1].fields["text"].value.as_str(), Some("say \"hi\""));
+    }
+
+    #[test]
+    fn errors_point_at_cells() {
+        let (_, d) = table("id,name\na,\"open\n");
+        assert_eq!(d[0].message, "this quoted cell is never closed");
+        assert_eq!(d[0].span, Some(10..11));
+        let (_, d) = table("id,id\na,b\n");
+        assert!(d[0].message.contains("both set the field `id`"), "{d:?}");
+        let (t, d) = table("id\na,b\n");
+        assert!(d[0].message.contains("column B, which has no name"), "{d:?}");
+        assert_eq!(d[0].span, Some(5..6));
+        assert_eq!(t.unwrap().rows.len(), 1);
+    }
+
+    #[test]
+    fn column_names() {
+        assert_eq!(column_name(0), "A");
+        assert_eq!(column_name(25), "Z");
+        assert_eq!(column_name(26), "AA");
+        assert_eq!(column_name(27), "AB");
+        assert_eq!(column_name(701), "ZZ");
+        assert_eq!(column_name(702), "AAA");
+    }
+}

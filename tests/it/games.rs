@@ -1,0 +1,33 @@
+//! Every game in `data/` builds, whatever games there are: a game a designer adds
+//! is covered by `cargo test` without a test of its own.
+
+use crate::common::*;
+
+#[test]
+fn every_game_in_data_builds() {
+    let games: Vec<String> = std::fs::read_dir(repo().join("data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("game.toml").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(!games.is_empty(), "data/ has no game");
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        &repo(),
+        &["build", "--out", out.path().to_str().unwrap()],
+    );
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "building every game failed:\n{stdout}\n{stderr}");
+    for g in &games {
+        // Each game's profile folder holds its manifest and what it printed.
+        let game_dir = out.path().join(g);
+        let profile = std::fs::read_dir(&game_dir)
+            .unwrap_or_else(|_| panic!("{g} wrote nothing"))
+            .map(|e| e.unwrap().path())
+            .find(|p| p.join("manifest.json").is_file())
+            .unwrap_or_else(|| panic!("{g} has no manifest.json"));
+        let made = std::fs::read_dir(&profile).unwrap().count();
+        assert!(made > 1, "{g} wrote nothing but its manifest in {}", profile.display());
+    }
+}
