@@ -15,8 +15,6 @@ use std::sync::Arc;
 use minijinja::value::Value;
 use minijinja::{Environment, Error, ErrorKind, State};
 
-use crate::template::Templates;
-
 /// Fuel for one face template's render: at most about 32 MB of strings and lists.
 /// The heaviest seed face (an Inside Track card) uses 60,000.
 pub const FUEL: u64 = 500_000;
@@ -87,10 +85,13 @@ impl Budget {
 pub fn check_environment(env: &Environment<'static>, budget: Arc<Budget>) -> Environment<'static> {
     let mut check = env.clone();
     check.set_fuel(Some(CHECK_FUEL));
-    check.add_function(CHARGE, move |state: &State, v: Value| -> Result<Value, Error> {
-        budget.charge_state(state)?;
-        Ok(v)
-    });
+    check.add_function(
+        CHARGE,
+        move |state: &State, v: Value| -> Result<Value, Error> {
+            budget.charge_state(state)?;
+            Ok(v)
+        },
+    );
     check
 }
 
@@ -129,21 +130,4 @@ pub fn eval<'s>(
     env.compile_expression(source)?;
     env.compile_expression_owned(format!("{CHARGE}(({source}))"))?
         .eval(ctx)
-}
-
-impl Templates {
-    /// Renders face template `name` (charging the game's faces budget).
-    pub fn render(&self, name: &str, ctx: impl Into<Value>) -> Result<String, Error> {
-        render(&self.env, &self.faces_budget, name, ctx)
-    }
-
-    /// Renders a check-stage template given as text (charging the game's budget).
-    pub fn render_str(&self, source: &str, ctx: impl Into<Value>) -> Result<String, Error> {
-        render_str(&self.check_env, &self.budget, source, ctx)
-    }
-
-    /// Evaluates an expression (charging the game's budget).
-    pub fn eval(&self, source: &str, ctx: impl Into<Value>) -> Result<Value, Error> {
-        eval(&self.check_env, source, ctx)
-    }
 }

@@ -63,6 +63,24 @@ impl Typesetting {
     }
 }
 
+/// Rendering and evaluating on the game's fuel budgets (`crate::fuel`).
+impl Templates {
+    /// Renders face template `name` (charging the game's faces budget).
+    pub fn render(&self, name: &str, ctx: impl Into<Value>) -> Result<String, Error> {
+        crate::fuel::render(&self.env, &self.faces_budget, name, ctx)
+    }
+
+    /// Renders a check-stage template given as text (charging the game's budget).
+    pub fn render_str(&self, source: &str, ctx: impl Into<Value>) -> Result<String, Error> {
+        crate::fuel::render_str(&self.check_env, &self.budget, source, ctx)
+    }
+
+    /// Evaluates an expression (charging the game's budget).
+    pub fn eval(&self, source: &str, ctx: impl Into<Value>) -> Result<Value, Error> {
+        crate::fuel::eval(&self.check_env, source, ctx)
+    }
+}
+
 /// Warnings the template functions raise during one render (text that overflows
 /// its box), collected for the caller to report with the face's context. It is
 /// passed in the render's context under [`LOG`].
@@ -360,16 +378,19 @@ pub fn environment(
     );
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
-    env.add_function(errors::LINE_MARKER, |state: &State, line: usize| -> String {
-        if let Some(log) = state
-            .lookup(LOG)
-            .and_then(|v| v.downcast_object::<RenderLog>())
-        {
-            log.last_line
-                .store(line, std::sync::atomic::Ordering::Relaxed);
-        }
-        String::new()
-    });
+    env.add_function(
+        errors::LINE_MARKER,
+        |state: &State, line: usize| -> String {
+            if let Some(log) = state
+                .lookup(LOG)
+                .and_then(|v| v.downcast_object::<RenderLog>())
+            {
+                log.last_line
+                    .store(line, std::sync::atomic::Ordering::Relaxed);
+            }
+            String::new()
+        },
+    );
     env.add_function("fail", |message: String| -> Result<Value, Error> {
         Err(Error::new(ErrorKind::InvalidOperation, message))
     });
@@ -501,6 +522,9 @@ impl MoneyStyle {
 /// `1700|money("€", after=true, thousands=".", decimal=",")` overrides the game's
 /// style. Amounts that are not whole get two decimals (`$2.50`).
 fn money(state: &State, v: Value, symbol: Option<String>, kwargs: Kwargs) -> Result<String, Error> {
+    if v.is_undefined() {
+        return Err(Error::from(ErrorKind::UndefinedError));
+    }
     let n = f64::try_from(v.clone()).map_err(|_| {
         Error::new(
             ErrorKind::InvalidOperation,
@@ -802,7 +826,8 @@ fn run_value(line: &Line, font: &FontSpec, run: &crate::text::Run) -> Value {
             let (height, dy) = line.icon_box();
             m.insert("text", Value::from(""));
             m.insert("icon", Value::from(icon.name.clone()));
-            m.insert("href", Value::from_safe_string(icon.href.clone()));
+            m.insert("view_box", Value::from(icon.view_box.clone()));
+            m.insert("markup", Value::from_safe_string(icon.markup.clone()));
             m.insert("height", Value::from(round3(height)));
             m.insert("dy", Value::from(round3(dy)));
         }
@@ -1049,11 +1074,16 @@ mod tests {
         registered.sort();
         let mut listed = FILTERS.to_vec();
         listed.sort();
-        assert_eq!(registered, listed, "FILTERS lists every filter `environment` adds");
+        assert_eq!(
+            registered, listed,
+            "FILTERS lists every filter `environment` adds"
+        );
         let e = env();
         for f in FILTERS {
-            let out = e.render_str(&format!("{{{{ '{f}' is filter }}}}"), ()).unwrap();
-            assert_eq!(out, "true");
+            let out = e
+                .render_str(&format!("{{% if '{f}' is filter %}}yes{{% endif %}}"), ())
+                .unwrap();
+            assert_eq!(out, "yes", "`{f}` is a filter");
         }
     }
 
@@ -1069,7 +1099,10 @@ mod tests {
             .unwrap_err();
         let src = "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}";
         let x = errors::explain(&err, src, errors::Known::default(), false);
-        assert_eq!(x.message, "template uses `rules.buying`, which the data does not have");
+        assert_eq!(
+            x.message,
+            "template uses `rules.buying`, which the data does not have"
+        );
         assert_eq!(x.span, Some(6..18));
         let err = e.render_str("{{ 1|mony }}", ()).unwrap_err();
         let x = errors::explain(&err, "{{ 1|mony }}", errors::Known::default(), false);

@@ -407,13 +407,22 @@ mod tests {
                 _ => None,
             })
             .expect("a cut line on the second tile");
+        // The targets on this seam (a third column has its own seam).
         for m in &a.marks {
-            if let Mark::Target { .. } = m {
+            if let Mark::Target {
+                half: Some(Toward::Right),
+                ..
+            } = m
+            {
                 assert!(m.bounds().x - pa.x > seam, "covered by the top tile: {m:?}");
             }
         }
         for m in &b.marks {
-            if let Mark::Target { .. } = m {
+            if let Mark::Target {
+                half: Some(Toward::Left),
+                ..
+            } = m
+            {
                 assert!(m.bounds().right() - pb.x < seam, "cut away: {m:?}");
             }
         }

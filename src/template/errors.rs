@@ -97,8 +97,12 @@ pub struct Known<'a> {
 /// Explains a minijinja error about `source` (a template's text or an expression).
 /// `expression`: the source is one expression from `game.toml`.
 pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Explained {
-    let range = e.range().filter(|r| r.end <= source.len() && r.start <= r.end);
-    let at = range.clone().or_else(|| e.line().and_then(|l| line_span(source, l)));
+    let range = e
+        .range()
+        .filter(|r| r.end <= source.len() && r.start <= r.end);
+    let at = range
+        .clone()
+        .or_else(|| e.line().and_then(|l| line_span(source, l)));
     let detail = e
         .detail()
         .map(String::from)
@@ -126,6 +130,9 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
     }
     match e.kind() {
         ErrorKind::UndefinedError => {
+            // A filter given a missing value points at the filter: name the value.
+            let range = range.map(|r| filter_operand(source, &r).unwrap_or(r));
+            out.span = range.clone().or(out.span);
             let expr = range
                 .as_ref()
                 .and_then(|r| source.get(r.clone()))
@@ -203,10 +210,7 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
                         open.tag, open.line
                     );
                     out.span = Some(open.span);
-                    out.hint = format!(
-                        "add `{{% {} %}}` where the block ends",
-                        open.end
-                    );
+                    out.hint = format!("add `{{% {} %}}` where the block ends", open.end);
                 } else if let Some(end) = detail.strip_prefix("unknown statement ") {
                     out.message = format!("`{{% {end} %}}` closes a block that was never opened");
                     out.hint = format!(
@@ -229,6 +233,20 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
 /// The expression minijinja names as undefined: "`rules.buying` is undefined",
 /// also inside another error ("cannot convert undefined to i64 (`x` is
 /// undefined)"). `None` for an expression it could not describe (`(...).x`).
+/// When `range` is a filter's name (`value|money`), the range of the value it
+/// filters: the dotted name before the `|`.
+fn filter_operand(source: &str, range: &Range<usize>) -> Option<Range<usize>> {
+    let before = source.get(..range.start)?.trim_end();
+    let pipe = before.strip_suffix('|')?.trim_end();
+    let start = pipe
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '_' | '.'))
+        .last()
+        .map(|(i, _)| i)?;
+    Some(start..pipe.len())
+}
+
 fn undefined_expression(detail: &str) -> Option<String> {
     let end = detail.find("` is undefined")?;
     let start = detail[..end].rfind('`')? + 1;
@@ -277,7 +295,10 @@ fn missing_hint(expr: &str, ctx: Option<&BTreeMap<String, Value>>) -> String {
         return fallback;
     };
     let names: Vec<String> = if parents.is_empty() {
-        ctx.keys().filter(|k| !k.starts_with("__")).cloned().collect()
+        ctx.keys()
+            .filter(|k| !k.starts_with("__"))
+            .cloned()
+            .collect()
     } else {
         let Some(mut v) = ctx.get(parents[0]).cloned() else {
             return fallback;
@@ -301,7 +322,15 @@ fn missing_hint(expr: &str, ctx: Option<&BTreeMap<String, Value>>) -> String {
         }
     };
     match did_you_mean(last, names.iter().map(String::as_str)) {
-        Some(m) => format!("did you mean `{}`?", parents.iter().chain([&m]).copied().collect::<Vec<_>>().join(".")),
+        Some(m) => format!(
+            "did you mean `{}`?",
+            parents
+                .iter()
+                .chain([&m])
+                .copied()
+                .collect::<Vec<_>>()
+                .join(".")
+        ),
         None if parents.is_empty() => fallback,
         None => {
             let mut shown: Vec<&str> = names.iter().map(String::as_str).take(12).collect();
@@ -346,7 +375,9 @@ pub fn unclosed_block(source: &str) -> Option<Unclosed> {
             i = start + 1;
             continue;
         }
-        let Some(close) = tag_end(rest, b'%') else { break };
+        let Some(close) = tag_end(rest, b'%') else {
+            break;
+        };
         let end = start + close;
         let inner = source[start + 2..end - 2]
             .trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
@@ -462,7 +493,10 @@ mod tests {
         assert_eq!((u.tag.as_str(), u.line, u.end), ("if", 2, "endif"));
         let u = unclosed_block("{% if a %}\n{% for x in y %}\n{% endif %}").unwrap();
         assert_eq!((u.tag.as_str(), u.line), ("for", 2));
-        assert_eq!(unclosed_block("{% set a = 1 %}{% if '%}' %}{% endif %}"), None);
+        assert_eq!(
+            unclosed_block("{% set a = 1 %}{% if '%}' %}{% endif %}"),
+            None
+        );
         let u = unclosed_block("{# {% if %} #}{% set s %}x").unwrap();
         assert_eq!((u.tag.as_str(), u.line), ("set", 1));
     }
@@ -493,9 +527,15 @@ mod tests {
         let mut ctx = BTreeMap::new();
         ctx.insert(
             "row".to_string(),
-            Value::from_iter([("title", Value::from(1)), ("qty", Value::from(2))]),
+            Value::from(BTreeMap::from([
+                ("title".to_string(), Value::from(1)),
+                ("qty".to_string(), Value::from(2)),
+            ])),
         );
-        assert_eq!(missing_hint("row.titel", Some(&ctx)), "did you mean `row.title`?");
+        assert_eq!(
+            missing_hint("row.titel", Some(&ctx)),
+            "did you mean `row.title`?"
+        );
         assert!(missing_hint("row.zzzzzz", Some(&ctx)).contains("`row` has: qty, title"));
     }
 }

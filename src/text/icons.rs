@@ -1,13 +1,13 @@
 //! Inline icons of rich text: `:coin:` is `templates/<game>/icons/coin.svg`, else
 //! `templates/common/icons/coin.svg`, read through the project once per build,
-//! checked like a face (fonts, colours, size) and handed to templates as a
-//! `data:` URI, so a face's SVG stays self-contained.
+//! checked like a face (fonts, colours, size) and handed to templates as the
+//! markup inside its root `<svg>` and that root's `viewBox`, which a template
+//! draws as a nested `<svg>` (the face's SVG stays self-contained, and the icon is
+//! vector art in the PDF).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-
-use base64::Engine as _;
 
 use super::TextError;
 use crate::fonts::FontBook;
@@ -25,8 +25,10 @@ pub struct Icon {
     pub path: PathBuf,
     /// Width / height of its picture.
     pub aspect: f64,
-    /// `data:image/svg+xml;base64,...`
-    pub href: String,
+    /// The `viewBox` of its root `<svg>` (from `width` and `height` when it has none).
+    pub view_box: String,
+    /// Its drawing: the markup inside its root `<svg>`.
+    pub markup: String,
 }
 
 /// Where an icon's width comes from while laying text out.
@@ -101,14 +103,13 @@ impl Icons {
                 bad(what)
             })?;
             let size = tree.size();
+            let (view_box, markup) = inner(&text, (size.width(), size.height())).map_err(bad)?;
             return Ok(Arc::new(Icon {
                 name: name.to_string(),
                 path: path.clone(),
                 aspect: (size.width() / size.height()) as f64,
-                href: format!(
-                    "data:image/svg+xml;base64,{}",
-                    base64::engine::general_purpose::STANDARD.encode(text.as_bytes())
-                ),
+                view_box,
+                markup,
             }));
         }
         Err(TextError::UnknownIcon {
@@ -116,6 +117,22 @@ impl Icons {
             looked,
         })
     }
+}
+
+/// The root `viewBox` of an icon's SVG `text` and the markup inside its root
+/// element (`size`: its width and height, for a root without a `viewBox`).
+fn inner(text: &str, size: (f32, f32)) -> Result<(String, String), String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+    let root = doc.root_element();
+    let view_box = root
+        .attribute("viewBox")
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("0 0 {} {}", size.0, size.1));
+    let markup = match (root.first_child(), root.last_child()) {
+        (Some(a), Some(b)) => text[a.range().start..b.range().end].to_string(),
+        _ => String::new(),
+    };
+    Ok((view_box, markup))
 }
 
 impl IconSource for Icons {

@@ -17,12 +17,14 @@ pub const ICON_HEIGHT: f64 = 0.9;
 pub const ICON_DROP: f64 = 0.15;
 /// Space on each side of an icon, in font sizes (as a glyph's side bearings).
 pub const ICON_PAD: f64 = 0.08;
-/// Fuel charged per character measured and per measurement: shaping a character
-/// takes about as long as ten template instructions (measured: about 0.5 µs a
-/// character, 20 µs for a 35-character line), so the template's fuel stops a huge
-/// text within about a second, like any other runaway template.
-const FUEL_PER_CHAR: u64 = 10;
-const FUEL_PER_MEASURE: u64 = 20;
+/// Fuel charged per character measured and per measurement. Shaping takes about
+/// 0.5 µs a character (20 µs for a 35-character line), so a face's fuel
+/// (`fuel::FUEL`, 500,000) measures at most about 250,000 characters, a
+/// tenth of a second: a huge text stops like any other runaway template, while
+/// the seed games' heaviest face (Black Pawn Trucking's playmat, which measures
+/// its phases repeatedly to size its boxes) stays well inside.
+const FUEL_PER_CHAR: u64 = 2;
+const FUEL_PER_MEASURE: u64 = 4;
 
 /// What a run is.
 #[derive(Debug, Clone, PartialEq)]
@@ -462,7 +464,8 @@ mod tests {
                 name: name.into(),
                 path: "icons/x.svg".into(),
                 aspect: 1.0,
-                href: String::new(),
+                view_box: "0 0 1 1".into(),
+                markup: String::new(),
             }))
         }
     }

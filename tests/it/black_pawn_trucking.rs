@@ -18,7 +18,17 @@ fn built() -> &'static Path {
     )
 }
 
+/// The one-sided parts: the playmat, the map's tiles, the diagram, the dice and
+/// pawn sheet.
 fn pdf() -> PathBuf {
+    built()
+        .join(GAME)
+        .join("home")
+        .join(format!("{GAME}-one-sided.pdf"))
+}
+
+/// The double-sided parts: the piecepack tiles and coins, fronts and backs.
+fn duplex() -> PathBuf {
     built().join(GAME).join("home").join(format!("{GAME}.pdf"))
 }
 
@@ -152,7 +162,12 @@ fn changing_a_rule_changes_the_playmat() {
     let o = run(tmp.path(), &["build", GAME, "--out", out.to_str().unwrap()]);
     let (stdout, stderr) = texts(&o);
     assert!(o.status.success(), "{stdout}\n{stderr}");
-    let page = pdftotext(&out.join(GAME).join("home").join(format!("{GAME}.pdf")), 1);
+    let page = pdftotext(
+        &out.join(GAME)
+            .join("home")
+            .join(format!("{GAME}-one-sided.pdf")),
+        1,
+    );
     assert_eq!(
         track_cells(&page, "Loans"),
         strings((1..=8).map(|n| n.to_string()))
@@ -174,7 +189,7 @@ fn playmat_is_one_page_on_letter_and_a4() {
     // Letter (the default build): page 1 is the mat, landscape, trim 10 x 7.25 in.
     let doc = Document::load(pdf()).unwrap();
     let pages = doc.get_pages();
-    assert_eq!(pages.len(), 13);
+    assert_eq!(pages.len(), 7);
     let (w, h) = size_mm(&rect(&doc, pages[&1], b"MediaBox"));
     assert!(
         (w - 279.4).abs() < 0.1 && (h - 215.9).abs() < 0.1,
@@ -205,7 +220,7 @@ fn playmat_is_one_page_on_letter_and_a4() {
         .path()
         .join(GAME)
         .join("home")
-        .join(format!("{GAME}.pdf"));
+        .join(format!("{GAME}-one-sided.pdf"));
     let doc = Document::load(&a4).unwrap();
     let pages = doc.get_pages();
     let (w, h) = size_mm(&rect(&doc, pages[&1], b"MediaBox"));
@@ -263,13 +278,11 @@ fn map_real_size_and_diagram() {
 
 #[test]
 fn paper_piecepack() {
-    let doc = Document::load(pdf()).unwrap();
+    let doc = Document::load(duplex()).unwrap();
     let pages = doc.get_pages();
-    let mut text = String::new();
-    for p in 7..=pages.len() {
-        text.push_str(&pdftotext(&pdf(), p));
-        text.push('\n');
-    }
+    let sheets: Vec<String> = (1..=pages.len()).map(|p| pdftotext(&duplex(), p)).collect();
+    let chits = pdftotext(&pdf(), 7);
+    let text = format!("{}\n{chits}", sheets.join("\n"));
     // 24 tiles: every rank of every suit once.
     for suit in ["suns", "moons", "crowns", "arms"] {
         for rank in ["null", "ace", "2", "3", "4", "5"] {
@@ -281,18 +294,17 @@ fn paper_piecepack() {
         }
     }
     // Tile and coin backs follow their fronts, mirrored for a long-edge flip.
-    let sheets: Vec<String> = (7..=pages.len()).map(|p| pdftotext(&pdf(), p)).collect();
-    let backs: Vec<usize> = (7..=pages.len())
-        .filter(|p| sheets[p - 7].contains("— backs"))
+    let backs: Vec<usize> = (1..=pages.len())
+        .filter(|p| sheets[p - 1].contains("— backs"))
         .collect();
     assert_eq!(
         backs,
-        vec![8, 10, 12],
+        vec![2, 4, 6],
         "2 tile back sheets and 1 coin back sheet, each after its fronts"
     );
-    // Dice nets and pawn standees share one chit sheet.
-    assert!(sheets[6].contains("Piecepack dice (fold-up)"));
-    assert!(sheets[6].contains("Piecepack pawns (fold-up standees)"));
+    // Dice nets and pawn standees share one chit sheet (one-sided).
+    assert!(chits.contains("Piecepack dice (fold-up)"));
+    assert!(chits.contains("Piecepack pawns (fold-up standees)"));
     // The pawn standees say what the game uses them for.
     for role in ["Loans", "Money: £1s", "Money: £10s", "truck"] {
         assert!(text.contains(role), "pawn role {role:?} missing");

@@ -11,7 +11,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", "interstate-trucking", "--format", "pdf,svg,png"],
-        "interstate-trucking: 9 component sets, 319 parts, 46 pages",
+        "interstate-trucking: 10 component sets, 325 parts, 60 pages",
     )
 }
 

@@ -28,8 +28,8 @@ fn bench_deck_of_finished_art_is_imposed_with_backs() {
     assert!(o.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("88-card deck, PDF"), "{stdout}");
     assert!(
-        stdout.contains("20 pages"),
-        "10 sheets of fronts, 10 of backs: {stdout}"
+        stdout.contains("22 pages"),
+        "11 sheets of fronts (8 up), 11 of backs: {stdout}"
     );
     assert!(stdout.contains("peak memory"), "{stdout}");
     // The kept project builds on its own: 88 SVG files as faces, one back file.
@@ -37,7 +37,7 @@ fn bench_deck_of_finished_art_is_imposed_with_backs() {
     let (stdout, _) = texts(&o);
     assert!(o.status.success());
     assert!(
-        stdout.contains("deck: 1 component sets, 88 parts, 20 pages"),
+        stdout.contains("deck: 1 component sets, 88 parts, 22 pages"),
         "{stdout}"
     );
     for stage in [

@@ -553,6 +553,9 @@ fn home_pdfs(out: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for game in std::fs::read_dir(out).unwrap() {
         let game = game.unwrap().path();
+        if !game.is_dir() {
+            continue;
+        }
         for profile in std::fs::read_dir(&game).unwrap() {
             let dir = profile.unwrap().path();
             if !dir.is_dir() {
@@ -582,6 +585,7 @@ pub fn fixture_project() -> tempfile::TempDir {
         &repo().join("templates/common"),
         &tmp.path().join("templates/common"),
     );
+    copy_dir(&repo().join("profiles"), &tmp.path().join("profiles"));
     tmp
 }
 
