@@ -17,13 +17,16 @@ pub struct TableIndex {
     tables: BTreeMap<String, Table>,
 }
 
+/// Row positions by value of one field.
+type FieldIndex = HashMap<Value, Vec<usize>>;
+
 #[derive(Debug, Default)]
 struct Table {
     rows: Vec<Value>,
     /// Row position by `id` (the first row with that id).
     ids: HashMap<String, usize>,
     /// Per field: row positions by value (a list field counts each element once).
-    fields: Mutex<HashMap<String, Arc<HashMap<Value, Vec<usize>>>>>,
+    fields: Mutex<HashMap<String, Arc<FieldIndex>>>,
 }
 
 impl Object for TableIndex {}

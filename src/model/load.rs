@@ -822,12 +822,12 @@ pub fn captured_key(text: &str, expr: &str) -> Option<(String, String, Range<usi
     // a header.
     found
         .into_iter()
-        .filter(|(array, span)| {
+        .rev()
+        .find(|(array, span)| {
             headers
                 .iter()
                 .any(|(h, off)| h == array && *off < span.start)
         })
-        .last()
         .map(|(array, span)| (array, key.to_string(), span))
 }
 

@@ -50,8 +50,12 @@ fn a_new_game_checks_and_builds_first_time() {
     let o = run(dir, &["build", "--deny-warnings"]);
     let (stdout, stderr) = texts(&o);
     assert!(o.status.success(), "{stdout}\n{stderr}");
-    let pdf = dir.join("output/for-sale/home/for-sale.pdf");
-    let all: String = (1..=pages(&pdf)).map(|p| pdftotext(&pdf, p)).collect();
+    // The cards print double-sided; the aid, one-sided, has its own file.
+    let mut all = String::new();
+    for file in ["for-sale.pdf", "for-sale-one-sided.pdf"] {
+        let pdf = dir.join("output/for-sale/home").join(file);
+        all.extend((1..=pages(&pdf)).map(|p| pdftotext(&pdf, p)));
+    }
     for text in [
         "Seed",
         "Give a card to the player",

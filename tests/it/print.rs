@@ -133,7 +133,6 @@ impl Page {
 /// A PDF read back: its pages and its viewer preferences (`Duplex`,
 /// `PrintScaling`).
 pub struct Pdf {
-    pub path: PathBuf,
     pub pages: Vec<Page>,
     pub duplex: Option<String>,
     pub scaling: Option<String>,
@@ -183,7 +182,9 @@ fn read_page(doc: &Document, id: ObjectId) -> (Vec<Face>, Vec<Line>) {
     let h_pt = media[3] - media[1];
     let to_mm = |(x, y): (f64, f64)| (x / PT, (h_pt - y) / PT);
     let content = doc.get_and_decode_page_content(id).expect("page content");
-    let (res, _) = doc.get_page_resources(id).expect("resources");
+    // The page's resources: inline, or (lopdf lists them by id) referenced.
+    let (res, ids) = doc.get_page_resources(id).expect("resources");
+    let res = res.or_else(|| ids.first().and_then(|r| doc.get_dictionary(*r).ok()));
     let xobjects = res
         .and_then(|r| r.get(b"XObject").ok())
         .and_then(|x| match x {
@@ -339,7 +340,6 @@ pub fn read_pdf(path: &Path) -> Pdf {
             .map(|n| String::from_utf8_lossy(n).into_owned())
     };
     Pdf {
-        path: path.to_path_buf(),
         duplex: name(b"Duplex"),
         scaling: name(b"PrintScaling"),
         pages,
@@ -380,7 +380,9 @@ fn check_inside(p: &Page, at: &str, report: &mut Report) {
         let art = p
             .faces
             .iter()
-            .any(|f| is_tile(f, p) && w.bbox.inside(&f.clip, TOL));
+            // The tile's whole art (what its window clips away is not printed,
+            // though pdftotext still reads it).
+            .any(|f| is_tile(f, p) && w.bbox.inside(&f.bbox, TOL));
         if art {
             continue;
         }
@@ -396,10 +398,14 @@ fn check_inside(p: &Page, at: &str, report: &mut Report) {
 
 /// The cut lines of chits: a line along each part's trim.
 fn has_outline(f: &Face, p: &Page) -> bool {
-    let trim = f.bbox.shrink(p.bleed);
-    p.lines
-        .iter()
-        .any(|l| !l.black && R::of(&l.points).close(&trim, 0.05))
+    // The outline is the part's trim: the face box inset by the page's bleed, or by
+    // the chits' 1.5 mm on a sheet shared with parts of another bleed.
+    [p.bleed, 1.5].iter().any(|&bleed| {
+        let trim = f.bbox.shrink(bleed);
+        p.lines
+            .iter()
+            .any(|l| !l.black && R::of(&l.points).close(&trim, 0.05))
+    })
 }
 
 /// Whether a straight line marks the end of a cut at `end` (the cut running along
@@ -454,8 +460,10 @@ fn check_cuts(p: &Page, at: &str, report: &mut Report) {
         }
         for pos in positions {
             let edge = if vertical { p.w } else { p.h };
-            if pos < 0.5 || pos > edge - 0.5 {
-                continue; // the paper's own edge
+            if pos <= 1.0 || pos >= edge - 1.0 {
+                // The paper's own edge: nobody cuts off a sliver of a millimetre
+                // (two A5 pad sheets leave 0.5 mm of A4 on each side).
+                continue;
             }
             let touching = trims.iter().filter(|t| {
                 let (a, b) = if vertical { (t.x0, t.x1) } else { (t.y0, t.y1) };
@@ -489,13 +497,30 @@ fn check_page(p: &Page, at: &str, report: &mut Report) {
     if p.faces.is_empty() || p.faces.iter().any(|f| is_tile(f, p)) {
         return;
     }
+    // Parts butted against a neighbour have no bleed and are cut along the lines
+    // their own template draws (Black Pawn Trucking's die nets); chits with bleed
+    // stand apart, each with its cut line.
+    let butted = |f: &Face| {
+        p.faces.iter().any(|g| {
+            !std::ptr::eq(f, g)
+                && ((f.clip.x1 - g.clip.x0).abs() < 0.05 || (f.clip.x0 - g.clip.x1).abs() < 0.05)
+                && f.clip.y0 < g.clip.y1
+                && g.clip.y0 < f.clip.y1
+        })
+    };
     let chits = p.faces.iter().filter(|f| has_outline(f, p)).count();
     if chits > 0 {
         report.chits += chits;
-        if chits != p.faces.len() {
+        let bare: Vec<R> = p
+            .faces
+            .iter()
+            .filter(|f| !has_outline(f, p) && !butted(f))
+            .map(|f| f.clip)
+            .collect();
+        if !bare.is_empty() {
             report.problems.push(format!(
-                "{at}: {} parts without a cut line",
-                p.faces.len() - chits
+                "{at}: {} parts without a cut line: {bare:?}",
+                bare.len()
             ));
         }
     } else {

@@ -118,7 +118,7 @@ fn warnings_exit_zero_unless_denied() {
     let o = run(tmp.path(), &["build"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(
-        texts(&o).1.contains("0 errors, 6 warnings"),
+        texts(&o).1.contains("0 errors, 4 warnings"),
         "{:?}",
         texts(&o)
     );

@@ -73,8 +73,10 @@ fn project(body: &str) -> tempfile::TempDir {
     tmp
 }
 
+/// Builds on A4, where poker cards stand upright 3 x 3 (on Letter they lie
+/// sideways, 8 up), so the words read back left to right.
 fn build(dir: &Path) -> (bool, String) {
-    let o = run(dir, &["build"]);
+    let o = run(dir, &["build", "--paper", "a4"]);
     let (stdout, stderr) = texts(&o);
     (o.status.success(), format!("{stdout}\n{stderr}"))
 }
