@@ -118,7 +118,7 @@ pub(crate) fn face_png(
     hasher.update(r.store.svgs[i].as_bytes());
     hasher.update(
         format!(
-            "|{w}|{h}|{dpi}|{color:?}|pHYs|{}",
+            "|{w}|{h}|{dpi}|{color:?}|pHYs|fdeflate|{}",
             env!("CARGO_PKG_VERSION")
         )
         .as_bytes(),

@@ -238,7 +238,13 @@ fn tile(
     seam_marks(&mut marks, plan, (r, c));
     corner_marks(&mut marks, plan, (r, c), trim);
     s.marks = marks.0;
-    let text = format!("{} {}", s.label, instructions(plan, (r, c)));
+    let text = if plan.x.count * plan.y.count == 1 {
+        // The whole part on one page: nothing to assemble.
+        s.label = format!("{label} — real size on one page");
+        format!("{}: cut along the crop marks", s.label)
+    } else {
+        format!("{} {}", s.label, instructions(plan, (r, c)))
+    };
     label::put(&mut s, plan.media.margin, &text);
     s
 }

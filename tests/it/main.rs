@@ -11,6 +11,7 @@ mod fixtures;
 mod fonts;
 mod fuzz;
 mod games;
+mod golden;
 mod inside_track;
 mod interstate;
 mod new_game;

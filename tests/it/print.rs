@@ -616,7 +616,11 @@ pub fn fixture_project() -> tempfile::TempDir {
 
 /// Builds every game and the fixture game with `profile` on `paper` into one
 /// temporary folder (once per test binary).
-fn built(cell: &'static OnceLock<tempfile::TempDir>, profile: &str, paper: &str) -> &'static Path {
+pub fn built(
+    cell: &'static OnceLock<tempfile::TempDir>,
+    profile: &str,
+    paper: &str,
+) -> &'static Path {
     cell.get_or_init(|| {
         let out = tempfile::tempdir().unwrap();
         let o = out.path().to_str().unwrap();
@@ -688,9 +692,9 @@ fn assert_clean(what: &str, report: &Report) {
     assert!(report.pages > 0 && report.words > 0 && report.lines > 0);
 }
 
-static HOME_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
+pub static HOME_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
 static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
-static FOLD_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
+pub static FOLD_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
 static FOLD_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
 
 #[test]
