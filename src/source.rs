@@ -83,8 +83,19 @@ impl FileError {
                 "cardstock reads only files inside the project: copy the file into the project instead of linking to it"
             }
             FileError::NotRegular { .. } => "replace it with an ordinary file",
-            FileError::TooLarge { .. } => {
-                "split the file, or make the image smaller (limits are listed in the README)"
+            FileError::TooLarge { path, .. } => {
+                let image = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| {
+                        ["png", "jpg", "jpeg", "gif", "webp", "svg"]
+                            .contains(&e.to_ascii_lowercase().as_str())
+                    });
+                if image {
+                    "make the image smaller: 300 dpi at its printed size is all a printer uses (limits are listed in the README)"
+                } else {
+                    "split the data into several files, or shorten it (limits are listed in the README)"
+                }
             }
             FileError::TooManyEntries { .. } => "split the files into several folders",
             FileError::NotUtf8 { .. } => "save the file as UTF-8 text",

@@ -12,6 +12,7 @@ mod fonts;
 mod fuzz;
 mod games;
 mod golden;
+mod hostile;
 mod inside_track;
 mod interstate;
 mod new_game;

@@ -1,0 +1,354 @@
+//! Hostile and unlucky input, one test per class (issue: nothing outside the
+//! project, nothing half-written, nothing unbounded): links and special files,
+//! all-or-nothing output, bounded resources, values, and where errors point. Each
+//! case is made in a temporary copy of the fixture game and run through the real
+//! binary.
+
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+use crate::print::fixture_project;
+
+/// A line only an outside file holds: it must never reach the output or a message.
+const SECRET: &str = "SECRET-OUTSIDE-LINE";
+
+/// Runs `cardstock` with `args` in `dir`, stopping it after `limit` (a hang is a
+/// failure, not a stuck test run).
+fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("cardstock {args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The error output of a `check` that must fail.
+fn failing_check(dir: &Path) -> String {
+    let o = run_within(dir, &["check"], Duration::from_secs(60));
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        !stdout.contains(SECRET) && !stderr.contains(SECRET),
+        "{stderr}"
+    );
+    stderr
+}
+
+/// An outside folder with a secret file.
+fn outside() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("secret.txt"), format!("{SECRET}\n")).unwrap();
+    std::fs::write(
+        dir.path().join("secret.svg"),
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><text>{SECRET}</text></svg>"),
+    )
+    .unwrap();
+    dir
+}
+
+fn replace_with_link(file: &Path, target: &Path) {
+    std::fs::remove_file(file).unwrap();
+    symlink(target, file).unwrap();
+}
+
+#[test]
+fn links_out_of_the_project_and_special_files_are_refused() {
+    let out = outside();
+    let secret = out.path().join("secret.txt");
+
+    // A data table, a template: links to a file outside.
+    for (file, name) in [
+        ("data/mini/suits.toml", "data/mini/suits.toml"),
+        ("templates/mini/back.svg", "templates/mini/back.svg"),
+    ] {
+        let p = fixture_project();
+        replace_with_link(&p.path().join(file), &secret);
+        let e = failing_check(p.path());
+        assert!(
+            e.contains(&format!(
+                "{name} is a link to {}, outside the project",
+                secret.display()
+            )),
+            "{e}"
+        );
+    }
+
+    // An art pattern that matches a link: the error names the file and points at
+    // the `art` line.
+    let p = fixture_project();
+    std::fs::create_dir_all(p.path().join("data/mini/art")).unwrap();
+    symlink(
+        out.path().join("secret.svg"),
+        p.path().join("data/mini/art/a.svg"),
+    )
+    .unwrap();
+    let game = p.path().join("data/mini/game.toml");
+    edit(
+        &game,
+        "[[reference]]",
+        "[[component]]\nid = \"art\"\nkind = \"card\"\nsize = \"poker\"\nart = \"art/*.svg\"\n\n[[reference]]",
+    );
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("art file: data/mini/art/a.svg is a link to"),
+        "{e}"
+    );
+    assert!(e.contains("art = \"art/*.svg\""), "the art line: {e}");
+
+    // A game folder that is a link out of the project.
+    let p = fixture_project();
+    copy_dir(&p.path().join("data/mini"), &out.path().join("game"));
+    symlink(out.path().join("game"), p.path().join("data/other")).unwrap();
+    let o = run_within(p.path(), &["check"], Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(1), "{:?}", texts(&o));
+    assert!(
+        texts(&o).1.contains("outside the project"),
+        "{:?}",
+        texts(&o)
+    );
+
+    // A FIFO named like a data file, and /dev/zero as a template: an error, at once,
+    // not a hang or an endless read.
+    let p = fixture_project();
+    let suits = p.path().join("data/mini/suits.toml");
+    std::fs::remove_file(&suits).unwrap();
+    let made = Command::new("mkfifo").arg(&suits).status().unwrap();
+    assert!(made.success());
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("data/mini/suits.toml is a FIFO, not a regular file"),
+        "{e}"
+    );
+    let p = fixture_project();
+    replace_with_link(
+        &p.path().join("templates/mini/back.svg"),
+        Path::new("/dev/zero"),
+    );
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("templates/mini/back.svg is a link to /dev/zero"),
+        "{e}"
+    );
+}
+
+#[test]
+fn nothing_is_written_through_a_link_or_outside_the_output_folder() {
+    let out = outside();
+    let p = fixture_project();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    // A planted link where the PDF goes: the build replaces the link, never the
+    // file it points to.
+    let pdf = p.path().join("output/mini/home/mini.pdf");
+    let victim = out.path().join("secret.txt");
+    replace_with_link(&pdf, &victim);
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        format!("{SECRET}\n")
+    );
+    assert!(!pdf.is_symlink() && std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
+    // output/<game> linked into the project's data: refused, the data untouched.
+    let data = p.path().join("data/mini");
+    let before: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    std::fs::remove_dir_all(p.path().join("output/mini")).unwrap();
+    symlink("../data/mini", p.path().join("output/mini")).unwrap();
+    let o = run(p.path(), &["build"]);
+    assert_eq!(o.status.code(), Some(1), "{:?}", texts(&o));
+    assert!(
+        texts(&o)
+            .1
+            .contains("remove the link from the output folder"),
+        "{:?}",
+        texts(&o)
+    );
+    let after: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(before, after, "nothing written into data/");
+}
+
+#[test]
+fn two_builds_at_once_write_one_builds_bytes() {
+    let p = fixture_project();
+    let o = run(p.path(), &["build", "--out", "single"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_cardstock"))
+            .args(["build", "--out", "both"])
+            .current_dir(p.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let o = child.wait_with_output().unwrap();
+        // The second waits for the first (the output folder is locked), then builds.
+        assert!(o.status.success(), "{:?}", texts(&o));
+    }
+    for file in ["mini.pdf", "mini-one-sided.pdf", "manifest.json"] {
+        let one = std::fs::read(p.path().join("single/mini/home").join(file)).unwrap();
+        let two = std::fs::read(p.path().join("both/mini/home").join(file)).unwrap();
+        assert!(
+            one == two,
+            "{file}: two builds at once give one build's bytes"
+        );
+    }
+}
+
+#[test]
+fn oversized_input_stops_with_an_error_naming_it() {
+    // A 3 KB PNG that declares 100000 x 100000 pixels: refused before decoding.
+    let p = fixture_project();
+    let png = {
+        fn chunk(kind: &[u8], data: &[u8]) -> Vec<u8> {
+            let mut c = (data.len() as u32).to_be_bytes().to_vec();
+            let mut body = kind.to_vec();
+            body.extend_from_slice(data);
+            c.extend_from_slice(&body);
+            c.extend_from_slice(&crc32(&body).to_be_bytes());
+            c
+        }
+        let mut ihdr = 100_000u32.to_be_bytes().to_vec();
+        ihdr.extend_from_slice(&100_000u32.to_be_bytes());
+        ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+        let mut f = b"\x89PNG\r\n\x1a\n".to_vec();
+        f.extend(chunk(b"IHDR", &ihdr));
+        f.extend(chunk(
+            b"IDAT",
+            &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+        ));
+        f.extend(chunk(b"IEND", &[]));
+        f
+    };
+    std::fs::write(p.path().join("templates/mini/bomb.png"), png).unwrap();
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        "{% block body %}<image href=\"bomb.png\" x=\"0\" y=\"0\" width=\"10\" height=\"10\"/>",
+    );
+    let o = run_within(p.path(), &["build"], Duration::from_secs(60));
+    let e = texts(&o).1;
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("image `bomb.png` is a PNG image of 100000 x 100000 pixels (10000 million), over the limit of 50 million pixels"),
+        "{e}"
+    );
+    assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
+
+    // A part 0.001 mm wide.
+    let p = fixture_project();
+    edit(
+        &p.path().join("data/mini/game.toml"),
+        "size = \"chit-3/4in\"",
+        "size = { width = \"0.001mm\", height = \"10mm\" }",
+    );
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("size 0.001 x 10 mm is under the 2 mm minimum for a side of a part"),
+        "{e}"
+    );
+
+    // A data file over the limit is refused before it is read.
+    let p = fixture_project();
+    let big = "# padding\n".repeat(900_000);
+    std::fs::write(p.path().join("data/mini/suits.toml"), big).unwrap();
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("data/mini/suits.toml is 9000000 bytes, over the limit of 8388608 bytes"),
+        "{e}"
+    );
+    assert!(e.contains("split the data into several files"), "{e}");
+}
+
+#[test]
+fn nan_and_infinity_are_refused_at_load() {
+    for value in ["nan", "inf", "-inf"] {
+        let p = fixture_project();
+        edit(
+            &p.path().join("data/mini/game.toml"),
+            "cost = 3",
+            &format!("cost = {value}"),
+        );
+        let e = failing_check(p.path());
+        assert!(
+            e.contains("`nan` and `inf` are not numbers a game can print or check"),
+            "{e}"
+        );
+        assert!(e.contains("data/mini/game.toml:7:8"), "{e}");
+    }
+}
+
+#[test]
+fn a_big_build_runs_under_a_4_gb_address_space() {
+    // 300 numbered copies of Truck Off's pad (600 distinct dense faces) with the
+    // address space capped at 4 GB: it builds, or stops with an error; never aborts.
+    let tmp = project_copy(&["truck-off"]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
+    cmd.args(["build", "--copies", "300", "--out", "out"])
+        .current_dir(tmp.path());
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+        unsafe {
+            cmd.pre_exec(|| {
+                let lim = libc::rlimit {
+                    rlim_cur: 4 << 30,
+                    rlim_max: 4 << 30,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    let o = cmd.output().unwrap();
+    let (stdout, stderr) = texts(&o);
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(1) && stderr.contains("error:"),
+        "exit {:?}: {stdout}\n{stderr}",
+        o.status
+    );
+    assert!(
+        stdout.contains("truck-off: 1 component sets, 300 parts"),
+        "{stdout}\n{stderr}"
+    );
+}
+
+/// CRC-32 (ISO-HDLC), for the PNG chunks made above.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xffff_ffffu32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
