@@ -85,7 +85,10 @@ fn column_typos(game: &Game, t: &crate::model::Table) -> Vec<Diagnostic> {
     }
     let mut diags = Vec::new();
     for (k, (row, f)) in &first {
-        let missing = ENGINE_FIELDS.iter().copied().filter(|e| !first.contains_key(e));
+        let missing = ENGINE_FIELDS
+            .iter()
+            .copied()
+            .filter(|e| !first.contains_key(e));
         let Some(m) = did_you_mean(k, missing).or_else(|| {
             ENGINE_FIELDS
                 .iter()
@@ -275,9 +278,9 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                         diags.push(
                             src.at(d, row, Some(f), false)
                                 .with("game", &game.id)
-                            .with("row", label.clone())
-                            .with("field", field)
-                            .hint(hint),
+                                .with("row", label.clone())
+                                .with("field", field)
+                                .hint(hint),
                         );
                     }
                     None => diags.push(
@@ -419,7 +422,8 @@ impl<'a> Assert<'a> {
                     for (i, item) in list.try_iter().into_iter().flatten().enumerate() {
                         let mut ctx = base.clone();
                         ctx.insert("row".into(), item);
-                        let place = RowPlace::Rules(format!("{} #{}", t.get_ref(), i + 1), t.span());
+                        let place =
+                            RowPlace::Rules(format!("{} #{}", t.get_ref(), i + 1), t.span());
                         self.run(ctx, Some(place), &mut diags);
                     }
                 }

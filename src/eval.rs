@@ -89,7 +89,12 @@ impl minijinja::value::Object for SettingsValue {
             "copies" => {
                 self.copies_read
                     .store(true, std::sync::atomic::Ordering::Relaxed);
-                Some(self.settings.copies.map(Value::from).unwrap_or(Value::from(())))
+                Some(
+                    self.settings
+                        .copies
+                        .map(Value::from)
+                        .unwrap_or(Value::from(())),
+                )
             }
             _ => None,
         }
@@ -208,12 +213,15 @@ pub fn eval(
 
 /// The span in `game.toml` of `part` of an expression (a byte range of its text):
 /// inside the quotes of a plain one-line string, else the whole value.
-fn sub_span(expr: &Spanned<String>, part: Option<std::ops::Range<usize>>) -> std::ops::Range<usize> {
+fn sub_span(
+    expr: &Spanned<String>,
+    part: Option<std::ops::Range<usize>>,
+) -> std::ops::Range<usize> {
     let whole = expr.span();
     let Some(part) = part else { return whole };
     // `"..."` with no escapes: the text starts one byte after the span.
-    let plain = whole.len() == expr.get_ref().len() + 2
-        && !expr.get_ref().contains(['\\', '"', '\n']);
+    let plain =
+        whole.len() == expr.get_ref().len() + 2 && !expr.get_ref().contains(['\\', '"', '\n']);
     if plain && part.end <= expr.get_ref().len() {
         whole.start + 1 + part.start..whole.start + 1 + part.end
     } else {
@@ -266,12 +274,14 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
                             false,
                         )
                         .hint(
-                        match crate::diag::did_you_mean(s, nodes.rows.iter().filter_map(|r| r.id()))
-                        {
-                            Some(m) => format!("did you mean `{m}`?"),
-                            None => format!("use the id of a row in table `{}`", nodes.name),
-                        },
-                    )),
+                            match crate::diag::did_you_mean(
+                                s,
+                                nodes.rows.iter().filter_map(|r| r.id()),
+                            ) {
+                                Some(m) => format!("did you mean `{m}`?"),
+                                None => format!("use the id of a row in table `{}`", nodes.name),
+                            },
+                        )),
                     None => Err(edges.at(
                         Diagnostic::error(format!(
                             "{} {label}: `{field}` must be a string id",
@@ -284,10 +294,7 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
                 },
                 None => Err(edges
                     .at(
-                        Diagnostic::error(format!(
-                            "{} {label} has no `{field}` field",
-                            edges.name
-                        )),
+                        Diagnostic::error(format!("{} {label} has no `{field}` field", edges.name)),
                         row,
                         None,
                         false,
@@ -408,9 +415,9 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates, settings: &Settings) -> V
                 table
                     .at(d, row, Some(&row.fields[&field]), true)
                     .with("game", &game.id)
-                .hint(format!(
-                    "remove `{field}` from the rows: it comes from the formula in game.toml"
-                )),
+                    .hint(format!(
+                        "remove `{field}` from the rows: it comes from the formula in game.toml"
+                    )),
             );
             continue;
         }

@@ -87,10 +87,13 @@ impl Budget {
 pub fn check_environment(env: &Environment<'static>, budget: Arc<Budget>) -> Environment<'static> {
     let mut check = env.clone();
     check.set_fuel(Some(CHECK_FUEL));
-    check.add_function(CHARGE, move |state: &State, v: Value| -> Result<Value, Error> {
-        budget.charge_state(state)?;
-        Ok(v)
-    });
+    check.add_function(
+        CHARGE,
+        move |state: &State, v: Value| -> Result<Value, Error> {
+            budget.charge_state(state)?;
+            Ok(v)
+        },
+    );
     check
 }
 

@@ -45,7 +45,11 @@ impl TableIndex {
             .map(|(name, rows)| {
                 let mut ids = HashMap::new();
                 for (i, row) in rows.iter().enumerate() {
-                    if let Some(id) = row.get_attr("id").ok().and_then(|v| v.as_str().map(String::from)) {
+                    if let Some(id) = row
+                        .get_attr("id")
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                    {
                         ids.entry(id).or_insert(i);
                     }
                 }
@@ -151,7 +155,10 @@ mod tests {
     fn select_matches_equality_and_list_membership_in_row_order() {
         let rows = vec![
             row("a", Value::from(1)),
-            row("b", Value::from(vec![Value::from(1), Value::from(1), Value::from(2)])),
+            row(
+                "b",
+                Value::from(vec![Value::from(1), Value::from(1), Value::from(2)]),
+            ),
             row("c", Value::from(1.0)),
             row("d", Value::from("1")),
             row("a", Value::from(3)),
@@ -171,7 +178,12 @@ mod tests {
         assert_eq!(ids(Value::from(2)), ["b"]);
         assert!(ids(Value::from(9)).is_empty());
         assert_eq!(
-            index.lookup("t", "a").unwrap().unwrap().get_attr("k").unwrap(),
+            index
+                .lookup("t", "a")
+                .unwrap()
+                .unwrap()
+                .get_attr("k")
+                .unwrap(),
             Value::from(1)
         );
         assert_eq!(index.lookup("t", "z"), Some(None));

@@ -360,16 +360,19 @@ pub fn environment(
     );
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
-    env.add_function(errors::LINE_MARKER, |state: &State, line: usize| -> String {
-        if let Some(log) = state
-            .lookup(LOG)
-            .and_then(|v| v.downcast_object::<RenderLog>())
-        {
-            log.last_line
-                .store(line, std::sync::atomic::Ordering::Relaxed);
-        }
-        String::new()
-    });
+    env.add_function(
+        errors::LINE_MARKER,
+        |state: &State, line: usize| -> String {
+            if let Some(log) = state
+                .lookup(LOG)
+                .and_then(|v| v.downcast_object::<RenderLog>())
+            {
+                log.last_line
+                    .store(line, std::sync::atomic::Ordering::Relaxed);
+            }
+            String::new()
+        },
+    );
     env.add_function("fail", |message: String| -> Result<Value, Error> {
         Err(Error::new(ErrorKind::InvalidOperation, message))
     });
@@ -1049,10 +1052,15 @@ mod tests {
         registered.sort();
         let mut listed = FILTERS.to_vec();
         listed.sort();
-        assert_eq!(registered, listed, "FILTERS lists every filter `environment` adds");
+        assert_eq!(
+            registered, listed,
+            "FILTERS lists every filter `environment` adds"
+        );
         let e = env();
         for f in FILTERS {
-            let out = e.render_str(&format!("{{{{ '{f}' is filter }}}}"), ()).unwrap();
+            let out = e
+                .render_str(&format!("{{{{ '{f}' is filter }}}}"), ())
+                .unwrap();
             assert_eq!(out, "true");
         }
     }
@@ -1069,7 +1077,10 @@ mod tests {
             .unwrap_err();
         let src = "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}";
         let x = errors::explain(&err, src, errors::Known::default(), false);
-        assert_eq!(x.message, "template uses `rules.buying`, which the data does not have");
+        assert_eq!(
+            x.message,
+            "template uses `rules.buying`, which the data does not have"
+        );
         assert_eq!(x.span, Some(6..18));
         let err = e.render_str("{{ 1|mony }}", ()).unwrap_err();
         let x = errors::explain(&err, "{{ 1|mony }}", errors::Known::default(), false);

@@ -20,24 +20,54 @@ pub struct Args {
 
 /// The shared templates every game's faces extend or import, as shipped.
 const COMMON: &[(&str, &str)] = &[
-    ("arrows.svg", include_str!("../../templates/common/arrows.svg")),
-    ("checkbox.svg", include_str!("../../templates/common/checkbox.svg")),
+    (
+        "arrows.svg",
+        include_str!("../../templates/common/arrows.svg"),
+    ),
+    (
+        "checkbox.svg",
+        include_str!("../../templates/common/checkbox.svg"),
+    ),
     ("face.svg", include_str!("../../templates/common/face.svg")),
     ("grid.svg", include_str!("../../templates/common/grid.svg")),
-    ("icons.svg", include_str!("../../templates/common/icons.svg")),
-    ("shapes.svg", include_str!("../../templates/common/shapes.svg")),
-    ("snake.svg", include_str!("../../templates/common/snake.svg")),
+    (
+        "icons.svg",
+        include_str!("../../templates/common/icons.svg"),
+    ),
+    (
+        "shapes.svg",
+        include_str!("../../templates/common/shapes.svg"),
+    ),
+    (
+        "snake.svg",
+        include_str!("../../templates/common/snake.svg"),
+    ),
     ("text.svg", include_str!("../../templates/common/text.svg")),
-    ("track.svg", include_str!("../../templates/common/track.svg")),
+    (
+        "track.svg",
+        include_str!("../../templates/common/track.svg"),
+    ),
 ];
 
 /// The print profiles, as shipped.
 const PROFILES: &[(&str, &str)] = &[
-    ("drivethrucards.toml", include_str!("../../profiles/drivethrucards.toml")),
-    ("gutterfold.toml", include_str!("../../profiles/gutterfold.toml")),
+    (
+        "drivethrucards.toml",
+        include_str!("../../profiles/drivethrucards.toml"),
+    ),
+    (
+        "gutterfold.toml",
+        include_str!("../../profiles/gutterfold.toml"),
+    ),
     ("home.toml", include_str!("../../profiles/home.toml")),
-    ("makeplayingcards.toml", include_str!("../../profiles/makeplayingcards.toml")),
-    ("thegamecrafter.toml", include_str!("../../profiles/thegamecrafter.toml")),
+    (
+        "makeplayingcards.toml",
+        include_str!("../../profiles/makeplayingcards.toml"),
+    ),
+    (
+        "thegamecrafter.toml",
+        include_str!("../../profiles/thegamecrafter.toml"),
+    ),
     ("tts.toml", include_str!("../../profiles/tts.toml")),
 ];
 

@@ -20,7 +20,8 @@ fn width(text: &str, size: f64) -> f64 {
         family: LABEL_FAMILY.into(),
         ..crate::text::FontSpec::default()
     };
-    crate::text::width(text, size, &font, &crate::fonts::FontBook::builtin()).unwrap_or(text.chars().count() as f64 * size * 0.6)
+    crate::text::width(text, size, &font, &crate::fonts::FontBook::builtin())
+        .unwrap_or(text.chars().count() as f64 * size * 0.6)
 }
 
 /// The box a label covers on the page.

@@ -288,7 +288,16 @@ mod tests {
         let keys = super::keys();
         assert_eq!(
             keys[0].1,
-            ["game", "rules", "contents", "component", "derive", "assert", "reference", "network"]
+            [
+                "game",
+                "rules",
+                "contents",
+                "component",
+                "derive",
+                "assert",
+                "reference",
+                "network"
+            ]
         );
         let component = keys.iter().find(|(s, _)| *s == "component").unwrap().1;
         assert!(component.contains(&"qty") && component.contains(&"art_back"));

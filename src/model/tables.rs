@@ -142,7 +142,9 @@ pub fn delimited(
     let grid = match parse_delimited(text, separator) {
         Ok(g) => g,
         Err((msg, span, hint)) => {
-            let d = Diagnostic::error(msg).with("game", game).at(file, Some(span));
+            let d = Diagnostic::error(msg)
+                .with("game", game)
+                .at(file, Some(span));
             return (None, vec![d.hint(hint)]);
         }
     };
@@ -186,9 +188,7 @@ fn parse_delimited(text: &str, separator: u8) -> Result<Grid, ParseError> {
             let mut content = String::new();
             let quoted = bytes.get(i) == Some(&b'"')
                 || (bytes.get(i).is_some_and(|b| *b == b' ')
-                    && text[i..]
-                        .trim_start_matches(' ')
-                        .starts_with('"'));
+                    && text[i..].trim_start_matches(' ').starts_with('"'));
             let span;
             if quoted {
                 while bytes[i] == b' ' {
@@ -234,17 +234,18 @@ fn parse_delimited(text: &str, separator: u8) -> Result<Grid, ParseError> {
                 match bytes.get(i) {
                     None | Some(b'\n') | Some(b'\r') => {}
                     Some(b) if *b == separator => {}
-                    Some(_) => {
-                        return Err((
-                            "text after the closing quote of a cell".into(),
-                            span.start..i + 1,
-                            "put the whole cell in quotes, and write a quote inside it twice (`\"\"`)",
-                        ))
-                    }
+                    Some(_) => return Err((
+                        "text after the closing quote of a cell".into(),
+                        span.start..i + 1,
+                        "put the whole cell in quotes, and write a quote inside it twice (`\"\"`)",
+                    )),
                 }
             } else {
                 while let Some(&b) = bytes.get(i) {
-                    if b == separator || b == b'\n' || (b == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+                    if b == separator
+                        || b == b'\n'
+                        || (b == b'\r' && bytes.get(i + 1) == Some(&b'\n'))
+                    {
                         break;
                     }
                     i += 1;
@@ -271,7 +272,11 @@ fn parse_delimited(text: &str, separator: u8) -> Result<Grid, ParseError> {
                     column += 1;
                 }
                 Some(b'\r') => {
-                    i += if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                    i += if bytes.get(i + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    };
                     line += 1;
                     break;
                 }
@@ -304,10 +309,13 @@ pub fn workbook(
     format: Format,
 ) -> (Vec<Table>, Vec<Diagnostic>) {
     let unreadable = |e: String| {
-        Diagnostic::error(format!("{} cannot be read as a workbook: {e}", file.display()))
-            .at(file, None)
-            .with("game", game)
-            .hint("save it again from the spreadsheet as .xlsx or .ods, or export the sheet as CSV")
+        Diagnostic::error(format!(
+            "{} cannot be read as a workbook: {e}",
+            file.display()
+        ))
+        .at(file, None)
+        .with("game", game)
+        .hint("save it again from the spreadsheet as .xlsx or .ods, or export the sheet as CSV")
     };
     let sheets = match format {
         Format::Ods => read_ods(bytes),
@@ -592,7 +600,13 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
                 ),
                 (Content::Value(v), true) => toml::Value::Array(vec![v.clone()]),
                 (Content::Text { text, quoted: true }, false) => toml::Value::String(text.clone()),
-                (Content::Text { text, quoted: false }, false) => typed(text),
+                (
+                    Content::Text {
+                        text,
+                        quoted: false,
+                    },
+                    false,
+                ) => typed(text),
                 (Content::Value(v), false) => v.clone(),
             };
             insert(&mut fields, col, &cell, value);
@@ -707,7 +721,8 @@ mod tests {
 
     #[test]
     fn rows_fields_and_spans() {
-        let text = "id,name,qty,goods[],pos.x\r\nace,\"Ace, high\",2,bread; coal,3\n\ntwo,\"007\",,x,\n";
+        let text =
+            "id,name,qty,goods[],pos.x\r\nace,\"Ace, high\",2,bread; coal,3\n\ntwo,\"007\",,x,\n";
         let (t, d) = table(text);
         assert!(d.is_empty(), "{d:?}");
         let t = t.unwrap();
@@ -749,7 +764,10 @@ mod tests {
         let (_, d) = table("id,id\na,b\n");
         assert!(d[0].message.contains("both set the field `id`"), "{d:?}");
         let (t, d) = table("id\na,b\n");
-        assert!(d[0].message.contains("column B, which has no name"), "{d:?}");
+        assert!(
+            d[0].message.contains("column B, which has no name"),
+            "{d:?}"
+        );
         assert_eq!(d[0].span, Some(5..6));
         assert_eq!(t.unwrap().rows.len(), 1);
     }

@@ -69,7 +69,12 @@ impl Face<'_> {
                 }
             }
             if let Some(r) = leaf.image_rect {
-                for (x, y) in [(r.left(), r.top()), (r.right(), r.bottom()), (r.left(), r.bottom()), (r.right(), r.top())] {
+                for (x, y) in [
+                    (r.left(), r.top()),
+                    (r.right(), r.bottom()),
+                    (r.left(), r.bottom()),
+                    (r.right(), r.top()),
+                ] {
                     let v = self.margin(x, y);
                     m = Some(m.map_or(v, |m| m.min(v)));
                 }
@@ -176,8 +181,11 @@ fn overlaps(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
 
 /// Elements drawn after a keep-visible element that paint over it.
 fn covered(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
-    let index: BTreeMap<*const Leaf, usize> =
-        leaves.iter().enumerate().map(|(i, l)| (l as *const Leaf, i)).collect();
+    let index: BTreeMap<*const Leaf, usize> = leaves
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l as *const Leaf, i))
+        .collect();
     for (k, group) in keep_groups(leaves) {
         let last = group
             .iter()

@@ -31,7 +31,10 @@ pub fn common_area(a: &[&Leaf], b: &[&Leaf], mm_per_unit: f64) -> f64 {
     let (Some(ra), Some(rb)) = (bbox(a), bbox(b)) else {
         return 0.0;
     };
-    let Some(r) = ra.intersect(&rb).filter(|r| r.width() > 0.0 && r.height() > 0.0) else {
+    let Some(r) = ra
+        .intersect(&rb)
+        .filter(|r| r.width() > 0.0 && r.height() > 0.0)
+    else {
         return 0.0;
     };
     let longest = r.width().max(r.height()) as f64;
@@ -67,7 +70,11 @@ fn mask(leaves: &[&Leaf], base: Transform, w: u32, h: u32) -> Option<Mask> {
             if let Some(rule) = o.fill {
                 m.fill_path(o.path, rule, false, ts);
             }
-            if let Some(stroked) = o.stroke.as_ref().and_then(|s| o.path.stroke(s, scale_of(ts))) {
+            if let Some(stroked) = o
+                .stroke
+                .as_ref()
+                .and_then(|s| o.path.stroke(s, scale_of(ts)))
+            {
                 m.fill_path(&stroked, FillRule::Winding, false, ts);
             }
         }

@@ -235,7 +235,12 @@ fn walk<'a>(
                         fill: rule(p.fill()),
                         stroke: p.stroke().map(|s| s.to_tiny_skia()),
                     };
-                    out.push(leaf(What::Shape, vec![o], None, p.abs_stroke_bounding_box()));
+                    out.push(leaf(
+                        What::Shape,
+                        vec![o],
+                        None,
+                        p.abs_stroke_bounding_box(),
+                    ));
                 }
             }
             Node::Text(t) => {
@@ -278,7 +283,12 @@ fn bounds(outlines: &[Outline]) -> Option<Rect> {
             continue;
         };
         let half = o.stroke.as_ref().map_or(0.0, |s| s.width / 2.0) * scale_of(o.ts);
-        let b = Rect::from_ltrb(b.left() - half, b.top() - half, b.right() + half, b.bottom() + half)?;
+        let b = Rect::from_ltrb(
+            b.left() - half,
+            b.top() - half,
+            b.right() + half,
+            b.bottom() + half,
+        )?;
         r = Some(match r {
             Some(a) => Rect::from_ltrb(
                 a.left().min(b.left()),
@@ -371,7 +381,10 @@ mod tests {
         assert_eq!(&text[e.list[1].start.clone()], "<circle");
         let tagged = e.tagged(text);
         assert!(tagged.contains(r#"<g id="cs-0">"#), "{tagged}");
-        assert!(tagged.contains(r#"<circle id="cs-1" class="a keep-visible""#), "{tagged}");
+        assert!(
+            tagged.contains(r#"<circle id="cs-1" class="a keep-visible""#),
+            "{tagged}"
+        );
         assert!(tagged.contains(r#"<text id="t">"#), "{tagged}");
         assert_eq!(e.of("cs-2"), Some(2));
         assert_eq!(e.of("t"), Some(3));

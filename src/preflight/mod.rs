@@ -204,7 +204,11 @@ fn diagnostic(
         1 => d.with("face", label(faces[0])),
         n => {
             let shown: Vec<String> = faces.iter().take(3).map(|&i| label(i)).collect();
-            let more = if n > 3 { format!(" and {} more", n - 3) } else { String::new() };
+            let more = if n > 3 {
+                format!(" and {} more", n - 3)
+            } else {
+                String::new()
+            };
             d.with("faces", format!("{}{more}", shown.join(", ")))
         }
     };

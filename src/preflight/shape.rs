@@ -23,7 +23,12 @@ impl Cut {
             Shape::Rect => x.min(y).min(w - x).min(h - y),
             Shape::Rounded => {
                 // Signed distance to a rounded box (the corners of layout's outline).
-                let k = corner_radius(&Rect { x: 0.0, y: 0.0, w, h });
+                let k = corner_radius(&Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    w,
+                    h,
+                });
                 let qx = (x - w / 2.0).abs() - (w / 2.0 - k);
                 let qy = (y - h / 2.0).abs() - (h / 2.0 - k);
                 let outside = qx.max(0.0).hypot(qy.max(0.0)) + qx.max(qy).min(0.0) - k;
@@ -98,6 +103,9 @@ mod tests {
         let (nx, ny) = (20.0 / side, 10.0 / side); // inward normal of the right edge
         let (px, py) = (15.0 - 0.7 * nx, 10.0 + 0.7 * ny);
         assert!(near(t.margin(px, py), 0.7), "{}", t.margin(px, py));
-        assert!(t.margin(4.0, 4.0) < 0.0, "outside the triangle, 4 mm from the box");
+        assert!(
+            t.margin(4.0, 4.0) < 0.0,
+            "outside the triangle, 4 mm from the box"
+        );
     }
 }

@@ -232,7 +232,10 @@ fn quantity(
         ),
         None => match (table, unit.row) {
             (Some(t), Some(r)) => match t.rows[r].fields.get("qty") {
-                Some(f) => (crate::template::to_value(&f.value), Some((t, &t.rows[r], f))),
+                Some(f) => (
+                    crate::template::to_value(&f.value),
+                    Some((t, &t.rows[r], f)),
+                ),
                 None => return Ok(1),
             },
             _ => return Ok(1),

@@ -97,8 +97,12 @@ pub struct Known<'a> {
 /// Explains a minijinja error about `source` (a template's text or an expression).
 /// `expression`: the source is one expression from `game.toml`.
 pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Explained {
-    let range = e.range().filter(|r| r.end <= source.len() && r.start <= r.end);
-    let at = range.clone().or_else(|| e.line().and_then(|l| line_span(source, l)));
+    let range = e
+        .range()
+        .filter(|r| r.end <= source.len() && r.start <= r.end);
+    let at = range
+        .clone()
+        .or_else(|| e.line().and_then(|l| line_span(source, l)));
     let detail = e
         .detail()
         .map(String::from)
@@ -203,10 +207,7 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
                         open.tag, open.line
                     );
                     out.span = Some(open.span);
-                    out.hint = format!(
-                        "add `{{% {} %}}` where the block ends",
-                        open.end
-                    );
+                    out.hint = format!("add `{{% {} %}}` where the block ends", open.end);
                 } else if let Some(end) = detail.strip_prefix("unknown statement ") {
                     out.message = format!("`{{% {end} %}}` closes a block that was never opened");
                     out.hint = format!(
@@ -277,7 +278,10 @@ fn missing_hint(expr: &str, ctx: Option<&BTreeMap<String, Value>>) -> String {
         return fallback;
     };
     let names: Vec<String> = if parents.is_empty() {
-        ctx.keys().filter(|k| !k.starts_with("__")).cloned().collect()
+        ctx.keys()
+            .filter(|k| !k.starts_with("__"))
+            .cloned()
+            .collect()
     } else {
         let Some(mut v) = ctx.get(parents[0]).cloned() else {
             return fallback;
@@ -301,7 +305,15 @@ fn missing_hint(expr: &str, ctx: Option<&BTreeMap<String, Value>>) -> String {
         }
     };
     match did_you_mean(last, names.iter().map(String::as_str)) {
-        Some(m) => format!("did you mean `{}`?", parents.iter().chain([&m]).copied().collect::<Vec<_>>().join(".")),
+        Some(m) => format!(
+            "did you mean `{}`?",
+            parents
+                .iter()
+                .chain([&m])
+                .copied()
+                .collect::<Vec<_>>()
+                .join(".")
+        ),
         None if parents.is_empty() => fallback,
         None => {
             let mut shown: Vec<&str> = names.iter().map(String::as_str).take(12).collect();
@@ -346,7 +358,9 @@ pub fn unclosed_block(source: &str) -> Option<Unclosed> {
             i = start + 1;
             continue;
         }
-        let Some(close) = tag_end(rest, b'%') else { break };
+        let Some(close) = tag_end(rest, b'%') else {
+            break;
+        };
         let end = start + close;
         let inner = source[start + 2..end - 2]
             .trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
@@ -462,7 +476,10 @@ mod tests {
         assert_eq!((u.tag.as_str(), u.line, u.end), ("if", 2, "endif"));
         let u = unclosed_block("{% if a %}\n{% for x in y %}\n{% endif %}").unwrap();
         assert_eq!((u.tag.as_str(), u.line), ("for", 2));
-        assert_eq!(unclosed_block("{% set a = 1 %}{% if '%}' %}{% endif %}"), None);
+        assert_eq!(
+            unclosed_block("{% set a = 1 %}{% if '%}' %}{% endif %}"),
+            None
+        );
         let u = unclosed_block("{# {% if %} #}{% set s %}x").unwrap();
         assert_eq!((u.tag.as_str(), u.line), ("set", 1));
     }
@@ -495,7 +512,10 @@ mod tests {
             "row".to_string(),
             Value::from_iter([("title", Value::from(1)), ("qty", Value::from(2))]),
         );
-        assert_eq!(missing_hint("row.titel", Some(&ctx)), "did you mean `row.title`?");
+        assert_eq!(
+            missing_hint("row.titel", Some(&ctx)),
+            "did you mean `row.title`?"
+        );
         assert!(missing_hint("row.zzzzzz", Some(&ctx)).contains("`row` has: qty, title"));
     }
 }

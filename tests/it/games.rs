@@ -13,12 +13,12 @@ fn every_game_in_data_builds() {
         .collect();
     assert!(!games.is_empty(), "data/ has no game");
     let out = tempfile::tempdir().unwrap();
-    let o = run(
-        &repo(),
-        &["build", "--out", out.path().to_str().unwrap()],
-    );
+    let o = run(&repo(), &["build", "--out", out.path().to_str().unwrap()]);
     let (stdout, stderr) = texts(&o);
-    assert!(o.status.success(), "building every game failed:\n{stdout}\n{stderr}");
+    assert!(
+        o.status.success(),
+        "building every game failed:\n{stdout}\n{stderr}"
+    );
     for g in &games {
         // Each game's profile folder holds its manifest and what it printed.
         let game_dir = out.path().join(g);
@@ -28,6 +28,10 @@ fn every_game_in_data_builds() {
             .find(|p| p.join("manifest.json").is_file())
             .unwrap_or_else(|| panic!("{g} has no manifest.json"));
         let made = std::fs::read_dir(&profile).unwrap().count();
-        assert!(made > 1, "{g} wrote nothing but its manifest in {}", profile.display());
+        assert!(
+            made > 1,
+            "{g} wrote nothing but its manifest in {}",
+            profile.display()
+        );
     }
 }

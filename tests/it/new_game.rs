@@ -52,7 +52,12 @@ fn a_new_game_checks_and_builds_first_time() {
     assert!(o.status.success(), "{stdout}\n{stderr}");
     let pdf = dir.join("output/for-sale/home/for-sale.pdf");
     let all: String = (1..=pages(&pdf)).map(|p| pdftotext(&pdf, p)).collect();
-    for text in ["Seed", "Give a card to the player on", "FOR SALE", "deal 3 cards"] {
+    for text in [
+        "Seed",
+        "Give a card to the player on",
+        "FOR SALE",
+        "deal 3 cards",
+    ] {
         assert!(all.contains(text), "{text:?} in the PDF:\n{all}");
     }
 
@@ -60,7 +65,10 @@ fn a_new_game_checks_and_builds_first_time() {
     let o = new_game(dir, "for-sale");
     let (_, stderr) = texts(&o);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr.contains("already exists: `new` never overwrites a game"), "{stderr}");
+    assert!(
+        stderr.contains("already exists: `new` never overwrites a game"),
+        "{stderr}"
+    );
     let o = new_game(dir, "../outside");
     let (_, stderr) = texts(&o);
     assert_eq!(o.status.code(), Some(1));
@@ -140,7 +148,11 @@ fn a_new_game_with_spreadsheet_tables_builds() {
 
     // A second table from a workbook: bonus cards, with their own component.
     bonus_xlsx(&data.join("bonus.xlsx"));
-    edit(&data.join("game.toml"), "aids = 4\n", "aids = 4\nbonuses = 3\n");
+    edit(
+        &data.join("game.toml"),
+        "aids = 4\n",
+        "aids = 4\nbonuses = 3\n",
+    );
     let game = std::fs::read_to_string(data.join("game.toml")).unwrap();
     std::fs::write(
         data.join("game.toml"),
@@ -176,5 +188,9 @@ fn a_new_game_with_spreadsheet_tables_builds() {
     }
     let o = run(dir, &["check", "harvest"]);
     let (stdout, _) = texts(&o);
-    assert_eq!(count(&stdout, "bonuses"), "bonuses card 2 3 3 ok", "{stdout}");
+    assert_eq!(
+        count(&stdout, "bonuses"),
+        "bonuses card 2 3 3 ok",
+        "{stdout}"
+    );
 }

@@ -59,7 +59,10 @@ fn every_key_of_game_toml() {
             gaps.push(format!("{heading}: {k}"));
         }
     }
-    assert!(gaps.is_empty(), "keys missing from docs/reference.md: {gaps:?}");
+    assert!(
+        gaps.is_empty(),
+        "keys missing from docs/reference.md: {gaps:?}"
+    );
 }
 
 #[test]
@@ -67,7 +70,10 @@ fn every_kind_and_size() {
     let doc = reference();
     let kinds = section(&doc, "## Kinds");
     let gaps = missing(&kinds, cardstock::model::Kind::NAMES.iter().copied(), false);
-    assert!(gaps.is_empty(), "kinds missing from docs/reference.md: {gaps:?}");
+    assert!(
+        gaps.is_empty(),
+        "kinds missing from docs/reference.md: {gaps:?}"
+    );
     let sizes = section(&doc, "## Sizes");
     let fmt = cardstock::units::fmt_num;
     let gaps: Vec<String> = cardstock::model::size::NAMED
@@ -75,7 +81,10 @@ fn every_kind_and_size() {
         .map(|(n, w, h)| format!("| `{n}` | {} x {} |", fmt(*w), fmt(*h)))
         .filter(|row| !sizes.contains(row.as_str()))
         .collect();
-    assert!(gaps.is_empty(), "sizes missing (or with other millimetres): {gaps:?}");
+    assert!(
+        gaps.is_empty(),
+        "sizes missing (or with other millimetres): {gaps:?}"
+    );
     assert!(sizes.contains("| `half-paper` |"));
 }
 
@@ -88,7 +97,9 @@ fn every_function_filter_and_variable() {
         .collect();
     let project = cardstock::project::Project::new(cardstock::source::MemoryFiles::default());
     let fonts = cardstock::fonts::FontBook::builtin();
-    let text = Arc::new(cardstock::template::Typesetting::new(&project, "game", fonts));
+    let text = Arc::new(cardstock::template::Typesetting::new(
+        &project, "game", fonts,
+    ));
     let env = cardstock::template::environment(Arc::new(OnceLock::new()), text);
     let ours: Vec<String> = env
         .globals()
@@ -98,7 +109,10 @@ fn every_function_filter_and_variable() {
     assert!(ours.len() >= 10, "{ours:?}");
     let functions = section(&doc, "### Functions");
     let gaps = missing(&functions, ours.iter().map(String::as_str), true);
-    assert!(gaps.is_empty(), "functions missing from docs/reference.md: {gaps:?}");
+    assert!(
+        gaps.is_empty(),
+        "functions missing from docs/reference.md: {gaps:?}"
+    );
 
     // Each filter exists in the environment and is documented.
     for f in cardstock::template::FILTERS {
@@ -108,13 +122,30 @@ fn every_function_filter_and_variable() {
         assert_eq!(out, "true", "`{f}` is not a filter of the environment");
     }
     let filters = section(&doc, "### Filters");
-    let gaps = missing(&filters, cardstock::template::FILTERS.iter().copied(), false);
-    assert!(gaps.is_empty(), "filters missing from docs/reference.md: {gaps:?}");
+    let gaps = missing(
+        &filters,
+        cardstock::template::FILTERS.iter().copied(),
+        false,
+    );
+    assert!(
+        gaps.is_empty(),
+        "filters missing from docs/reference.md: {gaps:?}"
+    );
 
     let variables = section(&doc, "### Template variables");
     let names = [
-        "index", "copy", "qty", "face", "row", "item", "rules", "tables", "components",
-        "settings", "game", "counts",
+        "index",
+        "copy",
+        "qty",
+        "face",
+        "row",
+        "item",
+        "rules",
+        "tables",
+        "components",
+        "settings",
+        "game",
+        "counts",
     ];
     let gaps = missing(&variables, names, false);
     assert!(gaps.is_empty(), "template variables missing: {gaps:?}");
@@ -123,7 +154,10 @@ fn every_function_filter_and_variable() {
 #[test]
 fn readme_links_the_reference() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    assert!(readme.contains("(docs/reference.md)"), "the README links docs/reference.md");
+    assert!(
+        readme.contains("(docs/reference.md)"),
+        "the README links docs/reference.md"
+    );
     assert!(readme.contains("cargo install --path ."));
     assert!(readme.contains("output/<game>/<profile>/"));
 }

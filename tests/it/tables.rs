@@ -67,7 +67,10 @@ fn xlsx_sheet_is_a_table() {
     let text = pdftotext(&tmp.path().join("output/mini/home/mini.pdf"), 1);
     assert!(text.contains("Ace of Sheets = 1"), "{text}");
     assert!(text.contains("Three = 3"), "the formula's result: {text}");
-    assert!(!text.contains("= 3.0"), "whole numbers print as integers: {text}");
+    assert!(
+        !text.contains("= 3.0"),
+        "whole numbers print as integers: {text}"
+    );
 }
 
 #[test]
@@ -108,8 +111,8 @@ fn suits_ods(path: &Path) {
 "#;
     let file = std::fs::File::create(path).unwrap();
     let mut zip = zip::ZipWriter::new(file);
-    let stored = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for (name, text) in [
         ("mimetype", "application/vnd.oasis.opendocument.spreadsheet"),
         ("META-INF/manifest.xml", manifest),
