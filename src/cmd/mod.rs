@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod build;
+pub mod changes;
 pub mod check;
 pub mod fonts;
 pub mod list;
