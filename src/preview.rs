@@ -154,12 +154,12 @@ pub struct Placement {
     pub rect: [f64; 4],
     /// The part of the page that shows it.
     pub clip: [f64; 4],
-    /// Drawn upside down (gutterfold backs; with `quarter`, a quarter
-    /// anticlockwise).
+    /// Drawn upside down (gutterfold backs).
     pub rotate: bool,
-    /// Turned a quarter clockwise (laid sideways): `rect` is the unturned picture's
-    /// box, turned about its top-left corner and moved to cover the page box.
-    pub quarter: bool,
+    /// The map from the picture (mm, from its top-left corner, unturned) to the
+    /// page, `[a, b, c, d, e, f]` as CSS `matrix()` takes it: parts laid sideways
+    /// are turned a quarter.
+    pub matrix: [f64; 6],
 }
 
 /// One problem of the build, positioned for the page.
@@ -510,7 +510,7 @@ fn read(
                         rect: [pl.x, pl.y, pl.w, pl.h].map(mm),
                         clip: [pl.clip.x, pl.clip.y, pl.clip.w, pl.clip.h].map(mm),
                         rotate: pl.rotate180,
-                        quarter: pl.quarter_turn,
+                        matrix: pl.matrix().map(mm),
                     });
                 }
             }
@@ -523,7 +523,7 @@ fn read(
                         rect: [0.0; 4],
                         clip: [0.0; 4],
                         rotate: false,
-                        quarter: false,
+                        matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
                     });
                 }
             }

@@ -9,6 +9,7 @@ pub mod check;
 pub mod fonts;
 pub mod list;
 pub mod new;
+pub mod serve;
 pub mod watch;
 
 use std::path::PathBuf;
