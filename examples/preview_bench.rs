@@ -8,9 +8,13 @@
 //! - memory: the resident size (VmRSS) of the `serve` process before and after
 //!   `--soak` more edits (a new colour for the $100 bill each time, and a broken
 //!   file then its fix every 25th edit), each waited for on the page;
-//! - optionally a screenshot of the page (`--screenshot docs/preview.png`).
+//! - optionally a screenshot of the page (`--screenshot docs/serve.png`).
 //!
-//! Run: `cargo build --release && cargo run --release --example preview_bench`
+//! With `--deck`, the same on the 88-card deck of finished SVG art that `cardstock
+//! bench` measures (`bench --keep-deck`): each edit rewrites card 12's SVG file with
+//! a new colour (every 25th soak edit first saves it broken).
+//!
+//! Run: `cargo build --release && cargo run --release --example preview_bench [-- --deck]`
 //! (needs chromium; Linux, for /proc).
 
 #[path = "../tests/it/cdp.rs"]
@@ -87,49 +91,10 @@ fn wait_shown(b: &mut cdp::Browser, id: &str, old: &str) -> (String, f64) {
     (v[0].as_str().unwrap().to_string(), v[1].as_f64().unwrap())
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-fn main() {
-    let mut edits = 20;
-    let mut soak = 500;
-    let mut shot: Option<PathBuf> = None;
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--edits" => edits = it.next().unwrap().parse().unwrap(),
-            "--soak" => soak = it.next().unwrap().parse().unwrap(),
-            "--screenshot" => shot = Some(PathBuf::from(it.next().unwrap())),
-            other => panic!("unknown argument {other}"),
-        }
-    }
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join("cardstock");
-    assert!(
-        bin.exists(),
-        "build the binary first: cargo build --release"
-    );
-    let chrome = cdp::chromium().expect("chromium is installed");
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path();
-    copy_dir(&repo.join("data").join(GAME), &root.join("data").join(GAME));
-    for t in [GAME, "common"] {
-        copy_dir(
-            &repo.join("templates").join(t),
-            &root.join("templates").join(t),
-        );
-    }
-    let mut child = Command::new(&bin)
-        .args(["serve", GAME, "--port", "0", "--project"])
+/// Starts `serve` on `game` in `root`; returns it, its process id and its URL.
+fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
+    let mut child = Command::new(bin)
+        .args(["serve", game, "--port", "0", "--project"])
         .arg(root)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -145,8 +110,169 @@ fn main() {
             break line[at..].split_whitespace().next().unwrap().to_string();
         }
     };
-    // Drain the server's lines (one per build).
     std::thread::spawn(move || for _ in out.lines() {});
+    (server, pid, url)
+}
+
+/// Save-to-screen and memory on the 88-card deck of SVG art (`--deck`).
+fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, soak: usize) {
+    let root = tmp.join("deck");
+    let made = Command::new(bin)
+        .args(["bench", "--deck-only", "--runs", "1", "--keep-deck"])
+        .arg(&root)
+        .current_dir(repo)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(made.success(), "cardstock bench --keep-deck failed");
+    let (server, pid, url) = start_serve(bin, &root, "deck");
+    println!(
+        "cardstock {} serve on the 88-card deck, {url}",
+        env!("CARGO_PKG_VERSION")
+    );
+    let card = "cards/012-front";
+    let art = root.join("data/deck/art/012-front.svg");
+    let original = std::fs::read_to_string(&art).unwrap();
+    let coloured = |i: usize| {
+        let colour = format!(
+            "#{:02x}{:02x}{:02x}",
+            0x40 + i % 190,
+            0x80 + i / 4 % 120,
+            0xc0 - i % 100
+        );
+        original.replacen("fill=\"#ffffff\"", &format!("fill=\"{colour}\""), 1)
+    };
+    let mut b = cdp::Browser::open(chrome, &url, 1400, 900);
+    b.wait_for("document.querySelectorAll('figure.face').length >= 89", 60);
+    b.eval(
+        "window.shownAt = {};
+         new MutationObserver((ms) => {
+           for (const m of ms) {
+             const img = m.target;
+             if (img.tagName !== 'IMG' || !img.closest('figure.face')) continue;
+             const src = img.src;
+             const mark = () => requestAnimationFrame(() => { window.shownAt[src] = performance.timeOrigin + performance.now(); });
+             if (img.complete) mark(); else img.addEventListener('load', mark, { once: true });
+           }
+         }).observe(document.body, { attributes: true, attributeFilter: ['src'], subtree: true });
+         true",
+    );
+    b.eval(&format!(
+        "document.querySelector('figure[data-id=\"{card}\"]').scrollIntoView({{block: 'center'}})"
+    ));
+    let mut hash = b
+        .wait_for(
+            &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{card}\"] img'); return i.complete && i.naturalWidth ? i.dataset.hash : null; }})()"),
+            60,
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::thread::sleep(Duration::from_secs(3));
+    let (mut times, mut to_message) = (Vec::new(), Vec::new());
+    for i in 0..edits {
+        b.eval("window.shownAt = {}; true");
+        let t0 = now_ms();
+        std::fs::write(&art, coloured(1000 + i)).unwrap();
+        let (h, shown) = wait_shown(&mut b, card, &hash);
+        hash = h;
+        let message = b.eval("window.cardstock.messageAt").as_f64().unwrap();
+        times.push(shown - t0);
+        to_message.push(message - t0);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    if edits > 0 {
+        let mut rest: Vec<f64> = times.iter().zip(&to_message).map(|(t, m)| t - m).collect();
+        let med = median(&mut times);
+        println!(
+            "save-to-screen over {edits} edits of {card}: median {med:.0} ms, min {:.0} ms, max {:.0} ms",
+            times[0],
+            times[times.len() - 1]
+        );
+        println!(
+            "  of which save to the page's update message: median {:.0} ms (the rebuild); message to image on screen: median {:.0} ms",
+            median(&mut to_message),
+            median(&mut rest)
+        );
+    }
+    if soak > 0 {
+        let start_rss = rss_kib(pid);
+        let started = Instant::now();
+        let mut marks = vec![(0, start_rss)];
+        for i in 1..=soak {
+            if i % 25 == 0 {
+                std::fs::write(&art, original.replacen("</svg>", "", 1)).unwrap();
+                b.wait_for("!document.querySelector('#problems').hidden", 60);
+            }
+            b.eval("window.shownAt = {}; true");
+            std::fs::write(&art, coloured(i)).unwrap();
+            hash = wait_shown(&mut b, card, &hash).0;
+            if i % 100 == 0 {
+                marks.push((i, rss_kib(pid)));
+            }
+        }
+        let list: Vec<String> = marks
+            .iter()
+            .map(|(n, k)| format!("{n}: {:.1}", *k as f64 / 1024.0))
+            .collect();
+        println!(
+            "serve RSS through {soak} edits ({:.0} s): start {:.1} MiB, end {:.1} MiB (after N edits, MiB: {})",
+            started.elapsed().as_secs_f64(),
+            start_rss as f64 / 1024.0,
+            rss_kib(pid) as f64 / 1024.0,
+            list.join(", ")
+        );
+    }
+    drop(server);
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn main() {
+    let mut edits = 20;
+    let mut soak = 500;
+    let mut shot: Option<PathBuf> = None;
+    let mut deck = false;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--edits" => edits = it.next().unwrap().parse().unwrap(),
+            "--soak" => soak = it.next().unwrap().parse().unwrap(),
+            "--screenshot" => shot = Some(PathBuf::from(it.next().unwrap())),
+            "--deck" => deck = true,
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().unwrap().parent().unwrap().join("cardstock");
+    assert!(
+        bin.exists(),
+        "build the binary first: cargo build --release"
+    );
+    let chrome = cdp::chromium().expect("chromium is installed");
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    if deck {
+        return deck_bench(&bin, &chrome, &repo, tmp.path(), edits, soak);
+    }
+    let root = tmp.path();
+    copy_dir(&repo.join("data").join(GAME), &root.join("data").join(GAME));
+    for t in [GAME, "common"] {
+        copy_dir(
+            &repo.join("templates").join(t),
+            &root.join("templates").join(t),
+        );
+    }
+    let (server, pid, url) = start_serve(&bin, root, GAME);
     println!(
         "cardstock {} serve on {GAME}, {}",
         env!("CARGO_PKG_VERSION"),
@@ -304,6 +430,18 @@ fn main() {
         b.screenshot(&error, false);
         println!("screenshot: {}", error.display());
         std::fs::write(&contracts, &original).unwrap();
+        // And the sheets, once the fix is shown.
+        b.wait_for("document.querySelector('#problems').hidden", 60);
+        b.eval(
+            "document.querySelector('[data-view=\"sheets\"]').click(); window.scrollTo(0, 0); true",
+        );
+        std::thread::sleep(Duration::from_millis(2500));
+        let sheets = path.with_file_name(format!(
+            "{}-sheets.png",
+            path.file_stem().unwrap().to_string_lossy()
+        ));
+        b.screenshot(&sheets, false);
+        println!("screenshot: {}", sheets.display());
     }
     drop(server);
 }
