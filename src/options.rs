@@ -32,7 +32,7 @@ pub struct Options {
     /// profile's.
     pub printer_margin: Option<f64>,
     /// Encode the profile's files (PDF, PNG, ...). Off for the live preview, which
-    /// needs only where each face prints ([`crate::deliver::Printed`]).
+    /// needs only where each face prints (the `printed` list delivery still makes).
     pub encode: bool,
 }
 
