@@ -33,6 +33,7 @@ pub mod options;
 pub mod output;
 pub mod pipeline;
 pub mod preflight;
+pub mod preview;
 pub mod profile;
 pub mod project;
 pub mod render;

@@ -45,6 +45,9 @@ enum Command {
     /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
     /// good output when a change has errors.
     Watch(cmd::watch::WatchArgs),
+    /// Build, then serve a live preview page (every face, the sheets, the
+    /// diagnostics) that follows every save without reloading.
+    Serve(cmd::serve::Args),
     /// Measure the pipeline: every game, and an 88-card deck of finished SVG art
     /// imposed 3x3 on Letter with crop marks and backs, per stage.
     Bench(cmd::bench::Args),
@@ -59,6 +62,7 @@ fn main() {
         Command::Fonts(a) => cmd::fonts::run(a),
         Command::New(a) => cmd::new::run(a),
         Command::Watch(a) => cmd::watch::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };
     std::process::exit(code);

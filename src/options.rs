@@ -31,6 +31,9 @@ pub struct Options {
     /// `--printer-margin`: the blank edge of the paper, in mm, instead of the
     /// profile's.
     pub printer_margin: Option<f64>,
+    /// Encode the profile's files (PDF, PNG, ...). Off for the live preview, which
+    /// needs only where each face prints (the `printed` list delivery still makes).
+    pub encode: bool,
 }
 
 impl Default for Options {
@@ -47,6 +50,7 @@ impl Default for Options {
             url_base: "file:///output".into(),
             compress: true,
             printer_margin: None,
+            encode: true,
         }
     }
 }

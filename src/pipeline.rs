@@ -46,6 +46,9 @@ pub struct Built {
     pub timings: Vec<(&'static str, Duration)>,
     /// The `[[assert]]` checks that ran.
     pub asserts: crate::check::Ran,
+    /// Every page (or image file) of the profile's files and the faces on it:
+    /// where each face prints.
+    pub printed: Vec<crate::deliver::Printed>,
 }
 
 impl Built {
@@ -228,6 +231,19 @@ pub fn render_and_parse<'a>(
 
 /// Runs a game through the whole pipeline.
 pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Built {
+    build_then(project, id, opts, caches, |_, _, _| {})
+}
+
+/// Like [`build`], and when every face rendered and parsed and the game was
+/// delivered, hands the game, its faces and the build to `then` (the live preview
+/// reads them there).
+pub fn build_then(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    caches: Caches,
+    then: impl FnOnce(&Game, &Rendered, &Built),
+) -> Built {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
@@ -260,8 +276,10 @@ pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Bui
         built.add_time(name, d);
     }
     built.pages = delivered.pages;
+    built.printed = delivered.printed;
     if !built.diags.has_errors() {
         built.outputs = delivered.outputs;
     }
+    then(&checked.game, &rendered, &built);
     built
 }

@@ -4,10 +4,12 @@
 
 pub mod bench;
 pub mod build;
+pub mod changes;
 pub mod check;
 pub mod fonts;
 pub mod list;
 pub mod new;
+pub mod serve;
 pub mod watch;
 
 use std::path::PathBuf;

@@ -2,10 +2,7 @@
 //! the diagnostics; keep the last good output when the new one has errors. Parsed
 //! faces are cached between builds, so editing one card re-parses that card only.
 
-use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::{Duration, SystemTime};
-
+use super::changes::{art_changed, fingerprint, Changes};
 use cardstock::diag::Diagnostics;
 use cardstock::faces::ParseCache;
 
@@ -19,37 +16,6 @@ pub struct WatchArgs {
     pub max_builds: Option<u32>,
 }
 
-/// The folders whose files a build reads.
-const WATCHED: [&str; 4] = ["data", "templates", "profiles", "fonts"];
-
-/// A fingerprint of every file a build reads: paths, sizes and modification times.
-fn fingerprint(root: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
-    let mut out = Vec::new();
-    for dir in WATCHED {
-        walk(&root.join(dir), &mut out, 0);
-    }
-    out.sort();
-    out
-}
-
-fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64, SystemTime)>, depth: usize) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let Ok(meta) = e.metadata() else { continue };
-        if meta.is_dir() && depth < 8 {
-            walk(&e.path(), out, depth + 1);
-        } else if meta.is_file() {
-            out.push((
-                e.path(),
-                meta.len(),
-                meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
-            ));
-        }
-    }
-}
-
 /// Runs `watch`; returns the exit status of the last build.
 pub fn run(args: &WatchArgs) -> i32 {
     let plan = match super::build::prepare(&args.build) {
@@ -61,7 +27,7 @@ pub fn run(args: &WatchArgs) -> i32 {
         Err(d) => return super::finish(d, &(), false),
     };
     let root = plan.root.clone();
-    let caches: Vec<ParseCache> = plan.games.iter().map(|_| ParseCache::default()).collect();
+    let mut caches: Vec<ParseCache> = plan.games.iter().map(|_| ParseCache::default()).collect();
     let mut last = Vec::new();
     let mut builds = 0;
     let changes = Changes::new(&root);
@@ -72,6 +38,9 @@ pub fn run(args: &WatchArgs) -> i32 {
     loop {
         let now = fingerprint(&root);
         if now != last {
+            if art_changed(&last, &now) {
+                caches.iter_mut().for_each(|c| *c = ParseCache::default());
+            }
             last = now;
             // Every build reads the files afresh.
             let project = plan.project.fresh();
@@ -103,47 +72,5 @@ pub fn run(args: &WatchArgs) -> i32 {
             }
         }
         changes.wait();
-    }
-}
-
-/// Waits for the next change under the watched folders: file-system events where
-/// the OS gives them (inotify and the like), so a save starts a build at once; else,
-/// and once a second in any case, a look at the fingerprint.
-struct Changes {
-    events: Option<(notify::RecommendedWatcher, mpsc::Receiver<()>)>,
-}
-
-impl Changes {
-    fn new(root: &Path) -> Self {
-        let (tx, rx) = mpsc::channel();
-        let watcher = notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
-            if e.is_ok() {
-                let _ = tx.send(());
-            }
-        });
-        let events = watcher.ok().and_then(|mut w| {
-            use notify::Watcher;
-            let mut any = false;
-            for dir in WATCHED {
-                let dir = root.join(dir);
-                if dir.is_dir() {
-                    any |= w.watch(&dir, notify::RecursiveMode::Recursive).is_ok();
-                }
-            }
-            any.then_some((w, rx))
-        });
-        Changes { events }
-    }
-
-    fn wait(&self) {
-        let Some((_, rx)) = &self.events else {
-            std::thread::sleep(Duration::from_millis(100));
-            return;
-        };
-        if rx.recv_timeout(Duration::from_secs(1)).is_ok() {
-            // An editor's save is often several events (write, rename, chmod):
-            // wait until they stop for a moment.
-            while rx.recv_timeout(Duration::from_millis(10)).is_ok() {}
-        }
     }
 }

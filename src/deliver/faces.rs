@@ -41,25 +41,26 @@ fn png_outputs(
         }
         let mut backs_done = BTreeSet::new();
         for (i, s) in r.slots[ci].iter().enumerate() {
-            let bytes = super::face_png(r, s.front, p.dpi, p.color, cache).map_err(err)?;
-            let what = format!(
-                "{} front, print {} ({} dpi, bleed included)",
-                s.plan.label, s.plan.qty, p.dpi
-            );
-            built.outputs.add(
-                format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "front")),
-                what,
-                bytes,
-            );
-            if let Some(b) = s.back {
-                if backs_done.insert(b) {
-                    let bytes = super::face_png(r, b, p.dpi, p.color, cache).map_err(err)?;
-                    built.outputs.add(
-                        format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, "back")),
-                        format!("{} back", s.plan.label),
-                        bytes,
-                    );
+            let mut sides = vec![(s.front, "front")];
+            if let Some(b) = s.back.filter(|b| backs_done.insert(*b)) {
+                sides.push((b, "back"));
+            }
+            for (face, side) in sides {
+                let file = format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, side));
+                built.record_image(file.clone(), format!("{} {side}", s.plan.label), vec![face]);
+                if !opts.encode {
+                    continue;
                 }
+                let bytes = super::face_png(r, face, p.dpi, p.color, cache).map_err(err)?;
+                let what = if side == "front" {
+                    format!(
+                        "{} front, print {} ({} dpi, bleed included)",
+                        s.plan.label, s.plan.qty, p.dpi
+                    )
+                } else {
+                    format!("{} back", s.plan.label)
+                };
+                built.outputs.add(file, what, bytes);
             }
         }
     }
@@ -119,6 +120,12 @@ pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<D
             format!("{} · {}", game.meta.name, comp.name()),
             pages,
         ));
+    }
+    for (path, _, _, pages) in &files {
+        built.record(path, pages);
+    }
+    if !opts.encode {
+        return delivered.into();
     }
     // The files are independent: write them side by side.
     let written = super::in_parallel(

@@ -25,6 +25,50 @@ pub struct Delivered {
     pub outputs: Outputs,
     pub pages: usize,
     pub timings: Vec<(&'static str, Duration)>,
+    /// Every page (or image file) of the files and the faces on it, also when the
+    /// files are not encoded ([`Options::encode`]).
+    pub printed: Vec<Printed>,
+}
+
+/// One page of an output file, or one image file, and the faces printed on it.
+#[derive(Debug, Clone)]
+pub struct Printed {
+    /// The file, relative to the game's output folder (`home/interstate-trucking.pdf`).
+    pub file: String,
+    /// 1-based page number in a PDF; `None` for an image file.
+    pub page: Option<usize>,
+    /// What is on it, e.g. "contracts — fronts 1/10".
+    pub label: String,
+    /// The face pictures on it (indices into the build's face store), in order.
+    pub faces: Vec<usize>,
+    /// The sheet as laid out, for PDF pages.
+    pub sheet: Option<Sheet>,
+}
+
+impl Delivered {
+    /// Notes every page of the PDF `file` as printed.
+    fn record(&mut self, file: &str, pages: &[Sheet]) {
+        for (k, sheet) in pages.iter().enumerate() {
+            self.printed.push(Printed {
+                file: file.to_string(),
+                page: Some(k + 1),
+                label: sheet.label.clone(),
+                faces: sheet.placements.iter().map(|p| p.face).collect(),
+                sheet: Some(sheet.clone()),
+            });
+        }
+    }
+
+    /// Notes the image file `file` as printed, showing `faces`.
+    fn record_image(&mut self, file: String, label: String, faces: Vec<usize>) {
+        self.printed.push(Printed {
+            file,
+            page: None,
+            label,
+            faces,
+            sheet: None,
+        });
+    }
 }
 
 /// The files of a game for `opts.profile`, every one under `<profile>/` with a
@@ -51,7 +95,7 @@ pub fn deliver(
         },
         start.elapsed(),
     ));
-    if result.diags.has_errors() {
+    if result.diags.has_errors() || !opts.encode {
         return result;
     }
     let delivered = &mut result.value;

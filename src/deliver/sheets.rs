@@ -365,6 +365,15 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
             printing: Printing::LongEdge,
         });
     }
+    for f in files.iter().filter(|f| f.with_faces) {
+        delivered.record(&f.path, f.sheets);
+    }
+    if !opts.encode {
+        return Reported {
+            value: delivered,
+            diags,
+        };
+    }
     // The files are independent: write them side by side.
     let written = super::in_parallel(
         files

@@ -279,6 +279,16 @@ pub fn sheet<'a>(
     Ok(page)
 }
 
+/// A sheet's marks alone at `dpi`, on a transparent page the size of the sheet
+/// (the live preview lays them over the faces it already has).
+pub fn marks(sheet: &Sheet, dpi: f64) -> Result<Vec<u8>, PngError> {
+    let scale = mm_to_px(1.0, dpi);
+    let px = |mm: f64| (mm * scale).round().max(1.0) as u32;
+    let mut page = pixmap(px(sheet.width), px(sheet.height))?;
+    draw_marks(&mut page, &sheet.marks, scale);
+    encode(&page)
+}
+
 /// Draws marks (lines at least one pixel wide, labels as glyph outlines).
 fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
     for m in marks {

@@ -192,7 +192,13 @@ fn only_the_file_source_and_the_output_touch_the_disk() {
 #[test]
 fn the_library_does_not_use_the_command_line_crates() {
     for (module, text) in library_files() {
-        for name in ["clap::", "indicatif::", "notify::"] {
+        for name in [
+            "clap::",
+            "indicatif::",
+            "notify::",
+            "tiny_http::",
+            "tungstenite::",
+        ] {
             assert!(!text.contains(name), "{module} uses {name}");
         }
     }

@@ -4,6 +4,7 @@
 mod common;
 
 mod architecture;
+mod cdp;
 
 mod black_pawn_trucking;
 mod errors;
@@ -23,6 +24,7 @@ mod print;
 mod profiles;
 mod reference;
 mod robustness;
+mod serve;
 mod shop_png;
 mod tables;
 mod text;

@@ -54,6 +54,16 @@ pub(super) enum Spec {
     },
 }
 
+impl Spec {
+    /// The faces the image shows, in order.
+    pub fn faces(&self) -> Vec<usize> {
+        match self {
+            Spec::Sheet { faces, .. } => faces.iter().flatten().copied().collect(),
+            Spec::Trim { face, .. } | Spec::Cut { face, .. } => vec![*face],
+        }
+    }
+}
+
 /// Most columns and rows of a deck sheet: at most 10 x 7, and no more than fit in
 /// [`MAX_SIDE`] at [`MIN_SHEET_DPI`].
 pub(super) fn sheet_grid(comp: &Component) -> (usize, usize) {

@@ -63,6 +63,13 @@ pub(super) fn deliver(
     }
     let mut delivered = Delivered::default();
     let mut diags = std::mem::take(&mut plan.warnings);
+    for image in &plan.images {
+        let path = format!("{}/{}", opts.profile.id, image.path);
+        delivered.record_image(path, image.what.clone(), image.spec.faces());
+    }
+    if !opts.encode {
+        return Reported::new(delivered, diags);
+    }
     match render_images(game, r, opts, &plan.images) {
         Ok(files) => {
             for (image, bytes) in plan.images.iter().zip(files) {

@@ -1,0 +1,447 @@
+//! Measures `cardstock serve` in a real browser (headless Chromium over the DevTools
+//! protocol) on a scratch copy of Interstate Trucking (its 88 contract cards):
+//!
+//! - save-to-screen: from writing contracts.toml (one card's destination changes)
+//!   to the new image of that card being on screen, as the browser clocks it
+//!   (a MutationObserver on the face's `src`, then its load, then the next frame);
+//!   median of `--edits` edits;
+//! - memory: the resident size (VmRSS) of the `serve` process before and after
+//!   `--soak` more edits (a new colour for the $100 bill each time, and a broken
+//!   file then its fix every 25th edit), each waited for on the page;
+//! - optionally a screenshot of the page (`--screenshot docs/serve.png`).
+//!
+//! With `--deck`, the same on the 88-card deck of finished SVG art that `cardstock
+//! bench` measures (`bench --keep-deck`): each edit rewrites card 12's SVG file with
+//! a new colour (every 25th soak edit first saves it broken).
+//!
+//! Run: `cargo build --release && cargo run --release --example preview_bench [-- --deck]`
+//! (needs chromium; Linux, for /proc).
+
+#[path = "../tests/it/cdp.rs"]
+mod cdp;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const GAME: &str = "interstate-trucking";
+const CARD: &str = "contracts/012-front";
+const BILL: &str = "money/001-front";
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let (p, t) = (e.path(), to.join(e.file_name()));
+        if p.is_dir() {
+            copy_dir(&p, &t)
+        } else {
+            std::fs::copy(&p, &t).unwrap();
+        }
+    }
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
+        * 1000.0
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Replaces the value of `key` in the `n`th (1-based) `[[table]]` row of `text`.
+fn set_field(text: &str, table: &str, n: usize, key: &str, value: &str) -> String {
+    let header = format!("[[{table}]]");
+    let start = text.match_indices(&header).nth(n - 1).unwrap().0;
+    let line = text[start..]
+        .find(&format!("\n{key} = "))
+        .map(|i| start + i + 1)
+        .unwrap();
+    let end = line + text[line..].find('\n').unwrap();
+    format!("{}{key} = {value}{}", &text[..line], &text[end..])
+}
+
+/// Waits until face `id` shows a picture other than `old` and returns its hash and
+/// the time (ms since the epoch) the page put it on screen.
+fn wait_shown(b: &mut cdp::Browser, id: &str, old: &str) -> (String, f64) {
+    let js = format!(
+        "(() => {{ const i = document.querySelector('figure[data-id=\"{id}\"] img');
+            const t = window.shownAt[i.src];
+            return i.dataset.hash !== '{old}' && t ? [i.dataset.hash, t] : null; }})()"
+    );
+    let v = b.wait_for(&js, 60);
+    (v[0].as_str().unwrap().to_string(), v[1].as_f64().unwrap())
+}
+
+/// Starts `serve` on `game` in `root`; returns it, its process id and its URL.
+fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
+    let mut child = Command::new(bin)
+        .args(["serve", game, "--port", "0", "--project"])
+        .arg(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let server = Server(child);
+    let url = loop {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0, "serve stopped");
+        if let Some(at) = line.find("http://") {
+            break line[at..].split_whitespace().next().unwrap().to_string();
+        }
+    };
+    std::thread::spawn(move || for _ in out.lines() {});
+    (server, pid, url)
+}
+
+/// Save-to-screen and memory on the 88-card deck of SVG art (`--deck`).
+fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, soak: usize) {
+    let root = tmp.join("deck");
+    let made = Command::new(bin)
+        .args(["bench", "--deck-only", "--runs", "1", "--keep-deck"])
+        .arg(&root)
+        .current_dir(repo)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(made.success(), "cardstock bench --keep-deck failed");
+    let (server, pid, url) = start_serve(bin, &root, "deck");
+    println!(
+        "cardstock {} serve on the 88-card deck, {url}",
+        env!("CARGO_PKG_VERSION")
+    );
+    let card = "cards/012-front";
+    let art = root.join("data/deck/art/012-front.svg");
+    let original = std::fs::read_to_string(&art).unwrap();
+    let coloured = |i: usize| {
+        let colour = format!(
+            "#{:02x}{:02x}{:02x}",
+            0x40 + i % 190,
+            0x80 + i / 4 % 120,
+            0xc0 - i % 100
+        );
+        original.replacen("fill=\"#ffffff\"", &format!("fill=\"{colour}\""), 1)
+    };
+    let mut b = cdp::Browser::open(chrome, &url, 1400, 900);
+    b.wait_for("document.querySelectorAll('figure.face').length >= 89", 60);
+    b.eval(
+        "window.shownAt = {};
+         new MutationObserver((ms) => {
+           for (const m of ms) {
+             const img = m.target;
+             if (img.tagName !== 'IMG' || !img.closest('figure.face')) continue;
+             const src = img.src;
+             const mark = () => requestAnimationFrame(() => { window.shownAt[src] = performance.timeOrigin + performance.now(); });
+             if (img.complete) mark(); else img.addEventListener('load', mark, { once: true });
+           }
+         }).observe(document.body, { attributes: true, attributeFilter: ['src'], subtree: true });
+         true",
+    );
+    b.eval(&format!(
+        "document.querySelector('figure[data-id=\"{card}\"]').scrollIntoView({{block: 'center'}})"
+    ));
+    let mut hash = b
+        .wait_for(
+            &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{card}\"] img'); return i.complete && i.naturalWidth ? i.dataset.hash : null; }})()"),
+            60,
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::thread::sleep(Duration::from_secs(3));
+    let (mut times, mut to_message) = (Vec::new(), Vec::new());
+    for i in 0..edits {
+        b.eval("window.shownAt = {}; true");
+        let t0 = now_ms();
+        std::fs::write(&art, coloured(1000 + i)).unwrap();
+        let (h, shown) = wait_shown(&mut b, card, &hash);
+        hash = h;
+        let message = b.eval("window.cardstock.messageAt").as_f64().unwrap();
+        times.push(shown - t0);
+        to_message.push(message - t0);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    if edits > 0 {
+        let mut rest: Vec<f64> = times.iter().zip(&to_message).map(|(t, m)| t - m).collect();
+        let med = median(&mut times);
+        println!(
+            "save-to-screen over {edits} edits of {card}: median {med:.0} ms, min {:.0} ms, max {:.0} ms",
+            times[0],
+            times[times.len() - 1]
+        );
+        println!(
+            "  of which save to the page's update message: median {:.0} ms (the rebuild); message to image on screen: median {:.0} ms",
+            median(&mut to_message),
+            median(&mut rest)
+        );
+    }
+    if soak > 0 {
+        let start_rss = rss_kib(pid);
+        let started = Instant::now();
+        let mut marks = vec![(0, start_rss)];
+        for i in 1..=soak {
+            if i % 25 == 0 {
+                std::fs::write(&art, original.replacen("</svg>", "", 1)).unwrap();
+                b.wait_for("!document.querySelector('#problems').hidden", 60);
+            }
+            b.eval("window.shownAt = {}; true");
+            std::fs::write(&art, coloured(i)).unwrap();
+            hash = wait_shown(&mut b, card, &hash).0;
+            if i % 100 == 0 {
+                marks.push((i, rss_kib(pid)));
+            }
+        }
+        let list: Vec<String> = marks
+            .iter()
+            .map(|(n, k)| format!("{n}: {:.1}", *k as f64 / 1024.0))
+            .collect();
+        println!(
+            "serve RSS through {soak} edits ({:.0} s): start {:.1} MiB, end {:.1} MiB (after N edits, MiB: {})",
+            started.elapsed().as_secs_f64(),
+            start_rss as f64 / 1024.0,
+            rss_kib(pid) as f64 / 1024.0,
+            list.join(", ")
+        );
+    }
+    drop(server);
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn main() {
+    let mut edits = 20;
+    let mut soak = 500;
+    let mut shot: Option<PathBuf> = None;
+    let mut deck = false;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--edits" => edits = it.next().unwrap().parse().unwrap(),
+            "--soak" => soak = it.next().unwrap().parse().unwrap(),
+            "--screenshot" => shot = Some(PathBuf::from(it.next().unwrap())),
+            "--deck" => deck = true,
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().unwrap().parent().unwrap().join("cardstock");
+    assert!(
+        bin.exists(),
+        "build the binary first: cargo build --release"
+    );
+    let chrome = cdp::chromium().expect("chromium is installed");
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    if deck {
+        return deck_bench(&bin, &chrome, &repo, tmp.path(), edits, soak);
+    }
+    let root = tmp.path();
+    copy_dir(&repo.join("data").join(GAME), &root.join("data").join(GAME));
+    for t in [GAME, "common"] {
+        copy_dir(
+            &repo.join("templates").join(t),
+            &root.join("templates").join(t),
+        );
+    }
+    let (server, pid, url) = start_serve(&bin, root, GAME);
+    println!(
+        "cardstock {} serve on {GAME}, {}",
+        env!("CARGO_PKG_VERSION"),
+        url
+    );
+
+    let mut b = cdp::Browser::open(&chrome, &url, 1400, 900);
+    b.wait_for("document.querySelectorAll('figure.face').length > 100", 60);
+    b.eval(
+        "window.shownAt = {};
+         new MutationObserver((ms) => {
+           for (const m of ms) {
+             const img = m.target;
+             if (img.tagName !== 'IMG' || !img.closest('figure.face')) continue;
+             const src = img.src;
+             const mark = () => requestAnimationFrame(() => { window.shownAt[src] = performance.timeOrigin + performance.now(); });
+             if (img.complete) mark(); else img.addEventListener('load', mark, { once: true });
+           }
+         }).observe(document.body, { attributes: true, attributeFilter: ['src'], subtree: true });
+         true",
+    );
+    let contracts = root.join("data").join(GAME).join("contracts.toml");
+    let original = std::fs::read_to_string(&contracts).unwrap();
+    b.eval(&format!(
+        "document.querySelector('figure[data-id=\"{CARD}\"]').scrollIntoView({{block: 'center'}})"
+    ));
+    let mut hash = b
+        .wait_for(
+            &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{CARD}\"] img'); return i.complete && i.naturalWidth ? i.dataset.hash : null; }})()"),
+            60,
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Let the first page load (and the server's pre-rendering) finish.
+    std::thread::sleep(Duration::from_secs(3));
+
+    let mut times = Vec::new();
+    let mut to_message = Vec::new();
+    for i in 0..edits {
+        let city = if i % 2 == 0 {
+            "\"denver\""
+        } else {
+            "\"kansas-city\""
+        };
+        let text = set_field(&original, "contract", 12, "city", city);
+        b.eval("window.shownAt = {}; true");
+        let t0 = now_ms();
+        std::fs::write(&contracts, text).unwrap();
+        let (h, shown) = wait_shown(&mut b, CARD, &hash);
+        hash = h;
+        let message = b.eval("window.cardstock.messageAt").as_f64().unwrap();
+        times.push(shown - t0);
+        to_message.push(message - t0);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    if edits > 0 {
+        let mut sorted = times.clone();
+        let med = median(&mut sorted);
+        println!(
+            "save-to-screen over {edits} edits of {CARD}: median {med:.0} ms, min {:.0} ms, max {:.0} ms",
+            sorted[0],
+            sorted[sorted.len() - 1]
+        );
+        let mut rest: Vec<f64> = times.iter().zip(&to_message).map(|(t, m)| t - m).collect();
+        println!(
+            "  of which save to the page's update message: median {:.0} ms (the rebuild); message to image on screen: median {:.0} ms",
+            median(&mut to_message),
+            median(&mut rest)
+        );
+    }
+
+    if soak > 0 {
+        let money = root.join("data").join(GAME).join("money.toml");
+        let money_text = std::fs::read_to_string(&money).unwrap();
+        b.eval(&format!(
+            "document.querySelector('figure[data-id=\"{BILL}\"]').scrollIntoView({{block: 'center'}})"
+        ));
+        let mut bill = b
+            .wait_for(
+                &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{BILL}\"] img'); return i.complete && i.naturalWidth ? i.dataset.hash : null; }})()"),
+                60,
+            )
+            .as_str()
+            .unwrap()
+            .to_string();
+        std::thread::sleep(Duration::from_secs(1));
+        let start_rss = rss_kib(pid);
+        let started = Instant::now();
+        let mut marks = vec![(0, start_rss)];
+        for i in 1..=soak {
+            let colour = format!(
+                "\"#{:02x}{:02x}{:02x}\"",
+                0x40 + i % 190,
+                0x80 + i / 4 % 120,
+                0xc0 - i % 100
+            );
+            if i % 25 == 0 {
+                // A broken save, then the fix.
+                std::fs::write(
+                    &money,
+                    money_text.replacen("value = 500", "value = 500 dollars", 1),
+                )
+                .unwrap();
+                b.wait_for("!document.querySelector('#problems').hidden", 60);
+            }
+            b.eval("window.shownAt = {}; true");
+            std::fs::write(&money, set_field(&money_text, "bill", 1, "fill", &colour)).unwrap();
+            bill = wait_shown(&mut b, BILL, &bill).0;
+            if i % 100 == 0 {
+                marks.push((i, rss_kib(pid)));
+            }
+        }
+        let end_rss = rss_kib(pid);
+        let list: Vec<String> = marks
+            .iter()
+            .map(|(n, k)| format!("{n}: {:.1}", *k as f64 / 1024.0))
+            .collect();
+        println!(
+            "serve RSS through {soak} edits ({:.0} s): start {:.1} MiB, end {:.1} MiB (after N edits, MiB: {})",
+            started.elapsed().as_secs_f64(),
+            start_rss as f64 / 1024.0,
+            end_rss as f64 / 1024.0,
+            list.join(", ")
+        );
+    }
+
+    if let Some(path) = shot {
+        b.eval("document.querySelector('#q').value = ''; window.scrollTo(0, 0); true");
+        b.eval(&format!(
+            "document.querySelector('figure[data-id=\"{CARD}\"]').click()"
+        ));
+        std::thread::sleep(Duration::from_millis(1500));
+        let broken = b.eval(
+            "Array.from(document.querySelectorAll('figure img, .detail img')).filter(i => i.getBoundingClientRect().top < innerHeight && !(i.complete && i.naturalWidth)).map(i => i.src)",
+        );
+        assert_eq!(
+            broken,
+            serde_json::json!([]),
+            "images not shown; fulls {}",
+            b.eval("window.cardstock.fulls")
+        );
+        b.screenshot(&path, false);
+        println!("screenshot: {}", path.display());
+        // And the same page after a save with a typo in it.
+        let typo = set_field(&original, "contract", 12, "city", "\"kansas-cty\"");
+        std::fs::write(&contracts, typo).unwrap();
+        b.wait_for("!document.querySelector('#problems').hidden", 60);
+        b.eval("document.querySelector('#detail-close').click(); window.scrollTo(0, 0); true");
+        std::thread::sleep(Duration::from_millis(1500));
+        let error = path.with_file_name(format!(
+            "{}-error.png",
+            path.file_stem().unwrap().to_string_lossy()
+        ));
+        b.screenshot(&error, false);
+        println!("screenshot: {}", error.display());
+        std::fs::write(&contracts, &original).unwrap();
+        // And the sheets, once the fix is shown.
+        b.wait_for("document.querySelector('#problems').hidden", 60);
+        b.eval(
+            "document.querySelector('[data-view=\"sheets\"]').click(); window.scrollTo(0, 0); true",
+        );
+        std::thread::sleep(Duration::from_millis(2500));
+        let sheets = path.with_file_name(format!(
+            "{}-sheets.png",
+            path.file_stem().unwrap().to_string_lossy()
+        ));
+        b.screenshot(&sheets, false);
+        println!("screenshot: {}", sheets.display());
+    }
+    drop(server);
+}

@@ -1,0 +1,700 @@
+//! The live preview's view of one build (`cardstock serve`): every face with the
+//! data it shows and where it prints, the pages of the print profile, the
+//! diagnostics, and each face as PNG from the same pipeline as
+//! `cardstock build --format png` (usvg + resvg, same size, same bytes).
+//!
+//! Everything is read through the [`Project`] (no file is opened here). The
+//! server reads the engine only through this module:
+//! [`build`] runs the pipeline without encoding any file, [`Preview`] is what the
+//! page shows (it serialises to the JSON the page reads), and [`Preview::png`]
+//! rasterises one picture by its content hash.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use usvg::Tree;
+
+use crate::diag::{Diagnostic, Diagnostics, Severity};
+use crate::export::png::PngError;
+use crate::faces::{ParseCache, Rendered};
+use crate::layout::Paper;
+use crate::model::Game;
+use crate::pipeline::{self, Built, Caches};
+use crate::project::Project;
+
+/// What to preview.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Paper of the print-and-play sheets.
+    pub paper: Paper,
+    /// Print profile (`--profile`); `None`: the game's own, else home.
+    pub profile: Option<String>,
+    /// Resolution of the face images, in dots per inch.
+    pub dpi: f64,
+}
+
+/// Resolution of the sheet-mark images drawn over a sheet's faces.
+pub const MARKS_DPI: f64 = 72.0;
+
+/// One build of one game, as the page shows it.
+#[derive(Debug, Serialize)]
+pub struct Preview {
+    /// Folder name under `data/`.
+    pub game: String,
+    /// The game's name, once its `game.toml` loaded.
+    pub name: Option<String>,
+    /// Print profile id and name.
+    pub profile: String,
+    pub profile_name: String,
+    /// No error: these faces are current. With errors, `faces` and `sheets` are
+    /// empty (the page keeps the last good ones) and `diagnostics` say why.
+    pub ok: bool,
+    /// Wall time of the build, in ms.
+    pub took_ms: f64,
+    /// Resolution of the face images.
+    pub dpi: f64,
+    pub sets: Vec<Set>,
+    pub faces: Vec<Face>,
+    pub sheets: Vec<Sheet>,
+    pub diagnostics: Vec<Diag>,
+    #[serde(skip)]
+    pictures: HashMap<String, Picture>,
+}
+
+/// A component set.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Set {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    /// Distinct faces and printed parts.
+    pub faces: usize,
+    pub parts: u64,
+    /// The rulebook's count, from `[contents]`.
+    pub expected: Option<i64>,
+}
+
+/// One face: a front of every row, and each distinct back of a set.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Face {
+    /// Stable id: `contracts/012-front` (set, 1-based position, side); the name of
+    /// the face's file in `build --format png` when the picture is not shared.
+    pub id: String,
+    /// Content hash of the picture (SVG text, size, resolution, linked images):
+    /// changes exactly when the image does. [`Preview::png`] takes it.
+    pub hash: String,
+    /// Component set id and name.
+    pub set: String,
+    pub set_name: String,
+    /// `front` or `back`.
+    pub side: &'static str,
+    /// The row, e.g. "contract #12" or "city `seattle` goods 2".
+    pub label: String,
+    /// The data row (fields and derived fields), or null.
+    pub data: serde_json::Value,
+    /// With `expand`: the list element this face shows, or null.
+    pub item: serde_json::Value,
+    /// Where the row is written.
+    pub source: Option<Location>,
+    /// The template (or art file), relative to the project.
+    pub template: String,
+    /// Trim size and bleed, in mm.
+    pub trim_mm: [f64; 2],
+    pub bleed_mm: f64,
+    /// Cut shape: rect, rounded, round or triangle.
+    pub shape: &'static str,
+    /// Printed copies (a shared back: the copies of every face it backs).
+    pub copies: u64,
+    /// Image size in pixels (bleed included).
+    pub px: [u32; 2],
+    /// The files (and PDF pages) it prints on.
+    pub prints: Vec<Place>,
+}
+
+/// A file position.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// An output file and the pages of it a face is on (none for an image file).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Place {
+    pub file: String,
+    pub pages: Vec<usize>,
+}
+
+/// One page of the profile's files (or one image file).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Sheet {
+    pub file: String,
+    /// 1-based page in a PDF; none for an image file.
+    pub page: Option<usize>,
+    pub label: String,
+    /// Paper size in mm, for PDF pages.
+    pub size_mm: Option<[f64; 2]>,
+    /// Hash of the picture of the marks, cut lines and labels drawn over the faces.
+    pub marks: Option<String>,
+    /// The faces on it, in order.
+    pub placements: Vec<Placement>,
+}
+
+/// A face on a sheet (mm from the sheet's top-left corner).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Placement {
+    /// Face id and picture hash.
+    pub face: String,
+    pub hash: String,
+    /// Where the picture (bleed included) goes, and its size.
+    pub rect: [f64; 4],
+    /// The part of the page that shows it.
+    pub clip: [f64; 4],
+    /// Drawn upside down (gutterfold backs).
+    pub rotate: bool,
+    /// The map from the picture (mm, from its top-left corner, unturned) to the
+    /// page, `[a, b, c, d, e, f]` as CSS `matrix()` takes it: parts laid sideways
+    /// are turned a quarter.
+    pub matrix: [f64; 6],
+}
+
+/// One problem of the build, positioned for the page.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Diag {
+    /// `error` or `warning`.
+    pub severity: &'static str,
+    pub message: String,
+    /// File, 1-based line and column (as the terminal shows them).
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// The source line, and how many characters from `column` the problem spans.
+    pub source_line: Option<String>,
+    pub span_chars: usize,
+    pub label: Option<String>,
+    pub hint: Option<String>,
+    /// What it is about: `component: contracts`, `row: contract #12`...
+    pub context: Vec<(String, String)>,
+}
+
+/// What a hash names: a face (parsed) or a sheet's marks.
+#[derive(Debug)]
+enum Picture {
+    Face {
+        tree: Arc<Tree>,
+        w_mm: f64,
+        h_mm: f64,
+    },
+    Marks(Box<crate::layout::Sheet>),
+}
+
+impl Preview {
+    /// The picture named `hash` as PNG: a face at the preview's resolution,
+    /// rendered exactly as `build --format png --dpi <dpi>` renders it, or a
+    /// sheet's marks at [`MARKS_DPI`]. `None` if no picture of this build has
+    /// that hash.
+    pub fn png(&self, hash: &str) -> Option<Result<Vec<u8>, PngError>> {
+        Some(match self.pictures.get(hash)? {
+            Picture::Face { tree, w_mm, h_mm } => {
+                crate::export::png::write(tree, *w_mm, *h_mm, self.dpi)
+            }
+            Picture::Marks(sheet) => crate::export::png::marks(sheet, MARKS_DPI),
+        })
+    }
+
+    /// The hashes of every picture of this build (faces and sheet marks).
+    pub fn hashes(&self) -> impl Iterator<Item = &str> {
+        self.pictures.keys().map(String::as_str)
+    }
+}
+
+/// What one game's previews keep between builds: parsed faces, so an edit
+/// re-parses only the faces it changed, and the last build's pictures by hash, so
+/// unchanged ones are shared rather than copied. Keep one per game; replace it with
+/// a new one when an image file changed (the faces' SVG text does not show that):
+/// a new cache gives every picture a new hash.
+pub struct Cache {
+    parsed: ParseCache,
+    trees: Mutex<HashMap<String, Arc<Tree>>>,
+    /// Which cache this is: part of every picture hash.
+    epoch: u64,
+}
+
+impl Default for Cache {
+    fn default() -> Self {
+        static EPOCHS: AtomicU64 = AtomicU64::new(0);
+        Cache {
+            parsed: ParseCache::default(),
+            trees: Mutex::default(),
+            epoch: EPOCHS.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+}
+
+/// Builds game `id` of `project` for the preview: the whole pipeline except
+/// encoding files. Give it a fresh project (`Project::fresh`) for every build.
+pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Preview {
+    let start = std::time::Instant::now();
+    let mut preview = Preview {
+        game: id.to_string(),
+        name: None,
+        profile: String::new(),
+        profile_name: String::new(),
+        ok: false,
+        took_ms: 0.0,
+        dpi: opts.dpi,
+        sets: Vec::new(),
+        faces: Vec::new(),
+        sheets: Vec::new(),
+        diagnostics: Vec::new(),
+        pictures: HashMap::new(),
+    };
+    let profile_id = opts
+        .profile
+        .clone()
+        .or_else(|| crate::model::default_profile(project, id))
+        .unwrap_or_else(|| "home".into());
+    let profile = match crate::profile::load(project, &profile_id) {
+        Ok(p) => p,
+        Err(d) => {
+            let d = match crate::profile::named_in_game(project, id) {
+                Some((file, span)) if d.file.is_none() && opts.profile.is_none() => {
+                    d.at(file, Some(span))
+                }
+                _ => d,
+            };
+            let mut ds = Diagnostics::default();
+            ds.push(d.with("game", id));
+            preview.diagnostics = diags(project, ds);
+            return preview;
+        }
+    };
+    preview.profile = profile.id.clone();
+    preview.profile_name = profile.name.clone();
+    let popts = crate::options::Options {
+        paper: opts.paper,
+        pdf: true,
+        svg: false,
+        png: false,
+        dpi: opts.dpi,
+        profile,
+        compress: false,
+        encode: false,
+        ..crate::options::Options::default()
+    };
+    let mut seen = None;
+    let caches = Caches {
+        parsed: Some(&cache.parsed),
+        png: None,
+    };
+    let built = pipeline::build_then(project, id, &popts, caches, |game, r, built| {
+        seen = Some(read(project, game, r, built, opts.dpi, cache));
+    });
+    preview.name = built.name.clone();
+    preview.ok = seen.is_some() && !built.diags.has_errors();
+    if preview.ok {
+        // Parsed trees the build did not use are faces edited away.
+        cache.parsed.keep_used();
+        if let (Some((_, _, pictures)), Ok(mut trees)) = (&seen, cache.trees.lock()) {
+            trees.retain(|h, _| pictures.contains_key(h));
+        }
+        if let Some((faces, sheets, pictures)) = seen {
+            preview.faces = faces;
+            preview.sheets = sheets;
+            preview.pictures = pictures;
+        }
+        preview.sets = built
+            .counts
+            .iter()
+            .map(|c| Set {
+                id: c.id.clone(),
+                name: preview
+                    .faces
+                    .iter()
+                    .find(|f| f.set == c.id)
+                    .map(|f| f.set_name.clone())
+                    .unwrap_or_else(|| c.id.clone()),
+                kind: c.kind.name().to_string(),
+                faces: c.faces,
+                parts: c.parts,
+                expected: c.expected,
+            })
+            .collect();
+    }
+    preview.diagnostics = diags(project, built.diags);
+    preview.took_ms = (start.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
+    preview
+}
+
+type Read = (Vec<Face>, Vec<Sheet>, HashMap<String, Picture>);
+
+/// Reads the faces, sheets and pictures out of a finished build.
+fn read(
+    project: &Project,
+    game: &Game,
+    r: &Rendered,
+    built: &Built,
+    dpi: f64,
+    cache: &Cache,
+) -> Read {
+    let fonts = r.store.fonts().fingerprint();
+    let mut hashes: BTreeMap<usize, String> = BTreeMap::new();
+    let mut hash_of = |i: usize| {
+        hashes
+            .entry(i)
+            .or_insert_with(|| {
+                let (w, h) = r.store.sizes[i];
+                let salt = format!("{fonts}|{}", cache.epoch);
+                face_hash(&r.store.svgs[i], w, h, dpi, &salt)
+            })
+            .clone()
+    };
+    // Where each picture prints: file -> pages.
+    let mut prints: BTreeMap<usize, Vec<Place>> = BTreeMap::new();
+    for p in &built.printed {
+        for &f in &p.faces {
+            let places = prints.entry(f).or_default();
+            match places.iter_mut().find(|pl| pl.file == p.file) {
+                Some(pl) => {
+                    if let Some(n) = p.page.filter(|n| !pl.pages.contains(n)) {
+                        pl.pages.push(n);
+                    }
+                }
+                None => places.push(Place {
+                    file: p.file.clone(),
+                    pages: p.page.into_iter().collect(),
+                }),
+            }
+        }
+    }
+    let mut faces: Vec<Face> = Vec::new();
+    let mut first_id: BTreeMap<usize, String> = BTreeMap::new();
+    for (ci, comp) in game.components.iter().enumerate() {
+        let slots = &r.slots[ci];
+        let table = comp
+            .def
+            .table
+            .as_ref()
+            .and_then(|t| game.tables.get(t.get_ref()));
+        // Each distinct back once, after the fronts: (picture, faces it backs).
+        let mut backs: Vec<(usize, usize)> = Vec::new();
+        let mut back_faces: Vec<Face> = Vec::new();
+        for (i, s) in slots.iter().enumerate() {
+            let row = s.plan.row.and_then(|k| Some((table?, k)));
+            let data = row
+                .and_then(|(t, k)| t.rows.get(k))
+                .map(row_json)
+                .unwrap_or(serde_json::Value::Null);
+            let source = row.and_then(|(t, k)| row_location(project, t, k));
+            let item = s
+                .plan
+                .item
+                .as_ref()
+                .map(json)
+                .unwrap_or(serde_json::Value::Null);
+            let art = crate::render::art_file(&s.plan).map(display);
+            let mut sides = vec![(s.front, "front")];
+            if let Some(b) = s.back {
+                match backs.iter().position(|(p, _)| *p == b) {
+                    Some(k) => {
+                        back_faces[k].copies += s.plan.qty as u64;
+                        backs[k].1 += 1;
+                    }
+                    None => {
+                        backs.push((b, 1));
+                        sides.push((b, "back"));
+                    }
+                }
+            }
+            for (pic, side) in sides {
+                let id = format!("{}/{:03}-{side}", comp.id(), i + 1);
+                first_id.entry(pic).or_insert_with(|| id.clone());
+                let (w, h) = r.store.sizes[pic];
+                let template = match (&art, side) {
+                    (Some(a), "front") => a.clone(),
+                    _ => template_path(
+                        game,
+                        &if side == "front" {
+                            comp.front_name()
+                        } else {
+                            comp.back_name()
+                        },
+                    ),
+                };
+                let list = if side == "front" {
+                    &mut faces
+                } else {
+                    &mut back_faces
+                };
+                list.push(Face {
+                    id,
+                    hash: hash_of(pic),
+                    set: comp.id().to_string(),
+                    set_name: comp.name(),
+                    side,
+                    label: s.plan.label.clone(),
+                    data: data.clone(),
+                    item: item.clone(),
+                    source: source.clone(),
+                    template,
+                    trim_mm: [comp.size.width, comp.size.height],
+                    bleed_mm: comp.bleed,
+                    shape: shape_name(s.plan.shape),
+                    copies: s.plan.qty as u64,
+                    px: [
+                        crate::units::mm_to_px(w, dpi).round().max(1.0) as u32,
+                        crate::units::mm_to_px(h, dpi).round().max(1.0) as u32,
+                    ],
+                    prints: prints.get(&pic).cloned().unwrap_or_default(),
+                });
+            }
+        }
+        for (f, (_, n)) in back_faces.iter_mut().zip(&backs).filter(|(_, b)| b.1 > 1) {
+            // A back shared by several faces belongs to none of their rows.
+            f.label = format!("back of {n} faces");
+            f.data = serde_json::Value::Null;
+            f.item = serde_json::Value::Null;
+            f.source = None;
+        }
+        faces.append(&mut back_faces);
+    }
+    let mut pictures = HashMap::new();
+    let Ok(mut trees) = cache.trees.lock() else {
+        return (faces, Vec::new(), pictures);
+    };
+    for (&i, hash) in &hashes {
+        // The tree of a picture the last build had too is shared, not copied.
+        let tree = match trees.get(hash) {
+            Some(t) => t.clone(),
+            None => match r.store.tree(i) {
+                Some(t) => trees
+                    .entry(hash.clone())
+                    .or_insert(Arc::new(t.clone()))
+                    .clone(),
+                None => continue,
+            },
+        };
+        let (w_mm, h_mm) = r.store.sizes[i];
+        pictures.insert(hash.clone(), Picture::Face { tree, w_mm, h_mm });
+    }
+    drop(trees);
+    let mut sheets = Vec::new();
+    for p in &built.printed {
+        let mut sheet = Sheet {
+            file: p.file.clone(),
+            page: p.page,
+            label: p.label.clone(),
+            size_mm: None,
+            marks: None,
+            placements: Vec::new(),
+        };
+        match &p.sheet {
+            Some(s) => {
+                sheet.size_mm = Some([s.width, s.height]);
+                let marks = marks_hash(s);
+                pictures.entry(marks.clone()).or_insert_with(|| {
+                    Picture::Marks(Box::new(crate::layout::Sheet {
+                        placements: Vec::new(),
+                        ..s.clone()
+                    }))
+                });
+                sheet.marks = Some(marks);
+                for pl in &s.placements {
+                    sheet.placements.push(Placement {
+                        face: first_id.get(&pl.face).cloned().unwrap_or_default(),
+                        hash: hashes.get(&pl.face).cloned().unwrap_or_default(),
+                        rect: [pl.x, pl.y, pl.w, pl.h].map(mm),
+                        clip: [pl.clip.x, pl.clip.y, pl.clip.w, pl.clip.h].map(mm),
+                        rotate: pl.rotate180,
+                        matrix: pl.matrix().map(mm),
+                    });
+                }
+            }
+            None => {
+                // An image file: its faces in a row, for the list.
+                for &f in &p.faces {
+                    sheet.placements.push(Placement {
+                        face: first_id.get(&f).cloned().unwrap_or_default(),
+                        hash: hashes.get(&f).cloned().unwrap_or_default(),
+                        rect: [0.0; 4],
+                        clip: [0.0; 4],
+                        rotate: false,
+                        matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+                    });
+                }
+            }
+        }
+        sheets.push(sheet);
+    }
+    (faces, sheets, pictures)
+}
+
+/// A template name as a project path: `templates/<game>/card.svg`, or
+/// `templates/common/...` for shared ones.
+fn template_path(game: &Game, name: &str) -> String {
+    if name.starts_with("common/") {
+        format!("templates/{name}")
+    } else {
+        format!("templates/{}/{name}", game.id)
+    }
+}
+
+fn shape_name(s: crate::model::Shape) -> &'static str {
+    use crate::model::Shape;
+    match s {
+        Shape::Rect => "rect",
+        Shape::Rounded => "rounded",
+        Shape::Round => "round",
+        Shape::Triangle => "triangle",
+    }
+}
+
+/// A length rounded to a micrometre (layout sums leave float noise).
+fn mm(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
+}
+
+fn json(v: &minijinja::Value) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+/// A data row as JSON: its fields, then its derived fields.
+fn row_json(row: &crate::model::Row) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    let fields = row.fields.iter().map(|(k, f)| (k, &f.value));
+    for (k, v) in fields.chain(&row.derived) {
+        out.insert(
+            k.clone(),
+            serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
+/// Where row `k` of table `t` is written: its line and column in a text file, its
+/// row in a spreadsheet.
+fn row_location(project: &Project, t: &crate::model::Table, k: usize) -> Option<Location> {
+    let row = t.rows.get(k)?;
+    if t.sheet.is_some() {
+        return Some(Location {
+            file: display(&t.file),
+            line: row.line? as usize,
+            column: 1,
+        });
+    }
+    let text = project.source(&t.file)?;
+    let (line, column, _) = position(&text, row.span.start)?;
+    Some(Location {
+        file: display(&t.file),
+        line,
+        column,
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A face's picture hash: its SVG text, size, resolution and the cardstock
+/// version (as the PNG cache of `build` keys it), and `salt` (the fonts and the
+/// preview cache, which change the picture without changing the text).
+fn face_hash(svg: &str, w: f64, h: f64, dpi: f64, salt: &str) -> String {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(svg.as_bytes());
+    hasher.update(format!("|{w}|{h}|{dpi}|{salt}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+    hex(&hasher.finalize()[..16])
+}
+
+/// A sheet's marks' hash: the marks, the sheet's size and the resolution.
+fn marks_hash(sheet: &crate::layout::Sheet) -> String {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(format!("{:?}", sheet.marks).as_bytes());
+    hasher.update(
+        format!(
+            "|marks|{}|{}|{MARKS_DPI}|{}",
+            sheet.width,
+            sheet.height,
+            env!("CARGO_PKG_VERSION")
+        )
+        .as_bytes(),
+    );
+    hex(&hasher.finalize()[..16])
+}
+
+/// Line, column and the line's text for byte offset `at` of `text`.
+fn position(text: &str, at: usize) -> Option<(usize, usize, &str)> {
+    let at = at.min(text.len());
+    let at = (0..=at).rev().find(|&i| text.is_char_boundary(i))?;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = text[..start].matches('\n').count() + 1;
+    let column = text[start..at].chars().count() + 1;
+    Some((line, column, text[start..end].trim_end_matches('\r')))
+}
+
+fn display(file: &Path) -> String {
+    file.to_string_lossy().replace('\\', "/")
+}
+
+/// The build's diagnostics, sorted as the terminal shows them, with positions.
+fn diags(project: &Project, mut ds: Diagnostics) -> Vec<Diag> {
+    ds.sort();
+    ds.items
+        .into_iter()
+        .map(|d: Diagnostic| {
+            let mut out = Diag {
+                severity: match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                },
+                message: d.message,
+                file: d.file.as_deref().map(display),
+                line: None,
+                column: None,
+                source_line: None,
+                span_chars: 0,
+                label: d.label,
+                hint: d.hint,
+                context: d
+                    .context
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            };
+            if let Some(text) = d.file.as_deref().and_then(|f| project.source(f)) {
+                let span = d.span.clone().unwrap_or(0..0);
+                let text = &*text;
+                if let Some((line, column, source)) = position(text, span.start) {
+                    out.line = Some(line);
+                    out.column = Some(column);
+                    let end = span.end.clamp(span.start, text.len());
+                    let spanned = text.get(span.start.min(end)..end).unwrap_or("");
+                    let first_line = spanned.split('\n').next().unwrap_or("");
+                    out.span_chars = first_line.chars().count().max(1);
+                    out.source_line = Some(source.to_string());
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters_from_one() {
+        let text = "a = 1\nbé = [\n  2 ]\n";
+        assert_eq!(position(text, 0), Some((1, 1, "a = 1")));
+        let at = text.find('[').unwrap();
+        assert_eq!(position(text, at), Some((2, 6, "bé = [")));
+        assert_eq!(position(text, text.len()), Some((4, 1, "")));
+    }
+}

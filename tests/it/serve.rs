@@ -1,0 +1,427 @@
+//! `cardstock serve`: the live preview in a real browser (headless Chromium over
+//! the DevTools protocol), its images against the PNG export, and the paths it
+//! refuses.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::cdp;
+use crate::common::{edit, project_copy, run, texts};
+
+const GAME: &str = "interstate-trucking";
+
+/// A running `cardstock serve`, stopped when dropped.
+struct Serve {
+    child: Child,
+    url: String,
+    /// Its stdout, line by line (kept open while it runs).
+    _lines: mpsc::Receiver<String>,
+}
+
+impl Serve {
+    fn start(project: &Path, extra: &[&str]) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
+            .args(["serve", GAME, "--port", "0", "--project"])
+            .arg(project)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cardstock serve starts");
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s);
+            s
+        });
+        let (tx, lines) = mpsc::channel();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                if tx.send(line.unwrap_or_default()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut seen = Vec::new();
+        let url = loop {
+            let Ok(line) = lines.recv_timeout(Duration::from_secs(120)) else {
+                let _ = child.kill();
+                let err = stderr.join().unwrap_or_default();
+                panic!("serve printed no URL; it printed {seen:?} and on stderr:\n{err}");
+            };
+            if let Some(at) = line.find("http://") {
+                break line[at..].split_whitespace().next().unwrap().to_string();
+            }
+            seen.push(line);
+        };
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        Serve {
+            child,
+            url,
+            _lines: lines,
+        }
+    }
+
+    /// `host:port`.
+    fn addr(&self) -> String {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string()
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The file position `cardstock check` reports for the first error, e.g.
+/// `data/interstate-trucking/money.toml:8:9`.
+fn check_position(project: &Path) -> String {
+    let o = run(project, &["check", GAME]);
+    let (_, err) = texts(&o);
+    assert!(!o.status.success(), "the broken file checks clean:\n{err}");
+    let at = err.find("┌─ ").expect("check names a file") + "┌─ ".len();
+    err[at..].lines().next().unwrap().trim().to_string()
+}
+
+/// Scrolls face `id` into view (images load lazily) and waits until its image is
+/// decoded; returns its hash.
+fn shown_hash(b: &mut cdp::Browser, id: &str) -> String {
+    let fig = format!("document.querySelector('figure[data-id=\"{id}\"]')");
+    b.wait_for(&format!("{fig} !== null"), 60);
+    b.eval(&format!("{fig}.scrollIntoView({{block: 'center'}})"));
+    let hash = b.wait_for(
+        &format!("(() => {{ const i = {fig}.querySelector('img'); return i.complete && i.naturalWidth > 0 && i.src.includes(i.dataset.hash) ? i.dataset.hash : null; }})()"),
+        60,
+    );
+    hash.as_str().unwrap().to_string()
+}
+
+/// How many pixels of face `id`'s image, as the page shows it, have colour `hex`.
+fn pixels_of_colour(b: &mut cdp::Browser, id: &str, hex: &str) -> u64 {
+    let js = format!(
+        "(() => {{
+            const img = document.querySelector('figure[data-id=\"{id}\"] img');
+            const c = document.createElement('canvas');
+            c.width = img.naturalWidth; c.height = img.naturalHeight;
+            const g = c.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const d = g.getImageData(0, 0, c.width, c.height).data;
+            const want = [1, 3, 5].map(i => parseInt('{hex}'.substr(i, 2), 16));
+            let n = 0;
+            for (let i = 0; i < d.length; i += 4) if (d[i] === want[0] && d[i + 1] === want[1] && d[i + 2] === want[2]) n++;
+            return n;
+        }})()"
+    );
+    b.eval(&js).as_u64().unwrap()
+}
+
+#[test]
+fn the_page_follows_edits_without_reloading_and_shows_errors() {
+    let Some(chrome) = cdp::chromium_or_skip("the_page_follows_edits") else {
+        return;
+    };
+    let tmp = project_copy(&[GAME]);
+    let serve = Serve::start(tmp.path(), &[]);
+    let mut b = cdp::Browser::open(&chrome, &serve.url, 1400, 1000);
+    b.wait_for("document.querySelectorAll('figure.face').length > 100", 60);
+    assert_eq!(
+        b.eval("document.querySelector('#games').textContent"),
+        "Interstate TruckingHome print-and-play · 150 dpi"
+    );
+    // The $100 bill: its background is the row's `fill`.
+    let bill = "money/001-front";
+    let old_hash = shown_hash(&mut b, bill);
+    assert!(pixels_of_colour(&mut b, bill, "#d8e8c8") > 10_000);
+    b.eval(&format!(
+        "document.querySelector('figure[data-id=\"{bill}\"]').click()"
+    ));
+    let data = b.wait_for("document.querySelector('#detail-data').textContent", 10);
+    assert!(data.as_str().unwrap().contains("fill#d8e8c8"), "{data}");
+    // Anything a reload would lose.
+    b.eval("window.sameDocument = 'yes'");
+    let contract = shown_hash(&mut b, "contracts/012-front");
+
+    let money = tmp.path().join("data").join(GAME).join("money.toml");
+    b.eval("window.editedAt = performance.now()");
+    edit(&money, "fill = \"#d8e8c8\"", "fill = \"#f0c020\"");
+    b.wait_for(
+        &format!(
+            "document.querySelector('#detail-data').textContent.includes('fill#f0c020') && \
+             document.querySelector('figure[data-id=\"{bill}\"] img').dataset.hash !== '{old_hash}'"
+        ),
+        60,
+    );
+    // The new image is in place (the page is still scrolled elsewhere), and it is
+    // the only image fetched since the edit.
+    let new_hash = b.wait_for(
+        &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{bill}\"] img'); return i.complete && i.src.endsWith(i.dataset.hash + '.png') ? i.dataset.hash : null; }})()"),
+        60,
+    );
+    let new_hash = new_hash.as_str().unwrap().to_string();
+    let fetched = b.eval(
+        "[...new Set(performance.getEntriesByType('resource').filter(e => e.startTime > window.editedAt && e.name.includes('/img/')).map(e => new URL(e.name).pathname))]",
+    );
+    assert_eq!(fetched, serde_json::json!([format!("/img/{new_hash}.png")]));
+    assert_eq!(shown_hash(&mut b, bill), new_hash);
+    assert_ne!(new_hash, old_hash);
+    assert!(pixels_of_colour(&mut b, bill, "#f0c020") > 10_000);
+    assert_eq!(pixels_of_colour(&mut b, bill, "#d8e8c8"), 0);
+    // Same document: no reload; the other faces kept their images.
+    assert_eq!(b.eval("window.sameDocument"), "yes");
+    assert_eq!(
+        b.eval("performance.getEntriesByType('navigation').length"),
+        1
+    );
+    assert_eq!(shown_hash(&mut b, "contracts/012-front"), contract);
+    // The changed row is marked in the details.
+    assert_eq!(
+        b.eval("document.querySelector('#detail-data tr.changed th').textContent"),
+        "fill"
+    );
+
+    // Break the file: the page shows where, and keeps the last good faces.
+    edit(&money, "value = 500", "value = 500 dollars");
+    let at = check_position(tmp.path());
+    assert!(
+        at.starts_with("data/interstate-trucking/money.toml:"),
+        "{at}"
+    );
+    let shown = b.wait_for(
+        "Array.from(document.querySelectorAll('#problems .diag .loc')).map(e => e.textContent).join('\\n')",
+        60,
+    );
+    assert!(shown.as_str().unwrap().contains(&at), "{shown} vs {at}");
+    let problem = b.eval("document.querySelector('#problems').innerText");
+    let problem = problem.as_str().unwrap();
+    assert!(problem.contains("value = 500 dollars"), "{problem}");
+    assert_eq!(b.eval("document.body.classList.contains('stale')"), true);
+    assert_eq!(b.eval("document.querySelector('#stale').hidden"), false);
+    assert_eq!(shown_hash(&mut b, bill), new_hash);
+    assert_eq!(b.eval("window.sameDocument"), "yes");
+
+    // Fixed: the problems go, the faces are current again.
+    edit(&money, "value = 500 dollars", "value = 500");
+    b.wait_for("document.querySelector('#problems').hidden", 60);
+    assert_eq!(b.eval("document.body.classList.contains('stale')"), false);
+    assert_eq!(b.eval("window.sameDocument"), "yes");
+    drop(serve);
+}
+
+#[test]
+fn the_page_shows_the_same_pixels_as_the_png_export() {
+    let Some(chrome) = cdp::chromium_or_skip("the_page_shows_the_same_pixels") else {
+        return;
+    };
+    let tmp = project_copy(&[GAME]);
+    let out = tempfile::tempdir().unwrap();
+    let o = run(
+        tmp.path(),
+        &[
+            "build",
+            GAME,
+            "--format",
+            "png",
+            "--dpi",
+            "150",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let serve = Serve::start(tmp.path(), &["--dpi", "150"]);
+    let mut b = cdp::Browser::open(&chrome, &serve.url, 1400, 1000);
+    for id in [
+        "contracts/012-front",
+        "contracts/001-back",
+        "goods-chits/003-front",
+    ] {
+        let file = out
+            .path()
+            .join(GAME)
+            .join("home/png")
+            .join(format!("{id}.png"));
+        let exported = std::fs::read(&file).unwrap();
+        shown_hash(&mut b, id);
+        // The picture as the browser decoded it for the page.
+        let js = format!(
+            "(() => {{
+                const img = document.querySelector('figure[data-id=\"{id}\"] img');
+                const c = document.createElement('canvas');
+                c.width = img.naturalWidth; c.height = img.naturalHeight;
+                const g = c.getContext('2d');
+                g.drawImage(img, 0, 0);
+                const d = g.getImageData(0, 0, c.width, c.height).data;
+                let s = '';
+                for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode.apply(null, d.subarray(i, i + 0x8000));
+                return [c.width, c.height, btoa(s)];
+            }})()"
+        );
+        let v = b.eval(&js);
+        let (w, h) = (v[0].as_u64().unwrap(), v[1].as_u64().unwrap());
+        let shown = base64::Engine::decode(
+            &base64::engine::general_purpose::STANDARD,
+            v[2].as_str().unwrap().as_bytes(),
+        )
+        .unwrap();
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(&exported));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((w, h), (info.width as u64, info.height as u64), "{id}");
+        let rgba: Vec<u8> = match info.color_type {
+            png::ColorType::Rgba => buf[..info.buffer_size()].to_vec(),
+            png::ColorType::Rgb => buf[..info.buffer_size()]
+                .chunks(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            other => panic!("{id}: unexpected PNG colour type {other:?}"),
+        };
+        // Opaque pixels must be identical; a canvas stores premultiplied colour,
+        // so a translucent pixel may come back off by the rounding of that
+        // (at most 255 / alpha levels).
+        assert_eq!(shown.len(), rgba.len());
+        let mut worst = 0;
+        for (p, q) in shown.chunks(4).zip(rgba.chunks(4)) {
+            assert_eq!(p[3], q[3], "{id}: alpha differs");
+            let allowed = if q[3] == 255 {
+                0
+            } else {
+                255 / q[3].max(1) as i32 + 1
+            };
+            for c in 0..3 {
+                let d = (p[c] as i32 - q[c] as i32).abs();
+                assert!(d <= allowed, "{id}: {p:?} shown, {q:?} exported");
+                worst = worst.max(d);
+            }
+        }
+        // And the page's image is the export, byte for byte.
+        let served = b.eval(&format!(
+            "fetch(document.querySelector('figure[data-id=\"{id}\"] img').src).then(r => r.arrayBuffer()).then(a => {{ const d = new Uint8Array(a); let s = ''; for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode.apply(null, d.subarray(i, i + 0x8000)); return btoa(s); }})"
+        ));
+        let served = base64::Engine::decode(
+            &base64::engine::general_purpose::STANDARD,
+            served.as_str().unwrap().as_bytes(),
+        )
+        .unwrap();
+        assert!(
+            served == exported,
+            "{id}: the served PNG is not the exported one"
+        );
+        eprintln!("{id}: {w} x {h} px, largest channel difference {worst}");
+    }
+}
+
+/// Sends one raw request line (paths a browser would normalise) and returns the
+/// status code of the answer.
+fn status_of(addr: &str, method: &str, target: &str, host: &str) -> u16 {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "{method} {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    let head = String::from_utf8_lossy(&answer);
+    let status = head.split_whitespace().nth(1).unwrap_or("");
+    status
+        .parse()
+        .unwrap_or_else(|_| panic!("{method} {target}: no status in {head:?}"))
+}
+
+#[test]
+fn paths_outside_the_build_are_not_found_and_nothing_is_written() {
+    let tmp = project_copy(&[GAME]);
+    let listing = |dir: &Path| {
+        let mut all = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p.clone());
+                }
+                let m = e.metadata().unwrap();
+                all.push((p, m.len(), m.modified().unwrap()));
+            }
+        }
+        all.sort();
+        all
+    };
+    let before = listing(tmp.path());
+    let serve = Serve::start(tmp.path(), &[]);
+    let addr = serve.addr();
+    let host = addr.as_str();
+    // The page, its files and its state are there...
+    for ok in ["/", "/app.js", "/app.css", "/api/state", "/?x=1"] {
+        assert_eq!(status_of(&addr, "GET", ok, host), 200, "{ok}");
+    }
+    let state = {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            s,
+            "GET /api/state HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut a = String::new();
+        s.read_to_string(&mut a).unwrap();
+        a
+    };
+    let at = state.find("\"hash\":\"").unwrap() + 8;
+    let hash = &state[at..at + 32];
+    assert_eq!(
+        status_of(&addr, "GET", &format!("/img/{hash}.png"), host),
+        200
+    );
+    // ... and nothing else.
+    let game_toml = format!("data/{GAME}/game.toml");
+    for bad in [
+        "/../data/interstate-trucking/game.toml".to_string(),
+        format!("/{game_toml}"),
+        "/etc/passwd".to_string(),
+        "//etc/passwd".to_string(),
+        "/%2e%2e/%2e%2e/etc/passwd".to_string(),
+        "/..%2f..%2fetc%2fpasswd".to_string(),
+        "/%2E%2E%5C%2E%2E%5Cetc%5Cpasswd".to_string(),
+        format!("/img/../{game_toml}"),
+        format!("/img/{hash}.png/../../../etc/passwd"),
+        format!("/img/{}.png", "0".repeat(32)),
+        format!("/img/{}.png", hash.to_uppercase()),
+        format!("/img/{hash}.svg"),
+        "/app.js/../../Cargo.toml".to_string(),
+        "/index.html".to_string(),
+        "/output/interstate-trucking/home/interstate-trucking.pdf".to_string(),
+        "/ws".to_string(), // not a WebSocket request
+        "http://127.0.0.1/etc/passwd".to_string(),
+        "*".to_string(),
+    ] {
+        assert_eq!(status_of(&addr, "GET", &bad, host), 404, "{bad}");
+    }
+    // Another host name (a DNS-rebinding page) gets nothing either.
+    assert_eq!(
+        status_of(&addr, "GET", "/api/state", "evil.example:80"),
+        404
+    );
+    // Nothing can be written.
+    for method in ["PUT", "POST", "DELETE", "PATCH"] {
+        assert_eq!(status_of(&addr, method, "/", host), 405, "{method}");
+        assert_eq!(
+            status_of(&addr, method, &format!("/{game_toml}"), host),
+            405
+        );
+    }
+    drop(serve);
+    assert_eq!(listing(tmp.path()), before, "serve changed the project");
+}
