@@ -123,14 +123,18 @@ fn a_new_game_with_spreadsheet_tables_builds() {
     assert!(new_game(dir, "harvest").status.success());
     let data = dir.join("data/harvest");
 
-    // TODO(after merging the fonts work): a font file dropped into the project's
-    // fonts/ folder, and the card title set in it; then assert that the PDF embeds
-    // it (`pdffonts`). For example:
-    //   std::fs::create_dir_all(dir.join("fonts")).unwrap();
-    //   std::fs::copy(<an OFL .ttf other than the built-in pair>, dir.join("fonts/<file>.ttf")).unwrap();
-    //   edit(&dir.join("templates/harvest/card.svg"), "font-family=\"Bebas Neue\" font-size=\"9\"",
-    //        "font-family=\"<its family>\" font-size=\"9\"");
-    //   ... after the build: assert!(pdffonts(pdf).contains("<its family>"));
+    // A font file dropped into the project's fonts/ folder; the card title set in it.
+    std::fs::create_dir_all(dir.join("fonts")).unwrap();
+    std::fs::copy(
+        repo().join("tests/fixtures/valid-project-font/fonts/RoutedGothic-Regular.ttf"),
+        dir.join("fonts/RoutedGothic-Regular.ttf"),
+    )
+    .unwrap();
+    edit(
+        &dir.join("templates/harvest/card.svg"),
+        "font-family=\"Bebas Neue\" font-size=\"9\"",
+        "font-family=\"Routed Gothic\" font-size=\"9\"",
+    );
 
     // The card table as CSV, from a spreadsheet: the same rows as cards.toml.
     std::fs::remove_file(data.join("cards.toml")).unwrap();
@@ -144,11 +148,18 @@ fn a_new_game_with_spreadsheet_tables_builds() {
     )
     .unwrap();
 
-    // TODO(after merging the rich-text work): a card text with bold and an icon,
-    // then assert the bold word reads back and the icon is in the line. E.g. the
-    // `seed` row's text "Gain 2 :coin: and **draw** a card", an icon file
-    // templates/harvest/icons/coin.svg, and pdftotext -bbox showing "draw" in the
-    // bold font on the line of "Gain 2".
+    // Rich text: a card text with a bold word and an icon of the game's own.
+    edit(
+        &data.join("card.csv"),
+        "seed,Seed,1,\"Draw a card, then discard one.\",4",
+        "seed,Seed,1,\"Gain 2 :coin: and **draw** a card.\",4",
+    );
+    std::fs::create_dir_all(dir.join("templates/harvest/icons")).unwrap();
+    std::fs::write(
+        dir.join("templates/harvest/icons/coin.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#ff0000"/></svg>"##,
+    )
+    .unwrap();
 
     // A second table from a workbook: bonus cards, with their own component.
     bonus_xlsx(&data.join("bonus.xlsx"));
@@ -182,7 +193,8 @@ fn a_new_game_with_spreadsheet_tables_builds() {
     let pdf = dir.join("output/harvest/home/harvest.pdf");
     let all: String = (1..=pages(&pdf)).map(|p| pdftotext(&pdf, p)).collect();
     for text in [
-        "Draw a card, then",
+        "Gain 2",
+        "draw",
         "Market Day",
         "Bonus: 2 points",
         "County Fair",
@@ -190,6 +202,57 @@ fn a_new_game_with_spreadsheet_tables_builds() {
     ] {
         assert!(all.contains(text), "{text:?} in the PDF:\n{all}");
     }
+    // The project's font is embedded (as a subset) and so is the bold face the
+    // rich text asked for.
+    let fonts = std::process::Command::new("pdffonts")
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    let fonts = String::from_utf8_lossy(&fonts.stdout);
+    assert!(fonts.contains("RoutedGothic"), "{fonts}");
+    assert!(fonts.contains("Lato-Bold"), "{fonts}");
+    // "Gain 2", the icon and "and draw" on one line: "2" and "and" share a baseline
+    // with a gap between them as wide as the icon (about the line's height).
+    let bbox = std::process::Command::new("pdftotext")
+        .args(["-bbox", "-f", "1", "-l", "1"])
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .unwrap();
+    let html = String::from_utf8_lossy(&bbox.stdout);
+    let words: Vec<(String, f64, f64, f64, f64)> = html
+        .split("<word ")
+        .skip(1)
+        .map(|w| {
+            let (tag, rest) = w.split_once('>').unwrap();
+            let num = |k: &str| -> f64 {
+                let i = tag.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+                tag[i..].split('"').next().unwrap().parse().unwrap()
+            };
+            let text = rest.split("</word>").next().unwrap().to_string();
+            (text, num("xMin"), num("yMin"), num("xMax"), num("yMax"))
+        })
+        .collect();
+    // Cards lie sideways on Letter: a line runs down the page at one x.
+    let after = |w: &(String, f64, f64, f64, f64), text: &str| {
+        words
+            .iter()
+            .filter(|v| v.0 == text && (v.1 - w.1).abs() < 0.5 && v.2 > w.4 - 0.1)
+            .min_by(|a, b| a.2.total_cmp(&b.2))
+            .cloned()
+    };
+    let gain = words
+        .iter()
+        .find(|w| w.0 == "Gain")
+        .expect("\"Gain\" reads back");
+    let two = after(gain, "2").expect("\"2\" after \"Gain\" on its line");
+    let and = after(&two, "and").expect("\"and\" after \"2\" on its line");
+    let (gap, height) = (and.2 - two.4, two.3 - two.1);
+    assert!(
+        gap > 0.6 * height && gap < 3.0 * height,
+        "an icon-wide gap between \"2\" and \"and\": gap {gap}, line {height}: {two:?} {and:?}"
+    );
+
     let o = run(dir, &["check", "harvest"]);
     let (stdout, _) = texts(&o);
     assert_eq!(
