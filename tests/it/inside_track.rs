@@ -18,8 +18,14 @@ fn built() -> &'static Path {
     )
 }
 
+/// The double-sided sets: Partnership and Sidetracked! cards, fronts and backs.
 fn pnp() -> std::path::PathBuf {
     built().join("inside-track/home/inside-track.pdf")
+}
+
+/// The one-sided parts: board tiles, chit sheets, player aids.
+fn one_sided() -> std::path::PathBuf {
+    built().join("inside-track/home/inside-track-one-sided.pdf")
 }
 
 /// The page whose label names this component set and sheet.
@@ -32,29 +38,36 @@ fn page_of(pdf: &Path, label: &str) -> usize {
 
 #[test]
 fn print_and_play_pages() {
-    let doc = Document::load(pnp()).unwrap();
-    let pages = doc.get_pages();
-    // 8 board tiles, 3 shared chit sheets (REV tokens, hubs, Metrodollars, debt
-    // tokens, stations, tracks), 2 + 2 partnership sheets (fronts, backs), 3 + 3
-    // Sidetracked! sheets, 4 aids.
-    assert_eq!(pages.len(), 25);
+    // Double-sided: 2 + 2 Partnership sheets (fronts, backs), 4 + 4 Sidetracked!
+    // sheets (8 poker cards a Letter sheet). One-sided: 8 board tiles, 3 shared chit
+    // sheets (REV tokens, hubs, Metrodollars, debt tokens, stations, tracks), 4 aids.
+    for (pdf, count) in [(pnp(), 12), (one_sided(), 15)] {
+        let doc = Document::load(&pdf).unwrap();
+        let pages = doc.get_pages();
+        assert_eq!(pages.len(), count, "{}", pdf.display());
+        check_letter_pages(&doc, pages);
+    }
+    let text = pdftotext(&one_sided(), 9);
+    assert!(
+        text.contains("Real Estate Value tokens") && text.contains("chit sheet 1/3"),
+        "{text}"
+    );
+}
+
+/// Every page Letter (either way round), its bleed around its trim.
+fn check_letter_pages(doc: &Document, pages: std::collections::BTreeMap<u32, lopdf::ObjectId>) {
     for (_, id) in pages {
-        let media = rect(&doc, id, b"MediaBox");
+        let media = rect(doc, id, b"MediaBox");
         // Letter, portrait or (board tiles) landscape.
         let (w, h) = (media[2] - media[0], media[3] - media[1]);
         assert!(
             (w.min(h) - 612.0).abs() < 0.01 && (w.max(h) - 792.0).abs() < 0.01,
             "{media:?}"
         );
-        let trim = rect(&doc, id, b"TrimBox");
-        let bleed = rect(&doc, id, b"BleedBox");
+        let trim = rect(doc, id, b"TrimBox");
+        let bleed = rect(doc, id, b"BleedBox");
         assert!(bleed[0] <= trim[0] && bleed[2] >= trim[2]);
     }
-    let text = pdftotext(&pnp(), 9);
-    assert!(
-        text.contains("Real Estate Value tokens") && text.contains("chit sheet 1/3"),
-        "{text}"
-    );
 }
 
 #[test]
@@ -91,13 +104,13 @@ fn board_real_size_with_zones_revs_and_hubs() {
     );
     assert_eq!(text.matches("start zone").count(), 4, "{text}");
     // Tiled over Letter: the first tile page says where it goes.
-    let tile = pdftotext(&pnp(), 1);
+    let tile = pdftotext(&one_sided(), 1);
     assert!(tile.contains("Board — tile A1"), "{tile}");
 }
 
 #[test]
 fn sidetracked_card_text_reads_back() {
-    let page = page_of(&pnp(), "Sidetracked! cards — fronts 1/3");
+    let page = page_of(&pnp(), "Sidetracked! cards — fronts 1/4");
     let text = pdftotext(&pnp(), page);
     assert!(text.contains("RIBBON CUTTING"), "{text}");
     // {amount} is filled in from the card's `amount`...
@@ -106,12 +119,16 @@ fn sidetracked_card_text_reads_back() {
     assert!(text.contains("$6|$3"), "{text}");
     assert!(text.contains("PLAY NOW · THEN DISCARD"), "{text}");
     assert!(text.contains("KEEP FACE DOWN · HOLD AT MOST 3"), "{text}");
-    for p in page..page + 6 {
+    for p in page..page + 8 {
         let t = pdftotext(&pnp(), p);
         assert!(!t.contains('{'), "unfilled placeholder on page {p}: {t}");
     }
     let back = pdftotext(&pnp(), page + 1);
-    assert_eq!(back.matches("SIDETRACKED!").count(), 9, "{back}");
+    assert_eq!(
+        back.matches("SIDETRACKED!").count(),
+        8,
+        "8 cards a sheet: {back}"
+    );
     // One SVG per distinct card, plus the common back.
     let svgs = std::fs::read_dir(built().join("inside-track/home/svg/sidetracked"))
         .unwrap()
@@ -216,8 +233,8 @@ fn partnership_cards_four_per_colour() {
 
 #[test]
 fn player_aid_shows_the_rules_numbers() {
-    let page = page_of(&pnp(), "Player aids — fronts 1/4");
-    let text = pdftotext(&pnp(), page);
+    let page = page_of(&one_sided(), "Player aids — 1/4");
+    let text = pdftotext(&one_sided(), page);
     // Hub pay by players connected, from rules.hub_pay.
     assert!(text.contains("HUB PAY EACH TURN"), "{text}");
     assert!(

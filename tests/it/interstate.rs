@@ -17,27 +17,30 @@ fn built() -> &'static Path {
 
 #[test]
 fn print_and_play_pdf_pages_and_boxes() {
+    // Double-sided: 11 contract fronts + 11 backs (8 cards a sheet), 6 + 6 player
+    // screens. One-sided: 1 chit sheet shared by the five small sets (88 goods chits
+    // of 8 mm, 18 rest markers, 12 trailers, 6 cabs, 6 colour markers), 7 money,
+    // 3 aids, 15 board tiles (the 36 x 24 in board, 3 rows of 5).
+    let one = built().join("interstate-trucking/home/interstate-trucking-one-sided.pdf");
+    assert_eq!(Document::load(&one).unwrap().get_pages().len(), 26);
     let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
-    // 10 contract fronts + 10 backs, 1 chit sheet shared by the five small sets (88
-    // goods chits of 8 mm, 18 rest markers, 12 trailers, 6 cabs, 6 colour markers),
-    // 7 money, 3 aids, 15 board tiles (the 36 x 24 in board, 3 rows of 5).
-    assert_eq!(pages.len(), 46);
+    assert_eq!(pages.len(), 34);
     let first = pages[&1];
     assert!(
         close(&rect(&doc, first, b"MediaBox"), &[0.0, 0.0, 612.0, 792.0]),
         "Letter"
     );
-    // 3 x 3 poker cards = 190.5 x 266.7 mm = 540 x 756 pt, centred.
+    // 2 x 4 poker cards lying sideways = 177.8 x 254 mm = 504 x 720 pt, centred.
     assert!(close(
         &rect(&doc, first, b"TrimBox"),
-        &[36.0, 18.0, 576.0, 774.0]
+        &[54.0, 36.0, 558.0, 756.0]
     ));
     // Bleed 3 mm = 8.504 pt around the trim.
     assert!(close(
         &rect(&doc, first, b"BleedBox"),
-        &[27.496, 9.496, 584.504, 782.504]
+        &[45.496, 27.496, 566.504, 764.504]
     ));
     for (_, id) in pages {
         let media = rect(&doc, id, b"MediaBox");
@@ -96,13 +99,14 @@ fn contract_text_reads_back() {
     assert!(text.contains("* START: Minneapolis"), "{text}");
     assert!(text.contains("players: 3, 6"), "{text}");
     let back = pdftotext(&pdf, 2);
-    let chits = pdftotext(&pdf, 21);
+    let one = built().join("interstate-trucking/home/interstate-trucking-one-sided.pdf");
+    let chits = pdftotext(&one, 1);
     assert!(
         chits
             .contains("Goods chits, Rest markers, Trailers, Cabs, Colour markers — chit sheet 1/1"),
         "small sets share chit sheets: {chits}"
     );
-    assert_eq!(back.matches("TRUCKING").count(), 9, "nine backs: {back}");
+    assert_eq!(back.matches("TRUCKING").count(), 8, "eight backs: {back}");
 }
 
 /// The contract card showing `good` for `city` (its SVG text), from the SVG output.
@@ -154,8 +158,9 @@ fn moves_and_fees_follow_the_rulebook_count() {
 
 #[test]
 fn player_aid_shows_the_rules_numbers() {
-    let pdf = built().join("interstate-trucking/home/interstate-trucking.pdf");
-    let text = pdftotext(&pdf, 29);
+    let pdf = built().join("interstate-trucking/home/interstate-trucking-one-sided.pdf");
+    let text = pdftotext(&pdf, 9);
+    assert!(text.contains("Player aids — 1/3"), "{text}");
     assert!(text.contains("Buy a Trailer"), "{text}");
     assert!(
         text.contains("1 AP + $1,000"),
@@ -226,8 +231,8 @@ fn board_real_size_and_tiles() {
         text.contains("MINNEAPOLIS") && text.contains("SAN DIEGO"),
         "{text}"
     );
-    let pnp = built().join("interstate-trucking/home/interstate-trucking.pdf");
-    let tile = pdftotext(&pnp, 33);
+    let pnp = built().join("interstate-trucking/home/interstate-trucking-one-sided.pdf");
+    let tile = pdftotext(&pnp, 13);
     assert!(
         tile.contains("tile A2 (row 1 of 3, column 2 of 5)"),
         "{tile}"

@@ -90,8 +90,14 @@ fn output(out: &Path, name: &str) -> PathBuf {
     find(&out.join(GAME), name).unwrap_or_else(|| panic!("{name} under {}", out.display()))
 }
 
+/// The double-sided sets: destination and bonus cards, fronts and backs.
 fn pnp() -> PathBuf {
     output(built(), "parcel-delivery.pdf")
+}
+
+/// The one-sided parts: the chit sheet, the player aids, the board's tiles.
+fn one_sided() -> PathBuf {
+    output(built(), "parcel-delivery-one-sided.pdf")
 }
 
 /// The text of every page of a PDF, in order.
@@ -121,12 +127,15 @@ fn broken(file: &str, from: &str, to: &str, needle: &str) {
 
 #[test]
 fn print_and_play_pages() {
+    // Double-sided, 8 poker cards a Letter sheet: 36 destination cards, 5 sheets + 5
+    // back sheets; 54 bonus cards, 7 + 7. One-sided: vans, parcel counters and trap
+    // counters share one chit sheet; 6 aids 2 to a sheet: 3; the 24 x 18 in board in
+    // 8 Letter tiles.
+    let one = Document::load(one_sided()).unwrap();
+    assert_eq!(one.get_pages().len(), 12);
     let doc = Document::load(pnp()).unwrap();
     let pages = doc.get_pages();
-    // 36 destination cards: 4 sheets + 4 back sheets; 54 bonus cards: 6 + 6; vans,
-    // parcel counters and trap counters share one chit sheet; 6 aids 2 to a sheet:
-    // 3; the 24 x 18 in board in 8 Letter tiles.
-    assert_eq!(pages.len(), 32);
+    assert_eq!(pages.len(), 24);
     assert_eq!(rows("houses.toml", "house").len(), 36);
     let bonus: i64 = rows("bonus.toml", "bonus")
         .iter()
@@ -165,7 +174,7 @@ fn one_destination_card_per_house() {
     assert!(first.contains("16 spaces from the warehouse"), "{first}");
     assert!(first.contains("RED HOUSE"), "{first}");
     // The back sheet follows.
-    assert_eq!(texts[1].matches("DESTINATION").count(), 9, "{}", texts[1]);
+    assert_eq!(texts[1].matches("DESTINATION").count(), 8, "{}", texts[1]);
 }
 
 #[test]
@@ -195,10 +204,10 @@ fn bonus_cards_read_back() {
 
 #[test]
 fn player_aid_shows_the_rules() {
-    let texts = pages_text(&pnp());
+    let texts = pages_text(&one_sided());
     let aid = texts
         .iter()
-        .find(|t| t.contains("Player aids — fronts 1/3"))
+        .find(|t| t.contains("Player aids — 1/3"))
         .map(|t| squash(t))
         .expect("an aid page");
     assert!(
@@ -249,7 +258,7 @@ fn board_real_size_and_tiles() {
         );
         assert!(text.contains(&tag), "{tag}: {text}");
     }
-    let tiles = pages_text(&pnp())
+    let tiles = pages_text(&one_sided())
         .iter()
         .filter(|t| t.contains("Town board") && t.contains("tile "))
         .count();
@@ -408,8 +417,8 @@ fn adding_a_house_adds_its_card() {
     let out = tmp.path().join("out");
     let o = run(tmp.path(), &["build", GAME, "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{:?}", texts(&o));
-    // 36 cards fill four sheets: the 37th opens a fifth (page 9, after 4 fronts and
-    // their 4 back sheets).
+    // 36 cards fill four and a half sheets: the 37th joins the fifth (page 9, after
+    // 4 fronts and their 4 back sheets).
     let text = squash(&pdftotext(&output(&out, "parcel-delivery.pdf"), 9));
     assert!(text.contains("3 HILLTOP ROAD"), "{text}");
     assert!(text.contains("ENTRANCE C2"), "{text}");
