@@ -209,15 +209,13 @@ impl Templates {
 
     /// Resolves a component's template reference: `contract.svg` means
     /// `templates/<game>/contract.svg`; `common/x.svg` is taken from the templates root.
-    pub fn resolve(&self, game: &str, reference: &str) -> Result<String, String> {
+    pub fn resolve(&self, game: &str, reference: &str) -> Result<String, ResolveError> {
         if reference.starts_with('/')
             || reference.contains("..")
             || reference.contains(':')
             || reference.contains('\\')
         {
-            return Err(format!(
-                "template `{reference}` must be a relative path inside templates/ (no `..`, no absolute path)"
-            ));
+            return Err(ResolveError::NotRelative(reference.to_string()));
         }
         let name = if reference.contains('/') {
             reference.to_string()
@@ -233,14 +231,36 @@ impl Templates {
             .map(|(k, _)| k.to_string())
             .filter(|k| k.starts_with(&format!("{game}/")))
             .collect();
-        let near = crate::diag::did_you_mean(&name, known.iter().map(String::as_str));
-        Err(match near {
-            Some(m) => format!(
-                "template `templates/{name}` does not exist; did you mean `{}`?",
-                m.trim_start_matches(&format!("{game}/"))
+        let near = crate::diag::did_you_mean(&name, known.iter().map(String::as_str))
+            .map(|m| m.trim_start_matches(&format!("{game}/")).to_string());
+        Err(ResolveError::Missing { name, near })
+    }
+}
+
+/// Why a component's template reference names no template.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResolveError {
+    /// An absolute path, `..`, a drive or a backslash.
+    NotRelative(String),
+    /// No such template; the nearest name the game has, if any.
+    Missing { name: String, near: Option<String> },
+}
+
+impl std::fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResolveError::NotRelative(r) => write!(
+                f,
+                "template `{r}` must be a relative path inside templates/ (no `..`, no absolute path)"
             ),
-            None => format!("template `templates/{name}` does not exist"),
-        })
+            ResolveError::Missing { name, near: Some(m) } => write!(
+                f,
+                "template `templates/{name}` does not exist; did you mean `{m}`?"
+            ),
+            ResolveError::Missing { name, near: None } => {
+                write!(f, "template `templates/{name}` does not exist")
+            }
+        }
     }
 }
 

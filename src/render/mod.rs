@@ -115,7 +115,7 @@ impl Renderer<'_> {
             self.tpl
                 .resolve(&self.game.id, reference.get_ref())
                 .map_err(|why| {
-                    comp_diag(self.game, comp, Diagnostic::error(why))
+                    comp_diag(self.game, comp, Diagnostic::error(why.to_string()))
                         .at(&self.game.file, Some(reference.span()))
                         .hint(format!(
                             "create the template file or fix the name in `{side}`"

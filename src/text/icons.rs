@@ -103,7 +103,8 @@ impl Icons {
                 bad(what)
             })?;
             let size = tree.size();
-            let (view_box, markup) = inner(&text, (size.width(), size.height())).map_err(bad)?;
+            let (view_box, markup) =
+                inner(&text, (size.width(), size.height())).map_err(|e| bad(e.to_string()))?;
             return Ok(Arc::new(Icon {
                 name: name.to_string(),
                 path: path.clone(),
@@ -121,8 +122,8 @@ impl Icons {
 
 /// The root `viewBox` of an icon's SVG `text` and the markup inside its root
 /// element (`size`: its width and height, for a root without a `viewBox`).
-fn inner(text: &str, size: (f32, f32)) -> Result<(String, String), String> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+fn inner(text: &str, size: (f32, f32)) -> Result<(String, String), roxmltree::Error> {
+    let doc = roxmltree::Document::parse(text)?;
     let root = doc.root_element();
     let view_box = root
         .attribute("viewBox")
