@@ -2,3 +2,4 @@
 
 pub mod pdf;
 pub mod png;
+pub mod repeats;

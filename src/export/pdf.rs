@@ -1,5 +1,6 @@
 //! PDF through krilla: MediaBox = sheet, TrimBox and BleedBox from the layout, text
 //! as embedded subset fonts, one XObject per distinct face however often it prints,
+//! and one for each run of content that repeats across faces ([`super::repeats`]),
 //! and no dates or random ids, so the same input gives the same bytes. How a file
 //! asks to be printed (duplex, no scaling) is added after krilla as an incremental
 //! update of its catalog: krilla has no setting for those viewer preferences.
@@ -20,6 +21,7 @@ use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 use usvg::Tree;
 
+use super::repeats::Repeats;
 use crate::layout::{Anchor, Mark, Rect, Segment, Sheet, MARK_WIDTH};
 use crate::units::mm_to_pt;
 
@@ -268,6 +270,11 @@ pub fn write<'a>(
     );
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
+    let placed: std::collections::BTreeSet<usize> = sheets
+        .iter()
+        .flat_map(|s| s.placements.iter().map(|p| p.face))
+        .collect();
+    let mut repeats = Repeats::find(placed.iter().filter_map(|&f| faces(f)));
     for s in sheets {
         let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
         let ps = PageSettings::new(size)
@@ -281,7 +288,7 @@ pub fn write<'a>(
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
-                gs.draw_svg(tree, psize, SvgSettings::default());
+                gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));
             }

@@ -23,6 +23,7 @@ mod performance;
 mod print;
 mod profiles;
 mod reference;
+mod repeats;
 mod robustness;
 mod serve;
 mod shop_png;

@@ -1,3 +1,4 @@
+use krilla::graphic::Graphic;
 use krilla::num::NormalizedF32;
 use krilla::surface::Surface;
 use usvg::{BlendMode, Node, Opacity};
@@ -48,13 +49,58 @@ pub(crate) fn render(
         pop_count += 1
     }
 
-    for child in group.children() {
-        render_node(child, surface, process_context);
+    // cardstock patch: runs of children the application draws once for the document.
+    let children = group.children();
+    let mut i = 0;
+    while i < children.len() {
+        let run = process_context
+            .reuse
+            .as_ref()
+            .and_then(|r| r.run(group, i))
+            .filter(|(end, _)| *end > i && *end <= children.len());
+        match run {
+            Some((end, key)) => {
+                render_shared(&children[i..end], key, surface, process_context);
+                i = end;
+            }
+            None => {
+                render_node(&children[i], surface, process_context);
+                i += 1;
+            }
+        }
     }
 
     for _ in 0..pop_count {
         surface.pop();
     }
+}
+
+/// cardstock patch: draws `nodes` as one XObject the first time `key` is seen, and
+/// places that XObject again every time after.
+fn render_shared(
+    nodes: &[Node],
+    key: u128,
+    surface: &mut Surface,
+    process_context: &mut ProcessContext,
+) {
+    let drawn = process_context.reuse.as_ref().and_then(|r| r.graphic(key));
+    let graphic = match drawn {
+        Some(graphic) => graphic,
+        None => {
+            let mut builder = surface.stream_builder();
+            let mut shared = builder.surface();
+            for node in nodes {
+                render_node(node, &mut shared, process_context);
+            }
+            shared.finish();
+            let graphic = Graphic::new(builder.finish(), false);
+            if let Some(reuse) = process_context.reuse.as_mut() {
+                reuse.keep(key, graphic.clone());
+            }
+            graphic
+        }
+    };
+    surface.draw_graphic(graphic);
 }
 
 pub(crate) fn render_node(

@@ -52,14 +52,46 @@ impl Default for SvgSettings {
     }
 }
 
+/// cardstock patch: content that repeats across the SVGs of one document, drawn once
+/// as a shared PDF XObject and placed wherever it repeats. The application says which
+/// runs of a group's children repeat (`run`) and keeps what was drawn (`graphic`,
+/// `keep`) for as long as the document is written.
+pub trait Reuse {
+    /// If children `start..end` of `group` are drawn once for the whole document:
+    /// `end` and the key they are kept under.
+    fn run(&self, group: &usvg::Group, start: usize) -> Option<(usize, u128)>;
+    /// What was drawn under `key` before.
+    fn graphic(&self, key: u128) -> Option<krilla::graphic::Graphic>;
+    /// Keeps what was drawn under `key`.
+    fn keep(&mut self, key: u128, graphic: krilla::graphic::Graphic);
+}
+
 /// An extension trait for the `Surface` struct that allows you to draw SVGs onto a surface.
 pub trait SurfaceExt {
     /// Draw a `usvg` tree onto a surface with the given size and settings.
-    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings) -> Option<()>;
+    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings) -> Option<()> {
+        self.draw_svg_reusing(tree, size, svg_settings, None)
+    }
+
+    /// cardstock patch: [`SurfaceExt::draw_svg`], drawing the runs `reuse` names as
+    /// shared XObjects.
+    fn draw_svg_reusing(
+        &mut self,
+        tree: &Tree,
+        size: Size,
+        svg_settings: SvgSettings,
+        reuse: Option<&mut dyn Reuse>,
+    ) -> Option<()>;
 }
 
 impl SurfaceExt for Surface<'_> {
-    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings) -> Option<()> {
+    fn draw_svg_reusing(
+        &mut self,
+        tree: &Tree,
+        size: Size,
+        svg_settings: SvgSettings,
+        reuse: Option<&mut dyn Reuse>,
+    ) -> Option<()> {
         let old_fill = self.get_fill().cloned();
         let old_stroke = self.get_stroke().cloned();
 
@@ -74,7 +106,7 @@ impl SurfaceExt for Surface<'_> {
                 .to_clip_path(),
             &FillRule::NonZero,
         );
-        render_tree(tree, svg_settings, self);
+        render_tree(tree, svg_settings, self, reuse);
         self.pop();
         self.pop();
 
@@ -85,23 +117,32 @@ impl SurfaceExt for Surface<'_> {
     }
 }
 
-struct ProcessContext<'a> {
+struct ProcessContext<'a, 'r> {
     pub(crate) fonts: Fonts<'a>,
     svg_settings: SvgSettings,
+    /// cardstock patch: what is drawn once for the document.
+    reuse: Option<&'a mut (dyn Reuse + 'r)>,
 }
 
-impl<'a> ProcessContext<'a> {
+impl<'a, 'r> ProcessContext<'a, 'r> {
     fn new(tree_fontdb: &'a mut Database, svg_settings: SvgSettings) -> Self {
         Self {
             fonts: Fonts::new(tree_fontdb),
             svg_settings,
+            reuse: None,
         }
     }
 }
 
-pub(crate) fn render_tree(tree: &Tree, svg_settings: SvgSettings, surface: &mut Surface) {
+pub(crate) fn render_tree(
+    tree: &Tree,
+    svg_settings: SvgSettings,
+    surface: &mut Surface,
+    reuse: Option<&mut dyn Reuse>,
+) {
     let mut db = tree.fontdb().clone();
     let mut fc = ProcessContext::new(Arc::make_mut(&mut db), svg_settings);
+    fc.reuse = reuse;
     group::render(tree.root(), surface, &mut fc);
 }
 
@@ -179,7 +220,7 @@ pub fn render_svg_glyph(
     } else {
         // Twitter Color Emoji SVGs contain the glyph ID on the root element, which isn't saved by
         // usvg. So in this case, we simply draw the whole document.
-        render_tree(&tree, settings, surface)
+        render_tree(&tree, settings, surface, None)
     };
 
     if apply_scale {
