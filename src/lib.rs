@@ -41,6 +41,7 @@ pub mod source;
 pub mod svg;
 pub mod template;
 pub mod text;
+pub mod threads;
 pub mod units;
 #[cfg(feature = "usvg-patch")]
 mod usvg_patch;

@@ -398,6 +398,7 @@ pub fn environment(
     );
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
+    env.add_function("steps", steps);
     env.add_function(
         errors::LINE_MARKER,
         |state: &State, line: usize| -> String {
@@ -996,9 +997,10 @@ fn shuffle(state: &State, list: Value, seed: i64) -> Result<Value, Error> {
     Ok(Value::from(items))
 }
 
-/// `connected(nodes, edges)`: the connected groups of a graph given as a list of
-/// node ids and a list of `[a, b]` edges (one group means connected).
-fn connected(state: &State, nodes: Value, edges: Value) -> Result<Value, Error> {
+/// A graph given in a template as a list of node ids and a list of `[a, b]` edges,
+/// each edge costing 1 (for `connected` and `steps`; `what` names the function in
+/// errors). Its size is counted against the template's fuel.
+fn graph_of(state: &State, what: &str, nodes: &Value, edges: &Value) -> Result<Network, Error> {
     state.consume_fuel(
         (nodes.len().unwrap_or(0) as u64).saturating_add(edges.len().unwrap_or(0) as u64),
     )?;
@@ -1010,16 +1012,59 @@ fn connected(state: &State, nodes: Value, edges: Value) -> Result<Value, Error> 
         if !net.add_edge(&a, &b, 1.0) {
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
-                format!("connected(): edge [{a}, {b}] names a node that is not in the list"),
+                format!("{what}(): edge [{a}, {b}] names a node that is not in the list"),
             ));
         }
     }
+    Ok(net)
+}
+
+/// `connected(nodes, edges)`: the connected groups of a graph given as a list of
+/// node ids and a list of `[a, b]` edges (one group means connected).
+fn connected(state: &State, nodes: Value, edges: Value) -> Result<Value, Error> {
+    let net = graph_of(state, "connected", &nodes, &edges)?;
     Ok(Value::from(
         net.components()
             .into_iter()
             .map(Value::from)
             .collect::<Vec<_>>(),
     ))
+}
+
+/// `steps(nodes, edges, from, to)`: the fewest edges on a path from a node of
+/// `from` to a node of `to` (each a node id or a list of them) in the graph of
+/// `nodes` and `[a, b]` edges, 0 when they share a node; none when no path joins
+/// them. A breadth-first search in the engine: the same walk written as a template
+/// loop over lists is quadratic.
+fn steps(
+    state: &State,
+    nodes: Value,
+    edges: Value,
+    from: Value,
+    to: Value,
+) -> Result<Value, Error> {
+    let net = graph_of(state, "steps", &nodes, &edges)?;
+    let ids = |v: &Value| -> Result<Vec<String>, Error> {
+        if v.as_str().is_some() || v.as_i64().is_some() {
+            return Ok(vec![v.to_string()]);
+        }
+        Ok(v.try_iter()?.map(|x| x.to_string()).collect())
+    };
+    let (from, to) = (ids(&from)?, ids(&to)?);
+    for id in from.iter().chain(&to) {
+        if !net.has(id) {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("steps(): `{id}` is not in the list of nodes"),
+            ));
+        }
+    }
+    let from: Vec<&str> = from.iter().map(String::as_str).collect();
+    let to: Vec<&str> = to.iter().map(String::as_str).collect();
+    Ok(match net.distance(&from, &to) {
+        Some(d) => Value::from(d as i64),
+        None => Value::from(()),
+    })
 }
 
 /// Converts any serialisable data (TOML values, the `[game]` table) to a template value.
@@ -1035,6 +1080,27 @@ mod tests {
         let project = Project::new(crate::source::MemoryFiles::new());
         let text = Typesetting::new(&project, "g", FontBook::builtin());
         environment(Arc::new(OnceLock::new()), Arc::new(text))
+    }
+
+    #[test]
+    fn steps_counts_the_fewest_edges() {
+        let e = env();
+        let r = |t: &str| e.render_str(t, ()).unwrap();
+        let g = "['a', 'b', 'c', 'd', 'e'], [['a', 'b'], ['b', 'c'], ['c', 'd'], ['a', 'd']]";
+        assert_eq!(r(&format!("{{{{ steps({g}, 'a', 'c') }}}}")), "2");
+        assert_eq!(r(&format!("{{{{ steps({g}, ['b', 'd'], ['c']) }}}}")), "1");
+        assert_eq!(r(&format!("{{{{ steps({g}, 'a', 'a') }}}}")), "0");
+        assert_eq!(
+            r(&format!("{{{{ steps({g}, 'a', 'e') is none }}}}")),
+            "True"
+        );
+        let err = e
+            .render_str(&format!("{{{{ steps({g}, 'a', 'z') }}}}"), ())
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("`z` is not in the list of nodes"),
+            "{err}"
+        );
     }
 
     #[test]

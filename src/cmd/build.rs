@@ -247,35 +247,80 @@ fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnosti
     Ok(opts)
 }
 
-/// Writes a built game's files into `dir`, all or nothing, holding the output
-/// folder's lock.
-fn write(built: &Built, out: &Path, id: &str) -> Result<(), Diagnostic> {
-    let _lock = output::lock(out, || {
-        eprintln!(
-            "{id}: waiting for another cardstock build writing into {}",
-            out.display()
-        )
-    })
-    .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))?;
-    output::write_all(&built.outputs, out, Path::new(id))
-        .map_err(|e| Diagnostic::error(e.to_string()).hint(e.hint()))
+/// Writes built games into the output folder, one at a time, holding the folder's
+/// lock (taken when the first game is ready to write) until it is dropped.
+pub struct Writer<'a> {
+    out: &'a Path,
+    lock: std::sync::Mutex<Option<output::Lock>>,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer into `out`; nothing is locked or created yet.
+    pub fn new(out: &'a Path) -> Self {
+        Writer {
+            out,
+            lock: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Writes a built game's files into `<out>/<id>/`, all or nothing.
+    fn write(&self, built: &Built, id: &str) -> Result<(), Diagnostic> {
+        let fail = |e: output::WriteError| Diagnostic::error(e.to_string()).hint(e.hint());
+        let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        if held.is_none() {
+            let out = self.out;
+            *held = Some(
+                output::lock(out, || {
+                    eprintln!(
+                        "waiting for another cardstock build writing into {}",
+                        out.display()
+                    )
+                })
+                .map_err(fail)?,
+            );
+        }
+        output::write_all(&built.outputs, self.out, Path::new(id)).map_err(fail)
+    }
+}
+
+/// A built game and what to print about it (printed by the caller, in game order).
+pub struct Report {
+    pub built: Built,
+    /// For stdout: the summary line, and the timings when asked for.
+    pub out: String,
+    /// For stderr: why nothing was written.
+    pub err: String,
+}
+
+impl Report {
+    /// Prints the report and returns the build.
+    pub fn print(self) -> Built {
+        eprint!("{}", self.err);
+        super::say(&self.out);
+        self.built
+    }
 }
 
 /// Builds one game and writes its files (nothing when it has errors, or warnings
-/// with `--deny-warnings`). Prints the summary line; returns what happened.
+/// with `--deny-warnings`).
 pub fn build_game(
     plan: &Plan,
     args: &Args,
     project: &Project,
     id: &str,
     cache: Option<&ParseCache>,
-) -> Built {
+    writer: &Writer,
+) -> Report {
+    let mut report = Report {
+        built: Built::default(),
+        out: String::new(),
+        err: String::new(),
+    };
     let opts = match game_options(plan, args, id) {
         Ok(o) => o,
         Err(d) => {
-            let mut built = Built::default();
-            built.diags.push(d.with("game", id));
-            return built;
+            report.built.diags.push(d.with("game", id));
+            return report;
         }
     };
     let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));
@@ -292,23 +337,23 @@ pub fn build_game(
     let failed =
         built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);
     if failed {
-        eprintln!("{id}: not built (nothing written)");
+        report.err = format!("{id}: not built (nothing written)\n");
     } else {
         let start = std::time::Instant::now();
-        match write(&built, &plan.out, id) {
+        match writer.write(&built, id) {
             Ok(()) => {
                 built.time("write", start);
                 let parts: u64 = built.counts.iter().map(|c| c.parts).sum();
-                super::say(&format!(
+                report.out = format!(
                     "{id}: {} component sets, {parts} parts, {} pages -> {} ({} files)\n",
                     built.counts.len(),
                     built.pages,
                     plan.out.join(id).join(&opts.profile.id).display(),
                     built.outputs.files.len()
-                ));
+                );
             }
             Err(d) => {
-                eprintln!("{id}: not built (the previous output is as it was)");
+                report.err = format!("{id}: not built (the previous output is as it was)\n");
                 built.diags.push(d.with("game", id));
             }
         }
@@ -319,29 +364,44 @@ pub fn build_game(
             .iter()
             .map(|(n, d)| format!("{n} {:.1} ms", d.as_secs_f64() * 1000.0))
             .collect();
-        super::say(&format!(
+        report.out.push_str(&format!(
             "  timings: {} · total {:.1} ms\n",
             stages.join(" · "),
             start.elapsed().as_secs_f64() * 1000.0
         ));
     }
-    built
+    report.built = built;
+    report
 }
 
-/// Runs `build`; returns the exit status.
+/// Runs `build`: the games side by side, on as many plain threads as there are
+/// cores (each game's stages also use the rayon pool), their reports printed in the
+/// order the games were named; returns the exit status.
 pub fn run(args: &Args) -> i32 {
     let plan = match prepare(args) {
         Ok(p) => p,
         Err(d) => return super::finish(d, &(), false),
     };
-    let mut diags = Diagnostics::default();
     let bar = super::progress(plan.games.len() as u64);
-    for id in &plan.games {
-        bar.set_message(id.clone());
-        let built = build_game(&plan, args, &plan.project, id, None);
-        diags.extend(built.diags.items);
-        bar.inc(1);
-    }
+    let writer = Writer::new(&plan.out);
+    let jobs: Vec<_> = plan
+        .games
+        .iter()
+        .map(|id| {
+            let (plan, writer, bar) = (&plan, &writer, &bar);
+            move || {
+                let report = build_game(plan, args, &plan.project, id, None, writer);
+                bar.inc(1);
+                report
+            }
+        })
+        .collect();
+    let reports = cardstock::threads::in_parallel(jobs);
+    drop(writer);
     bar.finish_and_clear();
+    let mut diags = Diagnostics::default();
+    for report in reports {
+        diags.extend(report.print().diags.items);
+    }
     super::finish(diags, &plan.project, args.common.deny_warnings)
 }

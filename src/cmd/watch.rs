@@ -45,9 +45,18 @@ pub fn run(args: &WatchArgs) -> i32 {
             // Every build reads the files afresh.
             let project = plan.project.fresh();
             let mut diags = Diagnostics::default();
+            let writer = super::build::Writer::new(&plan.out);
             for (id, cache) in plan.games.iter().zip(&caches) {
                 let start = std::time::Instant::now();
-                let built = super::build::build_game(&plan, &args.build, &project, id, Some(cache));
+                let built = super::build::build_game(
+                    &plan,
+                    &args.build,
+                    &project,
+                    id,
+                    Some(cache),
+                    &writer,
+                )
+                .print();
                 let took = start.elapsed();
                 if !built.diags.has_errors() {
                     // A failed build may not have used every face: keep them for

@@ -128,7 +128,7 @@ pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<D
         return delivered.into();
     }
     // The files are independent: write them side by side.
-    let written = super::in_parallel(
+    let written = crate::threads::in_parallel(
         files
             .iter()
             .map(|(_, _, title, pages)| move || pdf_file(r, opts, title, pages, &[], true))

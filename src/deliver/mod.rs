@@ -198,60 +198,10 @@ fn pdf_file<'r>(
         .map_err(|e| Diagnostic::error(e.to_string()))
 }
 
-/// Runs `jobs` on plain threads, at most one per core, and returns their results in
-/// order. Not on the rayon pool: the jobs use it (the PDF writer compresses on it).
-fn in_parallel<T: Send, F: FnOnce() -> T + Send>(jobs: Vec<F>) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len());
-    if threads <= 1 {
-        return jobs.into_iter().map(|f| f()).collect();
-    }
-    let count = jobs.len();
-    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
-    let done = std::sync::Mutex::new(Vec::with_capacity(count));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let Some((i, job)) = queue.lock().ok().and_then(|mut q| q.next()) else {
-                    break;
-                };
-                let result = job();
-                if let Ok(mut d) = done.lock() {
-                    d.push((i, result));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap_or_default();
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
-}
-
 /// `{component}/{number}-{side}.png` with the values filled in.
 fn fill_path(pattern: &str, component: &str, number: usize, side: &str) -> String {
     pattern
         .replace("{component}", component)
         .replace("{number}", &format!("{number:03}"))
         .replace("{side}", side)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn in_parallel_returns_results_in_job_order() {
-        // More jobs than threads, finishing out of order.
-        let jobs: Vec<_> = (0..17u64)
-            .map(|i| {
-                move || {
-                    std::thread::sleep(std::time::Duration::from_millis((17 - i) % 5));
-                    i * i
-                }
-            })
-            .collect();
-        let want: Vec<u64> = (0..17).map(|i| i * i).collect();
-        assert_eq!(super::in_parallel(jobs), want);
-        let none: Vec<fn() -> u8> = Vec::new();
-        assert!(super::in_parallel(none).is_empty());
-    }
 }

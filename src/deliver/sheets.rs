@@ -375,7 +375,7 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
         };
     }
     // The files are independent: write them side by side.
-    let written = super::in_parallel(
+    let written = crate::threads::in_parallel(
         files
             .iter()
             .map(|f| {
