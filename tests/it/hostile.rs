@@ -17,7 +17,7 @@ const SECRET: &str = "SECRET-OUTSIDE-LINE";
 
 /// Runs `cardstock` with `args` in `dir`, stopping it after `limit` (a hang is a
 /// failure, not a stuck test run).
-fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+pub(crate) fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
         .args(args)
         .current_dir(dir)
@@ -335,6 +335,116 @@ fn a_big_build_runs_under_a_4_gb_address_space() {
         stdout.contains("truck-off: 1 component sets, 300 parts"),
         "{stdout}\n{stderr}"
     );
+}
+
+/// A loop of two links: `at` points to `partner`, which points back to `at`.
+fn link_loop(at: &Path, partner: &Path) {
+    if at.exists() {
+        std::fs::remove_file(at).unwrap();
+    }
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(partner.parent().unwrap()).unwrap();
+    symlink(partner, at).unwrap();
+    symlink(at, partner).unwrap();
+}
+
+fn fifo(at: &Path) {
+    if at.exists() {
+        std::fs::remove_file(at).unwrap();
+    }
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    let made = Command::new("mkfifo").arg(at).status().unwrap();
+    assert!(made.success());
+}
+
+/// The error output of `cardstock args` that must fail within 20 s.
+fn failing(dir: &Path, args: &[&str]) -> String {
+    let o = run_within(dir, args, Duration::from_secs(20));
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+/// The card face draws `href` (a file in `templates/mini/`).
+fn draw_image(p: &Path, href: &str) {
+    edit(
+        &p.join("templates/mini/card.svg"),
+        "{% block body %}",
+        &format!(
+            "{{% block body %}}<image href=\"{href}\" x=\"0\" y=\"0\" width=\"10\" height=\"10\"/>"
+        ),
+    );
+}
+
+#[test]
+fn link_loops_and_fifos_are_errors_naming_the_path() {
+    const LOOP: &str = "is a link that leads back to itself (a loop of links)";
+    // A loop (a -> b -> a) as a data file, a template, an art file, a font and a
+    // profile; the partner link lies where nothing reads it.
+    for (file, args) in [
+        ("data/mini/suits.toml", &["check"][..]),
+        ("templates/mini/back.svg", &["check"][..]),
+        ("fonts/a.ttf", &["build"][..]),
+        ("profiles/loop.toml", &["build", "--profile", "loop"][..]),
+    ] {
+        let p = fixture_project();
+        link_loop(&p.path().join(file), &p.path().join("elsewhere/b"));
+        let e = failing(p.path(), args);
+        assert!(e.contains(&format!("{file} {LOOP}")), "{file}: {e}");
+    }
+    let p = fixture_project();
+    link_loop(
+        &p.path().join("data/mini/art/a.svg"),
+        &p.path().join("elsewhere/b"),
+    );
+    edit(
+        &p.path().join("data/mini/game.toml"),
+        "[[reference]]",
+        "[[component]]\nid = \"art\"\nkind = \"card\"\nsize = \"poker\"\nart = \"art/*.svg\"\n\n[[reference]]",
+    );
+    let e = failing(p.path(), &["check"]);
+    assert!(e.contains(&format!("data/mini/art/a.svg {LOOP}")), "{e}");
+    assert!(e.contains("art = \"art/*.svg\""), "the art line: {e}");
+    // An image in a loop: named by its href, at the template line that draws it.
+    let p = fixture_project();
+    link_loop(
+        &p.path().join("templates/mini/loop.png"),
+        &p.path().join("elsewhere/b"),
+    );
+    draw_image(p.path(), "loop.png");
+    let e = failing(p.path(), &["build"]);
+    assert!(
+        e.contains(&format!("image `loop.png`: templates/mini/loop.png {LOOP}")),
+        "{e}"
+    );
+    assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
+
+    // A FIFO as a font, a profile and an image: an error at once (nothing writes
+    // into the FIFO, so a read would block for ever).
+    let p = fixture_project();
+    fifo(&p.path().join("fonts/f.ttf"));
+    let e = failing(p.path(), &["build"]);
+    assert!(
+        e.contains("fonts/f.ttf is a FIFO, not a regular file"),
+        "{e}"
+    );
+    let p = fixture_project();
+    fifo(&p.path().join("profiles/fifo.toml"));
+    let e = failing(p.path(), &["build", "--profile", "fifo"]);
+    assert!(
+        e.contains("profiles/fifo.toml is a FIFO, not a regular file"),
+        "{e}"
+    );
+    let p = fixture_project();
+    fifo(&p.path().join("templates/mini/pipe.png"));
+    draw_image(p.path(), "pipe.png");
+    let e = failing(p.path(), &["build"]);
+    assert!(
+        e.contains("image `pipe.png`: templates/mini/pipe.png is a FIFO, not a regular file"),
+        "{e}"
+    );
+    assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
 }
 
 /// CRC-32 (ISO-HDLC), for the PNG chunks made above.
