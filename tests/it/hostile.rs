@@ -447,6 +447,198 @@ fn link_loops_and_fifos_are_errors_naming_the_path() {
     assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
 }
 
+/// Every file under `dir` (links not followed) with its bytes, except the PNG
+/// cache (`.cache/`, which a build may add to whether or not it writes).
+fn files_under(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    fn walk(
+        root: &Path,
+        dir: &Path,
+        out: &mut std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
+    ) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let t = e.file_type().unwrap();
+            let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
+            if t.is_dir() {
+                if e.file_name() != ".cache" {
+                    walk(root, &e.path(), out);
+                }
+            } else {
+                out.insert(rel, std::fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Runs `cardstock args` in `dir` with every file it writes limited to `bytes`
+/// (RLIMIT_FSIZE; SIGXFSZ ignored, so a write past the limit fails with EFBIG
+/// as on a full disk, instead of killing the process).
+fn run_with_file_limit(dir: &Path, args: &[&str], bytes: u64) -> Output {
+    run_with_file_limit_and(dir, args, bytes, true)
+}
+
+/// As [`run_with_file_limit`]; with `ignore` false, a write past the limit kills
+/// the process (SIGXFSZ), as `ulimit -f` in a shell does.
+fn run_with_file_limit_and(dir: &Path, args: &[&str], bytes: u64, ignore: bool) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
+    cmd.args(args).current_dir(dir);
+    // SAFETY: signal and setrlimit are async-signal-safe; nothing else runs in the
+    // child before exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if ignore && libc::signal(libc::SIGXFSZ, libc::SIG_IGN) == libc::SIG_ERR {
+                return Err(std::io::Error::last_os_error());
+            }
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+/// The PNG cache holds whole PNGs only (no temporary file left by a failed write).
+fn cache_is_clean(out: &Path) {
+    let Ok(entries) = std::fs::read_dir(out.join("mini/.cache")) else {
+        return;
+    };
+    for e in entries {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(e.path()).unwrap();
+        assert!(
+            name.ends_with(".png")
+                && bytes.starts_with(b"\x89PNG")
+                && bytes.ends_with(b"IEND\xaeB`\x82"),
+            "{name} in the PNG cache"
+        );
+    }
+}
+
+#[test]
+fn a_write_that_fails_part_way_leaves_the_old_output() {
+    // 1. Every file limited to 4 KB: the new PDF (15 KB) cannot be staged.
+    let p = fixture_project();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    assert!(before.len() >= 4, "{:?}", before.keys());
+    edit(
+        &p.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Limits\"",
+    );
+    let o = run_with_file_limit(p.path(), &["build"], 4096);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("output/mini/home/mini.pdf: the file is larger than this system lets a program write: File too large (os error 27)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("check the file size limit"), "{stderr}");
+    assert!(!stderr.contains(".cardstock-staging-"), "{stderr}");
+    let after = files_under(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "no file added or removed, no staging folder left"
+    );
+    for (path, bytes) in &before {
+        assert!(after[path] == *bytes, "{} changed", path.display());
+    }
+    // Without the limit the same build writes, and the PDF changes.
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let pdf = std::path::PathBuf::from("mini/home/mini.pdf");
+    assert!(std::fs::read(out.join(&pdf)).unwrap() != before[&pdf]);
+
+    // 2. Every file limited to 20 KB, with PNGs: the new PDF (15 KB) is staged,
+    // then the first card's PNG (30 KB) fails; nothing of the build is left.
+    let p = fixture_project();
+    let args = ["build", "--format", "pdf,png"];
+    let o = run(p.path(), &args);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    let pdf_size = before[&pdf].len();
+    let png = std::path::PathBuf::from("mini/home/png/cards/001-front.png");
+    assert!(
+        pdf_size < 20_000 && before[&png].len() > 20_000,
+        "the sizes this case relies on: {pdf_size}, {}",
+        before[&png].len()
+    );
+    edit(
+        &p.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Limits\"",
+    );
+    let o = run_with_file_limit(p.path(), &args, 20_000);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("output/mini/home/png/cards/001-front.png: the file is larger than this system lets a program write"),
+        "the PDF staged, the PNG after it failed: {stderr}"
+    );
+    let after = files_under(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "no file added or removed, no staging folder left"
+    );
+    for (path, bytes) in &before {
+        assert!(after[path] == *bytes, "{} changed", path.display());
+    }
+    cache_is_clean(&out);
+    let o = run(p.path(), &args);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert!(std::fs::read(out.join(&png)).unwrap() != before[&png]);
+
+    // 3. The same limit with SIGXFSZ as a shell leaves it: the build is killed in
+    // the middle of staging. The old output is intact; the staging folder it left
+    // is removed by the next build.
+    let p = fixture_project();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    edit(
+        &p.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Limits\"",
+    );
+    let o = run_with_file_limit_and(p.path(), &["build"], 4096, false);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(o.status.signal(), Some(libc::SIGXFSZ), "{:?}", texts(&o));
+    let staging = |out: &Path| -> Vec<String> {
+        std::fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".cardstock-staging-"))
+            .collect()
+    };
+    assert_eq!(staging(&out).len(), 1, "the killed build's staging folder");
+    let after: std::collections::BTreeMap<_, _> = files_under(&out)
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(&staging(&out)[0]))
+        .collect();
+    assert!(before == after, "the old output is intact");
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert_eq!(staging(&out), Vec::<String>::new());
+}
+
 /// CRC-32 (ISO-HDLC), for the PNG chunks made above.
 fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = 0xffff_ffffu32;
