@@ -640,7 +640,7 @@ fn a_write_that_fails_part_way_leaves_the_old_output() {
 }
 
 /// CRC-32 (ISO-HDLC), for the PNG chunks made above.
-fn crc32(bytes: &[u8]) -> u32 {
+pub(crate) fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = 0xffff_ffffu32;
     for &b in bytes {
         crc ^= b as u32;
