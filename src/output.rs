@@ -75,7 +75,16 @@ impl std::fmt::Display for WriteError {
                 "refusing to write output into {}: it holds or is inside the project's {folder}/ folder",
                 out.display()
             ),
-            WriteError::Io { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+            WriteError::Io { path, error } => {
+                let why = match error.kind() {
+                    std::io::ErrorKind::StorageFull => "the disk is full: ",
+                    std::io::ErrorKind::FileTooLarge => {
+                        "the file is larger than this system lets a program write: "
+                    }
+                    _ => "",
+                };
+                write!(f, "cannot write {}: {why}{error}", path.display())
+            }
         }
     }
 }
@@ -91,6 +100,9 @@ impl WriteError {
                 "remove the link from the output folder: cardstock writes only into folders it owns"
             }
             WriteError::Protected { .. } => "choose an output folder of its own, e.g. --out output",
+            WriteError::Io { error, .. } if error.kind() == std::io::ErrorKind::FileTooLarge => {
+                "check the file size limit (`ulimit -f`) and free disk space; the previous output was left as it was"
+            }
             WriteError::Io { .. } => {
                 "check free disk space and permissions; the previous output was left as it was"
             }
@@ -245,6 +257,29 @@ fn unchanged(path: &Path, bytes: &[u8]) -> bool {
         .is_ok_and(|_| old == bytes)
 }
 
+/// The prefix of a staging folder's name.
+const STAGING: &str = ".cardstock-staging-";
+
+/// Removes the staging folders a killed build left in `out` (the caller holds
+/// the lock, so no build is using them). One whose `old/` holds a replaced file
+/// is kept: the build died while moving files, and that may be the only copy.
+fn remove_stale_staging(out: &Path) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if !e.file_name().to_string_lossy().starts_with(STAGING) {
+            continue;
+        }
+        let path = e.path();
+        let folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        let old_empty = fs::read_dir(path.join("old")).map_or(true, |mut d| d.next().is_none());
+        if folder && old_empty {
+            let _ = fs::remove_dir_all(&path);
+        }
+    }
+}
+
 /// Writes every file of `outputs` into the folder `under` (a plain relative path,
 /// e.g. the game's id) of the output folder `out`, all or nothing (see the
 /// module's documentation). `out` may be a link (it was checked by
@@ -265,6 +300,7 @@ fn write_files<'a>(
     out: &Path,
 ) -> Result<(), WriteError> {
     fs::create_dir_all(out).map_err(io(out))?;
+    remove_stale_staging(out);
     let files: Vec<(&Path, &[u8])> = files.collect();
     for (rel, _) in &files {
         check_plain(rel)?;
@@ -282,21 +318,23 @@ fn write_files<'a>(
     }
     // 1. Stage: every new file in a private folder (mode 0700, random name).
     let staging = tempfile::Builder::new()
-        .prefix(".cardstock-staging-")
+        .prefix(STAGING)
         .tempdir_in(out)
         .map_err(io(out))?;
     let new_dir = staging.path().join("new");
     let old_dir = staging.path().join("old");
-    for (i, (_, bytes)) in changed.iter().enumerate() {
+    for (i, (rel, bytes)) in changed.iter().enumerate() {
         let path = new_dir.join(i.to_string());
+        // An error names the file being written, not its staging copy.
+        let target = out.join(rel);
         fs::create_dir_all(&new_dir).map_err(io(&new_dir))?;
         let mut f = OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&path)
-            .map_err(io(&path))?;
-        f.write_all(bytes).map_err(io(&path))?;
-        f.sync_all().map_err(io(&path))?;
+            .map_err(io(&target))?;
+        f.write_all(bytes).map_err(io(&target))?;
+        f.sync_all().map_err(io(&target))?;
     }
     fs::create_dir_all(&old_dir).map_err(io(&old_dir))?;
     // 2. Move into place, keeping each replaced file, and undo on any failure.
@@ -423,6 +461,32 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left.len(), 3, "no staging folder left: {left:?}");
+    }
+
+    #[test]
+    fn a_killed_builds_staging_folder_is_removed_unless_it_keeps_an_old_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        // Died while staging: only new files.
+        fs::create_dir_all(out.join(".cardstock-staging-a/new")).unwrap();
+        fs::write(out.join(".cardstock-staging-a/new/0"), b"half").unwrap();
+        // Died while moving: an old file kept aside.
+        fs::create_dir_all(out.join(".cardstock-staging-b/old")).unwrap();
+        fs::write(out.join(".cardstock-staging-b/old/0"), b"old a").unwrap();
+        let mut o = Outputs::default();
+        o.add("a.pdf", "", b"new a".to_vec());
+        write_all(&o, out, Path::new("")).unwrap();
+        assert!(!out.join(".cardstock-staging-a").exists());
+        assert_eq!(
+            fs::read(out.join(".cardstock-staging-b/old/0")).unwrap(),
+            b"old a"
+        );
+        let left: Vec<_> = fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(STAGING))
+            .collect();
+        assert_eq!(left, [".cardstock-staging-b"]);
     }
 
     #[cfg(unix)]

@@ -41,6 +41,8 @@ pub enum FileError {
     NotFound { path: PathBuf },
     /// The path is (or goes through) a link to somewhere outside the project.
     LinkOutside { path: PathBuf, target: PathBuf },
+    /// The path is a link that leads (through other links) back to itself.
+    LinkLoop { path: PathBuf },
     /// Not a regular file (a folder where a file was expected, a FIFO, a device...).
     NotRegular { path: PathBuf, what: &'static str },
     /// Larger than the limit for this kind of file.
@@ -64,6 +66,7 @@ impl FileError {
             FileError::NotInProject { path }
             | FileError::NotFound { path }
             | FileError::LinkOutside { path, .. }
+            | FileError::LinkLoop { path }
             | FileError::NotRegular { path, .. }
             | FileError::TooLarge { path, .. }
             | FileError::TooManyEntries { path, .. }
@@ -81,6 +84,9 @@ impl FileError {
             FileError::NotFound { .. } => "create the file, or fix the name that refers to it",
             FileError::LinkOutside { .. } => {
                 "cardstock reads only files inside the project: copy the file into the project instead of linking to it"
+            }
+            FileError::LinkLoop { .. } => {
+                "replace the link with the file it should point to, or remove it"
             }
             FileError::NotRegular { .. } => "replace it with an ordinary file",
             FileError::TooLarge { path, .. } => {
@@ -116,6 +122,11 @@ impl fmt::Display for FileError {
                 "{} is a link to {}, outside the project",
                 path.display(),
                 target.display()
+            ),
+            FileError::LinkLoop { path } => write!(
+                f,
+                "{} is a link that leads back to itself (a loop of links)",
+                path.display()
             ),
             FileError::NotRegular { path, what } => {
                 write!(f, "{} is {what}, not a regular file", path.display())
@@ -201,6 +212,9 @@ impl DiskFiles {
                 std::io::ErrorKind::NotFound => FileError::NotFound {
                     path: rel.to_path_buf(),
                 },
+                _ if is_loop(&e) => FileError::LinkLoop {
+                    path: rel.to_path_buf(),
+                },
                 _ => FileError::Io {
                     path: rel.to_path_buf(),
                     message: e.to_string(),
@@ -213,6 +227,19 @@ impl DiskFiles {
             });
         }
         Ok(real)
+    }
+}
+
+/// Whether the operating system gave up following links (ELOOP).
+fn is_loop(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
     }
 }
 

@@ -17,7 +17,7 @@ const SECRET: &str = "SECRET-OUTSIDE-LINE";
 
 /// Runs `cardstock` with `args` in `dir`, stopping it after `limit` (a hang is a
 /// failure, not a stuck test run).
-fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+pub(crate) fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
         .args(args)
         .current_dir(dir)
@@ -337,8 +337,310 @@ fn a_big_build_runs_under_a_4_gb_address_space() {
     );
 }
 
+/// A loop of two links: `at` points to `partner`, which points back to `at`.
+fn link_loop(at: &Path, partner: &Path) {
+    if at.exists() {
+        std::fs::remove_file(at).unwrap();
+    }
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(partner.parent().unwrap()).unwrap();
+    symlink(partner, at).unwrap();
+    symlink(at, partner).unwrap();
+}
+
+fn fifo(at: &Path) {
+    if at.exists() {
+        std::fs::remove_file(at).unwrap();
+    }
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    let made = Command::new("mkfifo").arg(at).status().unwrap();
+    assert!(made.success());
+}
+
+/// The error output of `cardstock args` that must fail within 20 s.
+fn failing(dir: &Path, args: &[&str]) -> String {
+    let o = run_within(dir, args, Duration::from_secs(20));
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+/// The card face draws `href` (a file in `templates/mini/`).
+fn draw_image(p: &Path, href: &str) {
+    edit(
+        &p.join("templates/mini/card.svg"),
+        "{% block body %}",
+        &format!(
+            "{{% block body %}}<image href=\"{href}\" x=\"0\" y=\"0\" width=\"10\" height=\"10\"/>"
+        ),
+    );
+}
+
+#[test]
+fn link_loops_and_fifos_are_errors_naming_the_path() {
+    const LOOP: &str = "is a link that leads back to itself (a loop of links)";
+    // A loop (a -> b -> a) as a data file, a template, an art file, a font and a
+    // profile; the partner link lies where nothing reads it.
+    for (file, args) in [
+        ("data/mini/suits.toml", &["check"][..]),
+        ("templates/mini/back.svg", &["check"][..]),
+        ("fonts/a.ttf", &["build"][..]),
+        ("profiles/loop.toml", &["build", "--profile", "loop"][..]),
+    ] {
+        let p = fixture_project();
+        link_loop(&p.path().join(file), &p.path().join("elsewhere/b"));
+        let e = failing(p.path(), args);
+        assert!(e.contains(&format!("{file} {LOOP}")), "{file}: {e}");
+    }
+    let p = fixture_project();
+    link_loop(
+        &p.path().join("data/mini/art/a.svg"),
+        &p.path().join("elsewhere/b"),
+    );
+    edit(
+        &p.path().join("data/mini/game.toml"),
+        "[[reference]]",
+        "[[component]]\nid = \"art\"\nkind = \"card\"\nsize = \"poker\"\nart = \"art/*.svg\"\n\n[[reference]]",
+    );
+    let e = failing(p.path(), &["check"]);
+    assert!(e.contains(&format!("data/mini/art/a.svg {LOOP}")), "{e}");
+    assert!(e.contains("art = \"art/*.svg\""), "the art line: {e}");
+    // An image in a loop: named by its href, at the template line that draws it.
+    let p = fixture_project();
+    link_loop(
+        &p.path().join("templates/mini/loop.png"),
+        &p.path().join("elsewhere/b"),
+    );
+    draw_image(p.path(), "loop.png");
+    let e = failing(p.path(), &["build"]);
+    assert!(
+        e.contains(&format!("image `loop.png`: templates/mini/loop.png {LOOP}")),
+        "{e}"
+    );
+    assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
+
+    // A FIFO as a font, a profile and an image: an error at once (nothing writes
+    // into the FIFO, so a read would block for ever).
+    let p = fixture_project();
+    fifo(&p.path().join("fonts/f.ttf"));
+    let e = failing(p.path(), &["build"]);
+    assert!(
+        e.contains("fonts/f.ttf is a FIFO, not a regular file"),
+        "{e}"
+    );
+    let p = fixture_project();
+    fifo(&p.path().join("profiles/fifo.toml"));
+    let e = failing(p.path(), &["build", "--profile", "fifo"]);
+    assert!(
+        e.contains("profiles/fifo.toml is a FIFO, not a regular file"),
+        "{e}"
+    );
+    let p = fixture_project();
+    fifo(&p.path().join("templates/mini/pipe.png"));
+    draw_image(p.path(), "pipe.png");
+    let e = failing(p.path(), &["build"]);
+    assert!(
+        e.contains("image `pipe.png`: templates/mini/pipe.png is a FIFO, not a regular file"),
+        "{e}"
+    );
+    assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
+}
+
+/// Every file under `dir` (links not followed) with its bytes, except the PNG
+/// cache (`.cache/`, which a build may add to whether or not it writes).
+fn files_under(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    fn walk(
+        root: &Path,
+        dir: &Path,
+        out: &mut std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
+    ) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let t = e.file_type().unwrap();
+            let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
+            if t.is_dir() {
+                if e.file_name() != ".cache" {
+                    walk(root, &e.path(), out);
+                }
+            } else {
+                out.insert(rel, std::fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Runs `cardstock args` in `dir` with every file it writes limited to `bytes`
+/// (RLIMIT_FSIZE; SIGXFSZ ignored, so a write past the limit fails with EFBIG
+/// as on a full disk, instead of killing the process).
+fn run_with_file_limit(dir: &Path, args: &[&str], bytes: u64) -> Output {
+    run_with_file_limit_and(dir, args, bytes, true)
+}
+
+/// As [`run_with_file_limit`]; with `ignore` false, a write past the limit kills
+/// the process (SIGXFSZ), as `ulimit -f` in a shell does.
+fn run_with_file_limit_and(dir: &Path, args: &[&str], bytes: u64, ignore: bool) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
+    cmd.args(args).current_dir(dir);
+    // SAFETY: signal and setrlimit are async-signal-safe; nothing else runs in the
+    // child before exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if ignore && libc::signal(libc::SIGXFSZ, libc::SIG_IGN) == libc::SIG_ERR {
+                return Err(std::io::Error::last_os_error());
+            }
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+/// The PNG cache holds whole PNGs only (no temporary file left by a failed write).
+fn cache_is_clean(out: &Path) {
+    let Ok(entries) = std::fs::read_dir(out.join("mini/.cache")) else {
+        return;
+    };
+    for e in entries {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(e.path()).unwrap();
+        assert!(
+            name.ends_with(".png")
+                && bytes.starts_with(b"\x89PNG")
+                && bytes.ends_with(b"IEND\xaeB`\x82"),
+            "{name} in the PNG cache"
+        );
+    }
+}
+
+#[test]
+fn a_write_that_fails_part_way_leaves_the_old_output() {
+    // 1. Every file limited to 4 KB: the new PDF (15 KB) cannot be staged.
+    let p = fixture_project();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    assert!(before.len() >= 4, "{:?}", before.keys());
+    edit(
+        &p.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Limits\"",
+    );
+    let o = run_with_file_limit(p.path(), &["build"], 4096);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("output/mini/home/mini.pdf: the file is larger than this system lets a program write: File too large (os error 27)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("check the file size limit"), "{stderr}");
+    assert!(!stderr.contains(".cardstock-staging-"), "{stderr}");
+    let after = files_under(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "no file added or removed, no staging folder left"
+    );
+    for (path, bytes) in &before {
+        assert!(after[path] == *bytes, "{} changed", path.display());
+    }
+    // Without the limit the same build writes, and the PDF changes.
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let pdf = std::path::PathBuf::from("mini/home/mini.pdf");
+    assert!(std::fs::read(out.join(&pdf)).unwrap() != before[&pdf]);
+
+    // 2. Every file limited to 20 KB, with PNGs: the new PDF (15 KB) is staged,
+    // then the first card's PNG (30 KB) fails; nothing of the build is left.
+    let p = fixture_project();
+    let args = ["build", "--format", "pdf,png"];
+    let o = run(p.path(), &args);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    let pdf_size = before[&pdf].len();
+    let png = std::path::PathBuf::from("mini/home/png/cards/001-front.png");
+    assert!(
+        pdf_size < 20_000 && before[&png].len() > 20_000,
+        "the sizes this case relies on: {pdf_size}, {}",
+        before[&png].len()
+    );
+    edit(
+        &p.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Limits\"",
+    );
+    let o = run_with_file_limit(p.path(), &args, 20_000);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("output/mini/home/png/cards/001-front.png: the file is larger than this system lets a program write"),
+        "the PDF staged, the PNG after it failed: {stderr}"
+    );
+    let after = files_under(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "no file added or removed, no staging folder left"
+    );
+    for (path, bytes) in &before {
+        assert!(after[path] == *bytes, "{} changed", path.display());
+    }
+    cache_is_clean(&out);
+    let o = run(p.path(), &args);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert!(std::fs::read(out.join(&png)).unwrap() != before[&png]);
+
+    // 3. The same limit with SIGXFSZ as a shell leaves it: the build is killed in
+    // the middle of staging. The old output is intact; the staging folder it left
+    // is removed by the next build.
+    let p = fixture_project();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    edit(
+        &p.path().join("data/mini/cards.toml"),
+        "name = \"Ace\"",
+        "name = \"Ace of Limits\"",
+    );
+    let o = run_with_file_limit_and(p.path(), &["build"], 4096, false);
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(o.status.signal(), Some(libc::SIGXFSZ), "{:?}", texts(&o));
+    let staging = |out: &Path| -> Vec<String> {
+        std::fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".cardstock-staging-"))
+            .collect()
+    };
+    assert_eq!(staging(&out).len(), 1, "the killed build's staging folder");
+    let after: std::collections::BTreeMap<_, _> = files_under(&out)
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(&staging(&out)[0]))
+        .collect();
+    assert!(before == after, "the old output is intact");
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert_eq!(staging(&out), Vec::<String>::new());
+}
+
 /// CRC-32 (ISO-HDLC), for the PNG chunks made above.
-fn crc32(bytes: &[u8]) -> u32 {
+pub(crate) fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = 0xffff_ffffu32;
     for &b in bytes {
         crc ^= b as u32;

@@ -21,7 +21,7 @@ fn mini() -> tempfile::TempDir {
 
 /// A workbook with the sheet `card` (the `value` of `three` a formula), an empty
 /// `Sheet2`, and `qty` of `two` as given.
-fn cards_xlsx(path: &Path, two_qty: f64) {
+pub(crate) fn cards_xlsx(path: &Path, two_qty: f64) {
     use rust_xlsxwriter::{Formula, Workbook};
     let mut book = Workbook::new();
     let sheet = book.add_worksheet();
@@ -92,7 +92,7 @@ fn xlsx_errors_name_sheet_row_and_column() {
 }
 
 /// An ODS file (a zip: `mimetype` first, stored) with one sheet `suit`.
-fn suits_ods(path: &Path) {
+pub(crate) fn suits_ods(path: &Path) {
     let content = r#"<?xml version="1.0" encoding="UTF-8"?>
 <office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">
 <office:body><office:spreadsheet>
