@@ -340,6 +340,19 @@ pub fn workbook(
         diags.extend(d);
         tables.extend(table);
     }
+    if tables.is_empty() && diags.is_empty() {
+        // Every sheet empty, or none at all: nothing to read is never what a data
+        // file means (a damaged workbook reads this way too).
+        diags.push(
+            Diagnostic::error(format!(
+                "{} has no sheet with data: a workbook in data/ needs a sheet whose first row names the columns",
+                file.display()
+            ))
+            .at(file, None)
+            .with("game", game)
+            .hint("if the spreadsheet shows data, the file may be damaged: save it again as .xlsx or .ods; else remove the file"),
+        );
+    }
     (tables, diags)
 }
 
