@@ -2,10 +2,10 @@
 //! once (deduplicated by their SVG text) and every component lists its faces as
 //! indices into the store.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use usvg::Tree;
 
@@ -15,9 +15,14 @@ use crate::model::{Component, Side};
 use crate::render::{FacePlan, Locator, Renderer};
 use crate::svg::{self, Images, Located};
 
-/// Distinct face pictures. Each face's SVG is parsed once, when a stage first asks
-/// for it ([`FaceStore::tree`]); [`FaceStore::parse_all`] parses ahead on the other
-/// cores while the PDF writer takes the faces in order.
+/// Distinct face pictures. Each face's SVG is parsed when a stage first asks for it
+/// ([`FaceStore::tree`]); [`FaceStore::parse_all`] parses ahead on the other cores
+/// while the PDF writer takes the faces in order.
+///
+/// Parsed trees are kept up to [`TREE_BUDGET`] (estimated from the SVG text, the
+/// least recently used dropped first) and parsed again when a later stage needs one
+/// that was dropped: memory stays flat however many faces a game has (`--copies`),
+/// and a game whose faces all fit is parsed once, as before.
 pub struct FaceStore<'a> {
     /// Full size (trim + bleed) in mm.
     pub sizes: Vec<(f64, f64)>,
@@ -27,15 +32,47 @@ pub struct FaceStore<'a> {
     pub svgs: Vec<String>,
     /// Where each face first appeared, to report a face that does not parse.
     pub origins: Vec<Origin>,
-    /// Each face once parsed.
-    parsed: Vec<OnceLock<Result<Tree, Vec<Located>>>>,
-    by_text: BTreeMap<String, usize>,
+    /// Each face's parse: locked while it is parsed, so a stage that needs a face
+    /// another thread is parsing waits for it.
+    parsed: Vec<Mutex<Parsed>>,
+    /// The faces whose trees are kept, by last use.
+    kept: Mutex<Kept>,
+    /// Faces by the SHA-256 of their SVG text.
+    by_text: HashMap<[u8; 32], usize>,
     /// The images the faces refer to.
     images: Arc<Images>,
     /// The game's fonts.
     fonts: Arc<FontBook>,
     /// Trees kept from earlier builds (watch mode).
     cache: Option<&'a ParseCache>,
+}
+
+/// Bytes of parsed trees a game keeps at once, estimated as [`TREE_BYTES_PER_SVG_BYTE`]
+/// times their SVG text (measured on Truck Off's pad sheets: 84 KB of SVG, 2.5 MB
+/// parsed). 128 such MB hold every face of every seed game (Truck Off's 40 pad sheets:
+/// about 100 MB), so those are parsed once.
+pub const TREE_BUDGET: usize = 128 << 20;
+
+/// Parsed tree bytes per byte of SVG text, for [`TREE_BUDGET`].
+const TREE_BYTES_PER_SVG_BYTE: usize = 30;
+
+/// Where one face's parse stands.
+enum Parsed {
+    /// Not parsed yet.
+    Not,
+    Tree(Arc<Tree>),
+    /// Parsed, then dropped to keep within the budget: parse again when needed.
+    Dropped,
+    /// Does not parse.
+    Failed(Vec<Located>),
+}
+
+/// Which faces' trees are kept: face -> last use; their estimated bytes.
+#[derive(Default)]
+struct Kept {
+    used: BTreeMap<usize, u64>,
+    clock: u64,
+    bytes: usize,
 }
 
 /// Where the text of one face comes from: its template (with the spans of its
@@ -137,7 +174,8 @@ impl<'a> FaceStore<'a> {
             svgs: Vec::new(),
             origins: Vec::new(),
             parsed: Vec::new(),
-            by_text: BTreeMap::new(),
+            kept: Mutex::new(Kept::default()),
+            by_text: HashMap::new(),
             images: Arc::new(images),
             fonts,
             cache,
@@ -146,7 +184,9 @@ impl<'a> FaceStore<'a> {
 
     /// The index of the face with SVG `text`, adding it if it is new.
     fn add(&mut self, comp: &Component, origin: Origin, text: &str) -> usize {
-        if let Some(&i) = self.by_text.get(text) {
+        use sha2::Digest;
+        let key: [u8; 32] = sha2::Sha256::digest(text.as_bytes()).into();
+        if let Some(&i) = self.by_text.get(&key) {
             return i;
         }
         let i = self.svgs.len();
@@ -162,32 +202,89 @@ impl<'a> FaceStore<'a> {
         ));
         self.svgs.push(text.to_string());
         self.origins.push(origin);
-        self.parsed.push(OnceLock::new());
-        self.by_text.insert(text.to_string(), i);
+        self.parsed.push(Mutex::new(Parsed::Not));
+        self.by_text.insert(key, i);
         i
     }
 
     /// Parses every face not parsed yet, on all cores, in order (so the first
     /// pages' faces are ready first). Run it beside a stage that uses the faces.
     pub fn parse_all(&self) {
+        self.parse_all_with(|_| {});
+    }
+
+    /// Parses every face on all cores, in order, calling `each(i)` right after face
+    /// `i` is parsed (its tree is kept then, whatever the budget).
+    pub fn parse_all_with(&self, each: impl Fn(usize) + Sync) {
         let next = std::sync::atomic::AtomicUsize::new(0);
         rayon::broadcast(|_| loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if i >= self.len() {
                 break;
             }
-            self.tree(i);
+            let _tree = self.tree(i);
+            each(i);
         });
     }
 
-    /// Face `i`, parsed now unless it already is (or waiting while another thread
+    /// Face `i`, parsed now unless its tree is kept (or waiting while another thread
     /// parses it). `None` if it does not parse: the problems are reported by
     /// [`FaceStore::report_problems`].
-    pub fn tree(&self, i: usize) -> Option<&Tree> {
-        let cell = self.parsed.get(i)?;
-        cell.get_or_init(|| parse_cached(&self.svgs[i], &self.images, &self.fonts, self.cache))
-            .as_ref()
-            .ok()
+    pub fn tree(&self, i: usize) -> Option<Arc<Tree>> {
+        let mut parsed = lock(self.parsed.get(i)?);
+        match &*parsed {
+            Parsed::Tree(t) => {
+                let t = t.clone();
+                drop(parsed);
+                self.keep(i);
+                return Some(t);
+            }
+            Parsed::Failed(_) => return None,
+            Parsed::Not | Parsed::Dropped => {}
+        }
+        match parse_cached(&self.svgs[i], &self.images, &self.fonts, self.cache) {
+            Ok(t) => {
+                let t = Arc::new(t);
+                *parsed = Parsed::Tree(t.clone());
+                drop(parsed);
+                self.keep(i);
+                Some(t)
+            }
+            Err(problems) => {
+                *parsed = Parsed::Failed(problems);
+                None
+            }
+        }
+    }
+
+    /// Notes that face `i`'s tree was just used, and drops the least recently used
+    /// others while the kept trees are over [`TREE_BUDGET`].
+    fn keep(&self, i: usize) {
+        let cost = |f: usize| self.svgs[f].len().saturating_mul(TREE_BYTES_PER_SVG_BYTE);
+        let mut kept = lock(&self.kept);
+        kept.clock += 1;
+        let now = kept.clock;
+        if kept.used.insert(i, now).is_none() {
+            kept.bytes = kept.bytes.saturating_add(cost(i));
+        }
+        while kept.bytes > TREE_BUDGET && kept.used.len() > 1 {
+            // The least recently used other face whose cell is not busy (a face
+            // being parsed or read now stays).
+            let victim = kept
+                .used
+                .iter()
+                .filter(|(&f, _)| f != i)
+                .min_by_key(|(_, &t)| t)
+                .map(|(&f, _)| f);
+            let Some(f) = victim else { break };
+            kept.used.remove(&f);
+            kept.bytes = kept.bytes.saturating_sub(cost(f));
+            if let Ok(mut cell) = self.parsed[f].try_lock() {
+                if matches!(*cell, Parsed::Tree(_)) {
+                    *cell = Parsed::Dropped;
+                }
+            }
+        }
     }
 
     /// The fonts the faces are parsed with.
@@ -207,7 +304,10 @@ impl<'a> FaceStore<'a> {
 
     /// Whether every face parses (parsing those not parsed yet).
     pub fn all_parsed(&self) -> bool {
-        (0..self.len()).all(|i| self.tree(i).is_some())
+        (0..self.len()).all(|i| {
+            let parsed = matches!(*lock(&self.parsed[i]), Parsed::Tree(_) | Parsed::Dropped);
+            parsed || self.tree(i).is_some()
+        })
     }
 
     /// Finds where byte ranges of face `i`'s SVG text come from (re-rendering its
@@ -255,10 +355,11 @@ impl<'a> FaceStore<'a> {
         let mut diags = Diagnostics::default();
         let mut reported = std::collections::BTreeSet::new();
         for i in 0..self.len() {
-            if self.tree(i).is_some() {
-                continue;
+            if matches!(*lock(&self.parsed[i]), Parsed::Not) {
+                let _ = self.tree(i);
             }
-            let Some(Err(problems)) = self.parsed[i].get() else {
+            let parsed = lock(&self.parsed[i]);
+            let Parsed::Failed(problems) = &*parsed else {
                 continue;
             };
             let o = &self.origins[i];
@@ -289,6 +390,12 @@ impl<'a> FaceStore<'a> {
         }
         diags
     }
+}
+
+/// Locks a mutex, whether or not a thread panicked holding it (nothing here is left
+/// half-changed by a panic).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Parses one face, or takes it from the watch-mode cache.

@@ -197,14 +197,16 @@ pub fn load_and_check(
     })
 }
 
-/// Renders every face and parses it (on all cores); `None` when a template or a
-/// face had an error.
-pub fn render_and_parse<'a>(
+/// Renders every face, parses it and checks it for print (preflight, in the same
+/// pass, on all cores); `None` when a template or a face had an error. The
+/// preflight's findings come back to be reported once the game is known to parse.
+fn render_parse_and_check<'a>(
     project: &Project,
     checked: &Checked,
+    profile: &crate::profile::Profile,
     cache: Option<&'a ParseCache>,
     built: &mut Built,
-) -> Option<Rendered<'a>> {
+) -> Option<(Rendered<'a>, Vec<Vec<crate::preflight::Located>>)> {
     let start = Instant::now();
     let renderer = Renderer {
         project,
@@ -215,8 +217,8 @@ pub fn render_and_parse<'a>(
     let rendered = built.take(render_all(&renderer, &checked.plans, cache))?;
     built.time("render", start);
     let start = Instant::now();
-    rendered.store.parse_all();
-    built.time("parse", start);
+    let found = crate::preflight::parse_and_check(&renderer, &checked.plans, &rendered, profile);
+    built.time("parse + preflight", start);
     if !rendered.store.all_parsed() {
         built.diags.extend(
             rendered
@@ -226,7 +228,7 @@ pub fn render_and_parse<'a>(
         );
         return None;
     }
-    Some(rendered)
+    Some((rendered, found))
 }
 
 /// Runs a game through the whole pipeline.
@@ -248,7 +250,9 @@ pub fn build_then(
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
     };
-    let Some(rendered) = render_and_parse(project, &checked, caches.parsed, &mut built) else {
+    let Some((rendered, found)) =
+        render_parse_and_check(project, &checked, &opts.profile, caches.parsed, &mut built)
+    else {
         return built;
     };
     built.diags.extend(crate::eval::unused_copies(
@@ -256,16 +260,14 @@ pub fn build_then(
         &checked.base,
         &opts.settings(),
     ));
-    let start = Instant::now();
     let renderer = Renderer {
         project,
         game: &checked.game,
         tpl: &checked.tpl,
         base: &checked.base,
     };
-    let pre = crate::preflight::check(&renderer, &checked.plans, &rendered, &opts.profile);
+    let pre = crate::preflight::report(&renderer, &rendered, &opts.profile, found);
     built.diags.extend(pre);
-    built.time("preflight", start);
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,

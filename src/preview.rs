@@ -471,10 +471,7 @@ fn read(
         let tree = match trees.get(hash) {
             Some(t) => t.clone(),
             None => match r.store.tree(i) {
-                Some(t) => trees
-                    .entry(hash.clone())
-                    .or_insert(Arc::new(t.clone()))
-                    .clone(),
+                Some(t) => trees.entry(hash.clone()).or_insert(t).clone(),
                 None => continue,
             },
         };

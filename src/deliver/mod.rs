@@ -155,7 +155,7 @@ pub(crate) fn face_png(
     let (w, h) = r.store.sizes[i];
     let tree = || r.store.tree(i).ok_or(PngError::MissingFace(i));
     let Some(cache) = cache else {
-        return png::write_as(tree()?, w, h, dpi, color);
+        return png::write_as(tree()?.as_ref(), w, h, dpi, color);
     };
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
@@ -176,7 +176,7 @@ pub(crate) fn face_png(
     if let Some(bytes) = cache.get(&key) {
         return Ok(bytes);
     }
-    let bytes = png::write_as(tree()?, w, h, dpi, color)?;
+    let bytes = png::write_as(tree()?.as_ref(), w, h, dpi, color)?;
     cache.put(&key, &bytes);
     Ok(bytes)
 }
@@ -192,8 +192,7 @@ fn pdf_file<'r>(
 ) -> Result<Vec<u8>, Diagnostic> {
     let faces = |i| r.store.tree(i);
     let none = |_| None;
-    let faces: &(dyn Fn(usize) -> Option<&'r usvg::Tree> + Sync) =
-        if with_faces { &faces } else { &none };
+    let faces: &crate::export::Faces = if with_faces { &faces } else { &none };
     pdf::write(title, sheets, faces, bookmarks, opts.compress)
         .map_err(|e| Diagnostic::error(e.to_string()))
 }

@@ -19,7 +19,8 @@ use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
-use usvg::Tree;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::repeats::Repeats;
 use crate::layout::{Anchor, Mark, Rect, Segment, Sheet, MARK_WIDTH};
@@ -249,12 +250,82 @@ fn label_font() -> Result<Font, PdfError> {
 /// Writes `sheets` as one PDF. `faces(i)` is the picture of face index `i`.
 /// `compress` deflates the content streams: about 7x smaller files for about
 /// 40 % more time (watch mode turns it off to stay interactive).
-pub fn write<'a>(
+pub fn write(
     title: &str,
     sheets: &[Sheet],
-    faces: &(dyn Fn(usize) -> Option<&'a Tree> + Sync),
+    faces: &super::Faces,
     bookmarks: &[Bookmark],
     compress: bool,
+) -> Result<Vec<u8>, PdfError> {
+    // Faces in the order they first print.
+    let mut first = std::collections::BTreeSet::new();
+    let placed: Vec<usize> = sheets
+        .iter()
+        .flat_map(|s| s.placements.iter().map(|p| p.face))
+        .filter(|&f| first.insert(f))
+        .collect();
+    let ahead = Ahead::default();
+    std::thread::scope(|scope| {
+        let prefetch = scope.spawn(|| ahead.prefetch(&placed, faces));
+        let written = draw(
+            title,
+            sheets,
+            faces,
+            bookmarks,
+            compress,
+            &placed,
+            &ahead,
+            prefetch.thread(),
+        );
+        ahead.done.store(true, Ordering::Relaxed);
+        prefetch.thread().unpark();
+        written
+    })
+}
+
+/// How many faces the prefetch thread parses ahead of the writer: enough to keep
+/// the writer from waiting, few enough that the face store keeps them until drawn.
+const AHEAD: usize = 8;
+
+/// The writer's progress, for the thread that parses the next faces meanwhile.
+#[derive(Default)]
+struct Ahead {
+    /// Distinct faces drawn so far.
+    drawn: AtomicUsize,
+    done: AtomicBool,
+}
+
+impl Ahead {
+    /// Asks for each face in print order (so a store that dropped its tree parses
+    /// it again here, not in the writer), staying at most [`AHEAD`] faces ahead.
+    fn prefetch(&self, placed: &[usize], faces: &super::Faces) {
+        for (k, &f) in placed.iter().enumerate() {
+            while k > self.drawn.load(Ordering::Relaxed) + AHEAD {
+                if self.done.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(20));
+            }
+            if self.done.load(Ordering::Relaxed) {
+                return;
+            }
+            drop(faces(f));
+        }
+    }
+}
+
+/// [`write`]'s work: the pages, each distinct face drawn once (`placed`: in the
+/// order they first print), telling `prefetch` after each face.
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    title: &str,
+    sheets: &[Sheet],
+    faces: &super::Faces,
+    bookmarks: &[Bookmark],
+    compress: bool,
+    placed: &[usize],
+    ahead: &Ahead,
+    prefetch: &std::thread::Thread,
 ) -> Result<Vec<u8>, PdfError> {
     let settings = SerializeSettings {
         xmp_metadata: false,
@@ -270,11 +341,7 @@ pub fn write<'a>(
     );
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
-    let placed: std::collections::BTreeSet<usize> = sheets
-        .iter()
-        .flat_map(|s| s.placements.iter().map(|p| p.face))
-        .collect();
-    let mut repeats = Repeats::find(placed.iter().filter_map(|&f| faces(f)));
+    let mut repeats = Repeats::learn(placed.iter().filter_map(|&f| faces(f)));
     for s in sheets {
         let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
         let ps = PageSettings::new(size)
@@ -288,9 +355,12 @@ pub fn write<'a>(
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
-                gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
+                repeats.prepare(&tree);
+                gs.draw_svg_reusing(&tree, psize, SvgSettings::default(), Some(&mut repeats));
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));
+                ahead.drawn.fetch_add(1, Ordering::Relaxed);
+                prefetch.unpark();
             }
             let Some(clip) = krect(&pl.clip) else {
                 continue;

@@ -1,12 +1,14 @@
 //! Content that repeats across the faces of one PDF, drawn once.
 //!
 //! A score pad's map, grid and legend, a card's frame, a board's background: the
-//! same drawing on many distinct faces. [`Repeats::find`] hashes every node of every
-//! face's parsed tree (what it draws, not where the face sits), and marks each run of
-//! consecutive siblings that occurs more than once in the document and is big enough
-//! to be worth it. The PDF writer hands it to krilla-svg (the [`krilla_svg::Reuse`]
-//! patch), which draws such a run once as a form XObject and places that XObject
-//! everywhere the run occurs. Nothing is declared in templates: two subtrees that draw
+//! same drawing on many distinct faces. [`Repeats::learn`] hashes every node of the
+//! document's first faces' parsed trees (what it draws, not where the face sits), and
+//! chooses each run of consecutive siblings that occurs more than once and is big
+//! enough to be worth it. Before each face is drawn, [`Repeats::prepare`] finds the
+//! chosen runs in it (by hash, so a face parsed again, or first met after the faces
+//! learnt from, is matched the same way). The PDF writer hands it to krilla-svg (the
+//! [`krilla_svg::Reuse`] patch), which draws such a run once as a form XObject and
+//! places that XObject everywhere the run occurs. Nothing is declared in templates: two subtrees that draw
 //! the same thing are found, whatever template they came from.
 //!
 //! A node's hash covers everything krilla-svg reads to draw it: geometry, paint,
@@ -37,71 +39,138 @@ struct Digest {
 struct Children {
     /// `None`: the child cannot be shared (it has a filter).
     digests: Vec<Option<Digest>>,
+    /// For each child that is a group: its own entry in the arena.
+    groups: Vec<Option<usize>>,
 }
+
+/// Every group of one tree, hashed, in the order [`digest_group`] meets them (the
+/// root first); entries point at their child groups by index.
+type Arena = Vec<Children>;
+
+/// Faces learnt from: the first this many distinct faces of a document. Runs that
+/// repeat among them are shared wherever they occur later; what first repeats only
+/// after them is drawn in place.
+const LEARN: usize = 16;
 
 /// The runs of one document to draw once, and what was drawn for them so far.
 #[derive(Default)]
 pub struct Repeats {
-    /// (group address, first child) -> (end, key).
+    /// The runs chosen: first child's hash -> (number of children, run key),
+    /// longest first.
+    chosen: HashMap<u128, Vec<(usize, u128)>>,
+    /// Where they occur in the tree being drawn: (group address, first child) ->
+    /// (end, key).
     runs: HashMap<(usize, usize), (usize, u128)>,
     drawn: HashMap<u128, Graphic>,
 }
 
 impl Repeats {
-    /// Finds the repeated runs among `trees` (each face once).
-    pub fn find<'a>(trees: impl IntoIterator<Item = &'a Tree>) -> Repeats {
-        let trees: Vec<&Tree> = trees.into_iter().collect();
-        let mut groups: HashMap<usize, Children> = HashMap::new();
+    /// Learns the repeated runs from the first [`LEARN`] of `trees` (each face
+    /// once, in the order they print).
+    pub fn learn<T: std::ops::Deref<Target = Tree>>(trees: impl IntoIterator<Item = T>) -> Repeats {
+        let mut arenas: Vec<Arena> = Vec::new();
         let mut seen: HashMap<u128, u32> = HashMap::new();
-        for t in &trees {
-            digest_group(t.root(), &mut groups, &mut seen);
+        for t in trees.into_iter().take(LEARN) {
+            let mut arena = Arena::new();
+            digest_group(t.root(), &mut arena, &mut seen);
+            arenas.push(arena);
         }
         // Candidate runs: maximal stretches of children that occur more than once.
         let mut run_count: HashMap<u128, u32> = HashMap::new();
-        for children in groups.values() {
+        for children in arenas.iter().flatten() {
             for (_, _, key, _) in runs_of(children, &seen) {
                 *run_count.entry(key).or_default() += 1;
             }
         }
         let mut repeats = Repeats::default();
-        for t in &trees {
-            repeats.choose(t.root(), &groups, &seen, &run_count);
+        for arena in &arenas {
+            if !arena.is_empty() {
+                repeats.choose(arena, 0, &seen, &run_count);
+            }
+        }
+        for runs in repeats.chosen.values_mut() {
+            runs.sort_by(|a, b| b.cmp(a));
+            runs.dedup();
         }
         repeats
     }
 
-    /// How many runs are drawn once (for tests and `--timings`).
+    /// How many distinct runs are drawn once (for tests and `--timings`).
     pub fn len(&self) -> usize {
-        self.runs.len()
+        self.chosen.values().map(Vec::len).sum()
     }
 
     /// True when nothing repeats.
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.chosen.is_empty()
     }
 
-    /// Top-down: the outermost repeated runs of `group`; inside a chosen run nothing
-    /// more is chosen.
+    /// Top-down: the outermost repeated runs of group `g` of `arena`; inside a
+    /// chosen run nothing more is chosen.
     fn choose(
         &mut self,
-        group: &Group,
-        groups: &HashMap<usize, Children>,
+        arena: &Arena,
+        g: usize,
         seen: &HashMap<u128, u32>,
         run_count: &HashMap<u128, u32>,
     ) {
-        let Some(children) = groups.get(&address(group)) else {
-            return;
-        };
+        let children = &arena[g];
         let mut covered = vec![false; children.digests.len()];
         for (start, end, key, weight) in runs_of(children, seen) {
             if weight >= MIN_WEIGHT && run_count.get(&key).copied().unwrap_or(0) > 1 {
-                self.runs.insert((address(group), start), (end, key));
+                let first = children.digests[start].map_or(0, |d| d.hash);
+                self.chosen
+                    .entry(first)
+                    .or_default()
+                    .push((end - start, key));
                 covered[start..end].iter_mut().for_each(|c| *c = true);
             }
         }
-        for (child, covered) in group.children().iter().zip(covered) {
-            if let (Node::Group(g), false) = (child, covered) {
-                self.choose(g, groups, seen, run_count);
+        for (child, covered) in children.groups.iter().zip(covered) {
+            if let (Some(c), false) = (child, covered) {
+                self.choose(arena, *c, seen, run_count);
+            }
+        }
+    }
+
+    /// Finds where the chosen runs occur in `tree`; call it before drawing the tree.
+    pub fn prepare(&mut self, tree: &Tree) {
+        self.runs.clear();
+        if self.chosen.is_empty() {
+            return;
+        }
+        let mut arena = Arena::new();
+        digest_group(tree.root(), &mut arena, &mut HashMap::new());
+        self.mark(tree.root(), &arena, 0);
+    }
+
+    /// Records the outermost chosen runs among group `g`'s children (`group` in
+    /// the tree), then looks inside the children no run covers.
+    fn mark(&mut self, group: &Group, arena: &Arena, g: usize) {
+        let children = &arena[g];
+        let d = &children.digests;
+        let mut covered = vec![false; d.len()];
+        let mut i = 0;
+        'at: while i < d.len() {
+            if let Some(first) = d[i] {
+                for &(len, key) in self.chosen.get(&first.hash).into_iter().flatten() {
+                    let Some(stretch) = d.get(i..i + len) else {
+                        continue;
+                    };
+                    if stretch.iter().all(Option::is_some) && run_key(stretch) == key {
+                        self.runs.insert((address(group), i), (i + len, key));
+                        covered[i..i + len].iter_mut().for_each(|c| *c = true);
+                        i += len;
+                        continue 'at;
+                    }
+                }
+            }
+            i += 1;
+        }
+        for ((child, inner), covered) in group.children().iter().zip(&children.groups).zip(covered)
+        {
+            if let (Node::Group(child), Some(inner), false) = (child, inner, covered) {
+                self.mark(child, arena, *inner);
             }
         }
     }
@@ -125,6 +194,15 @@ fn address(g: &Group) -> usize {
     g as *const Group as usize
 }
 
+/// The key of a run of hashed children.
+fn run_key(stretch: &[Option<Digest>]) -> u128 {
+    let mut h = SipHasher13::new();
+    for x in stretch.iter().flatten() {
+        h.write_u128(x.hash);
+    }
+    h.finish128().as_u128()
+}
+
 /// Maximal runs of children seen more than once: (start, end, key, weight).
 fn runs_of(children: &Children, seen: &HashMap<u128, u32>) -> Vec<(usize, usize, u128, u64)> {
     let mut out = Vec::new();
@@ -137,31 +215,31 @@ fn runs_of(children: &Children, seen: &HashMap<u128, u32>) -> Vec<(usize, usize,
             continue;
         }
         let start = i;
-        let mut h = SipHasher13::new();
         let mut weight = 0;
         while i < d.len() && repeated(i) {
-            let x = d[i].expect("repeated children are hashed");
-            h.write_u128(x.hash);
-            weight += x.weight;
+            weight += d[i].map_or(0, |x| x.weight);
             i += 1;
         }
-        out.push((start, i, h.finish128().as_u128(), weight));
+        out.push((start, i, run_key(&d[start..i]), weight));
     }
     out
 }
 
-/// Hashes `group`'s children (recording them) and returns the group's own digest,
-/// or `None` when it cannot be shared.
-fn digest_group(
-    group: &Group,
-    groups: &mut HashMap<usize, Children>,
-    seen: &mut HashMap<u128, u32>,
-) -> Option<Digest> {
-    let digests: Vec<Option<Digest>> = group
-        .children()
-        .iter()
-        .map(|c| digest_node(c, groups, seen))
-        .collect();
+/// Hashes `group`'s children (recording them in `arena`, the group's entry before
+/// its child groups') and counts each child's hash in `seen`; returns the group's
+/// own digest, or `None` when it cannot be shared.
+fn digest_group(group: &Group, arena: &mut Arena, seen: &mut HashMap<u128, u32>) -> Option<Digest> {
+    let me = arena.len();
+    arena.push(Children {
+        digests: Vec::new(),
+        groups: Vec::new(),
+    });
+    let mut digests = Vec::with_capacity(group.children().len());
+    let mut groups = Vec::with_capacity(group.children().len());
+    for c in group.children() {
+        groups.push(matches!(c, Node::Group(_)).then_some(arena.len()));
+        digests.push(digest_node(c, arena, seen));
+    }
     for d in digests.iter().flatten() {
         *seen.entry(d.hash).or_default() += 1;
     }
@@ -183,21 +261,17 @@ fn digest_group(
         h.write_u128(d.hash);
         weight += d.weight;
     }
-    groups.insert(address(group), Children { digests });
+    arena[me] = Children { digests, groups };
     shareable.then(|| Digest {
         hash: h.finish128().as_u128(),
         weight,
     })
 }
 
-fn digest_node(
-    node: &Node,
-    groups: &mut HashMap<usize, Children>,
-    seen: &mut HashMap<u128, u32>,
-) -> Option<Digest> {
+fn digest_node(node: &Node, arena: &mut Arena, seen: &mut HashMap<u128, u32>) -> Option<Digest> {
     let mut h = SipHasher13::new();
     let weight = match node {
-        Node::Group(g) => return digest_group(g, groups, seen),
+        Node::Group(g) => return digest_group(g, arena, seen),
         Node::Path(p) => {
             h.write_u8(b'p');
             path(&mut h, p);
@@ -246,9 +320,7 @@ fn digest_node(
                 | usvg::ImageKind::GIF(d)
                 | usvg::ImageKind::WEBP(d) => h.write(d),
                 usvg::ImageKind::SVG(t) => {
-                    let mut groups = HashMap::new();
-                    let mut seen = HashMap::new();
-                    let d = digest_group(t.root(), &mut groups, &mut seen)?;
+                    let d = digest_group(t.root(), &mut Arena::new(), &mut HashMap::new())?;
                     h.write_u128(d.hash);
                 }
             }
@@ -382,10 +454,13 @@ fn mask(h: &mut SipHasher13, m: &usvg::Mask) {
 /// A clip path's, mask's or pattern's content, hashed in place (a filter there makes
 /// it unique, so it is never shared).
 fn subtree(h: &mut SipHasher13, g: &Group) {
-    let mut groups = HashMap::new();
-    let mut seen = HashMap::new();
-    match digest_group(g, &mut groups, &mut seen) {
+    match digest_group(g, &mut Arena::new(), &mut HashMap::new()) {
         Some(d) => h.write_u128(d.hash),
-        None => h.write_usize(address(g)),
+        // A value no other node hashes with: never shared.
+        None => {
+            static UNIQUE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            h.write_u8(b'u');
+            h.write_u64(UNIQUE.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        }
     }
 }

@@ -35,7 +35,7 @@ use shape::Cut;
 pub const MIN_DPI: f64 = 300.0;
 
 /// A finding of one face, located in its template.
-struct Located {
+pub struct Located {
     finding: Finding,
     file: PathBuf,
     span: Option<Range<usize>>,
@@ -55,6 +55,30 @@ pub fn check(
         .map(|i| face(r, plans, rendered, profile, i))
         .collect();
     report(r, rendered, profile, per_face)
+}
+
+/// Parses every face (on all cores) and checks each right after it is parsed, while
+/// its tree is fresh: one pass over the faces, however few of their trees the store
+/// keeps. The findings are reported by [`report`] once every face parsed.
+pub fn parse_and_check(
+    r: &Renderer,
+    plans: &[Vec<FacePlan>],
+    rendered: &Rendered,
+    profile: &Profile,
+) -> Vec<Vec<Located>> {
+    let found: Vec<std::sync::Mutex<Vec<Located>>> = (0..rendered.store.len())
+        .map(|_| std::sync::Mutex::new(Vec::new()))
+        .collect();
+    rendered.store.parse_all_with(|i| {
+        let f = face(r, plans, rendered, profile, i);
+        if let Ok(mut slot) = found[i].lock() {
+            *slot = f;
+        }
+    });
+    found
+        .into_iter()
+        .map(|m| m.into_inner().unwrap_or_default())
+        .collect()
 }
 
 /// The located findings of face `i`.
@@ -78,7 +102,7 @@ fn face(
     // face marks keep-visible ones, or when it has something to report.
     let mut findings = Vec::new();
     if !elements.any_keep() {
-        findings = checks::check(&geometry(tree), &elements::leaves(tree, &elements));
+        findings = checks::check(&geometry(&tree), &elements::leaves(&tree, &elements));
         if findings.is_empty() {
             return Vec::new();
         }
@@ -142,7 +166,9 @@ type Key = (usize, Side, Check, PathBuf, Option<(usize, usize)>);
 
 /// One diagnostic per group of findings, with the worst case and the faces that
 /// have it.
-fn report(
+/// The findings of every face as diagnostics, one a problem however many faces
+/// share it.
+pub fn report(
     r: &Renderer,
     rendered: &Rendered,
     profile: &Profile,

@@ -49,10 +49,11 @@ fn text_objects(pdf: &[u8]) -> usize {
 }
 
 /// The face as a one-page PDF of exactly its size, also written to `dir/face.pdf`.
-fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
+fn face_pdf(dir: &Path) -> (Vec<u8>, std::sync::Arc<usvg::Tree>) {
     let images = std::sync::Arc::new(cardstock::svg::Images::none());
     let fonts = cardstock::fonts::FontBook::builtin();
-    let tree = cardstock::svg::parse(FACE, &images, &fonts).expect("the face parses");
+    let tree =
+        std::sync::Arc::new(cardstock::svg::parse(FACE, &images, &fonts).expect("the face parses"));
     let sheet = layout::one_up(
         0,
         Size {
@@ -65,7 +66,7 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, usvg::Tree) {
     let bytes = pdf::write(
         "text",
         std::slice::from_ref(&sheet),
-        &|_| Some(&tree),
+        &|_| Some(tree.clone()),
         &[],
         true,
     )

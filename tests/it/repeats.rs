@@ -118,9 +118,11 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     let dir = tempfile::tempdir().unwrap();
     let images = std::sync::Arc::new(cardstock::svg::Images::none());
     let fonts = cardstock::fonts::FontBook::builtin();
-    let trees: Vec<usvg::Tree> = [("ALPHA", "#1d3557"), ("BRAVO", "#e63946")]
+    let trees: Vec<std::sync::Arc<usvg::Tree>> = [("ALPHA", "#1d3557"), ("BRAVO", "#e63946")]
         .iter()
-        .map(|(t, f)| cardstock::svg::parse(&face(t, f), &images, &fonts).unwrap())
+        .map(|(t, f)| {
+            std::sync::Arc::new(cardstock::svg::parse(&face(t, f), &images, &fonts).unwrap())
+        })
         .collect();
     let size = Size {
         width: 69.5,
@@ -129,7 +131,7 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     let sheets: Vec<_> = (0..2)
         .map(|i| layout::one_up(i, size, 0.0, "card"))
         .collect();
-    let bytes = pdf::write("cards", &sheets, &|i| trees.get(i), &[], true).unwrap();
+    let bytes = pdf::write("cards", &sheets, &|i| trees.get(i).cloned(), &[], true).unwrap();
     let doc = Document::load_mem(&bytes).unwrap();
     // The frame is one XObject placed by both faces; the titles differ.
     assert_eq!(
