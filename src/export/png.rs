@@ -130,9 +130,21 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
 /// chunk so that image programs and shops read the print resolution (without one,
 /// most assume 72 dpi).
 pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<Vec<u8>, PngError> {
-    let (data, png_color) = match color {
-        PngColor::Rgba => (pixmap.clone().take_demultiplied(), png::ColorType::Rgba),
-        PngColor::Rgb => (on_white(pixmap), png::ColorType::Rgb),
+    let demultiplied;
+    let (data, png_color): (&[u8], _) = match color {
+        // Opaque pixels are the same premultiplied or not: a face printed edge to
+        // edge (most are) is encoded from the pixmap as it is, without a copy.
+        PngColor::Rgba if pixmap.pixels().iter().all(|p| p.alpha() == 255) => {
+            (pixmap.data(), png::ColorType::Rgba)
+        }
+        PngColor::Rgba => {
+            demultiplied = pixmap.clone().take_demultiplied();
+            (&demultiplied, png::ColorType::Rgba)
+        }
+        PngColor::Rgb => {
+            demultiplied = on_white(pixmap);
+            (&demultiplied, png::ColorType::Rgb)
+        }
     };
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
@@ -151,7 +163,7 @@ pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<V
     }
     let encoded = encoder
         .write_header()
-        .and_then(|mut w| w.write_image_data(&data));
+        .and_then(|mut w| w.write_image_data(data));
     encoded.map_err(|e| PngError::Encode(e.to_string()))?;
     Ok(out)
 }
@@ -228,11 +240,7 @@ fn path(segments: &[Segment], scale: f64) -> Option<tiny_skia::Path> {
 
 /// A whole sheet at `dpi`: white paper, every placed face (clipped as printed) and
 /// the marks on top. `faces(i)` is the picture of face `i`.
-pub fn sheet<'a>(
-    sheet: &Sheet,
-    faces: &dyn Fn(usize) -> Option<&'a Tree>,
-    dpi: f64,
-) -> Result<Pixmap, PngError> {
+pub fn sheet(sheet: &Sheet, faces: &super::Faces, dpi: f64) -> Result<Pixmap, PngError> {
     let scale = mm_to_px(1.0, dpi);
     let px = |mm: f64| (mm * scale).round().max(1.0) as u32;
     let mut page = pixmap(px(sheet.width), px(sheet.height))?;
@@ -265,7 +273,7 @@ pub fn sheet<'a>(
                 (pl.y * scale - cy) as f32,
             )
         };
-        resvg::render(tree, ts, &mut part.as_mut());
+        resvg::render(&tree, ts, &mut part.as_mut());
         page.draw_pixmap(
             cx as i32,
             cy as i32,
