@@ -10,7 +10,14 @@ the same SVG faces and interleaved so that a busy machine hurts every tool alike
 - the 89 faces as PNG at 300 dpi: cardstock (cold, no PNG cache) against the
   resvg CLI one file at a time and two at a time, if `resvg` is on PATH (or given);
 - `cardstock watch`: from saving one card's SVG to the new PDF on disk;
-- peak memory of the deck build, PDF only and PDF + PNG.
+- peak memory of the deck build, PDF only and PDF + PNG;
+- typst writing the same 89 faces as PNGs at 300 ppi (one page a face), against
+  cardstock's PNGs;
+- every game in `data/` built at once (wall time, peak memory), Truck Off's PDF
+  sizes, and Truck Off with `--copies 40 / 200` (memory flat in the faces).
+
+Each target of the "Performance" section is printed as a ratio or a figure at the
+end, with the target beside it.
 
 Usage: python3 scripts/compare.py [--runs 15] [--resvg PATH] [--dir DIR]
 (after `cargo build --release`). Nothing here is a dependency of cardstock.
@@ -108,6 +115,22 @@ def edit_to_pdf(cardstock, deck, runs=8):
     return times
 
 
+TYPST_PNG = """
+import sys, time, typst
+t = time.perf_counter()
+typst.compile(sys.argv[1], output=sys.argv[2], root=sys.argv[3], font_paths=[sys.argv[4]], format="png", ppi=300)
+print((time.perf_counter() - t) * 1000)
+"""
+
+
+def typst_cards_source(deck):
+    """Every face on its own page of exactly its size: typst's PNG export writes one
+    PNG a page, so this is the same job as cardstock's one PNG a face."""
+    art = sorted(f for f in os.listdir(os.path.join(deck, "data", "deck", "art")) if f.endswith(".svg"))
+    pages = [f'#image("data/deck/art/{f}", width: 2.5in, height: 3.5in, fit: "cover")' for f in art]
+    return "#set page(width: 2.5in, height: 3.5in, margin: 0pt)\n" + "\n#pagebreak()\n".join(pages) + "\n"
+
+
 def peak_kb(cmd, cwd):
     out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, cwd=cwd, capture_output=True, text=True, check=True)
     return int(out.stderr.strip().splitlines()[-1])
@@ -175,15 +198,64 @@ def main():
     else:
         print("resvg CLI not found (--resvg PATH): skipped")
 
-    rows.append(("cardstock watch: save one card's SVG -> new PDF on disk", spread(edit_to_pdf(cs, deck))))
+    edits = edit_to_pdf(cs, deck)
+    rows.append(("cardstock watch: save one card's SVG -> new PDF on disk", spread(edits)))
     shutil.rmtree(os.path.join(deck, "output"), ignore_errors=True)
     rows.append(("peak memory, deck build (PDF)", f"{peak_kb([cs, 'build'], deck) / 1024:.0f} MB"))
     shutil.rmtree(os.path.join(deck, "output"), ignore_errors=True)
     rows.append(("peak memory, deck build (PDF + 89 PNGs at 300 dpi)", f"{peak_kb([cs, 'build', '--format', 'pdf,png'], deck) / 1024:.0f} MB"))
 
+    targets = []
+    med = statistics.median
+    if have_typst:
+        targets.append(("imposed deck PDF, cardstock / typst (fresh process)", f"{med(ours) / med(theirs):.2f}", "at most 0.5"))
+        cards = os.path.join(deck, "cards.typ")
+        with open(cards, "w") as f:
+            f.write(typst_cards_source(deck))
+        png_ours, png_theirs = [], []
+        for _ in range(max(3, a.runs // 5)):
+            shutil.rmtree(os.path.join(deck, "output"), ignore_errors=True)
+            png_ours.append(wall([cs, "build", "--format", "png", "--dpi", "300"], cwd=deck))
+            pngdir = os.path.join(deck, "typst-png")
+            shutil.rmtree(pngdir, ignore_errors=True)
+            os.makedirs(pngdir)
+            out = subprocess.run(
+                [sys.executable, "-c", TYPST_PNG, cards, os.path.join(pngdir, "{p}.png"), deck, FONTS],
+                capture_output=True, text=True, check=True,
+            )
+            png_theirs.append(float(out.stdout.strip()))
+        rows.append(("cardstock, 89 PNGs at 300 dpi, no PNG cache (whole process)", spread(png_ours)))
+        rows.append(("typst, the same 89 faces as PNGs at 300 ppi (compile + export)", spread(png_theirs)))
+        targets.append(("89 PNGs at 300 dpi, cardstock / typst", f"{med(png_ours) / med(png_theirs):.2f}", "at most 0.3"))
+
+    # Every game in data/, built at once from the project (into a scratch folder).
+    games_out = os.path.join(deck, "games-out")
+    build_all = [cs, "build", "--project", ROOT, "--out", games_out]
+    times, peaks = [], []
+    for _ in range(max(3, a.runs // 3)):
+        shutil.rmtree(games_out, ignore_errors=True)
+        start = time.perf_counter()
+        peaks.append(peak_kb(build_all, ROOT))
+        times.append((time.perf_counter() - start) * 1000)
+    rows.append(("every game in data/ (cardstock build, whole process)", spread(times) + f"; peak {max(peaks) / 1024:.0f} MB"))
+    targets.append(("every game in data/, wall", f"{med(times) / 1000:.2f} s", "at most 0.4 s"))
+    targets.append(("every game in data/, peak memory", f"{max(peaks) / 1024:.0f} MB", "at most 100 MB"))
+    pdfs = os.path.join(games_out, "truck-off", "home")
+    for name in ("truck-off.pdf", "truck-off-pad-pad-size.pdf"):
+        targets.append((f"Truck Off {name}", f"{os.path.getsize(os.path.join(pdfs, name)) / 1000:.0f} KB", "at most 400 KB"))
+    copies = {}
+    for n in (40, 200):
+        shutil.rmtree(games_out, ignore_errors=True)
+        copies[n] = peak_kb([cs, "build", "truck-off", "--copies", str(n), "--project", ROOT, "--out", games_out], ROOT)
+    targets.append(("Truck Off peak memory, --copies 40 -> 200", f"{copies[40] / 1024:.0f} -> {copies[200] / 1024:.0f} MB", "flat"))
+    targets.append(("watch: save -> PDF on the deck, median", f"{med(edits):.0f} ms", "under 50 ms"))
+
     print("| what | measured |\n| --- | --- |")
     for what, figure in rows:
         print(f"| {what} | {figure} |")
+    print("\n| target | measured | wanted |\n| --- | --- | --- |")
+    for what, figure, wanted in targets:
+        print(f"| {what} | {figure} | {wanted} |")
 
 
 if __name__ == "__main__":
