@@ -244,6 +244,19 @@ pub fn build_then(
     caches: Caches,
     then: impl FnOnce(&Game, &Rendered, &Built),
 ) -> Built {
+    build_then_preflight(project, id, opts, caches, None, then)
+}
+
+/// Like [`build_then`], with the preflight findings of faces checked in earlier
+/// builds kept in `preflight` (the live preview): only new faces are checked.
+pub fn build_then_preflight(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    caches: Caches,
+    preflight: Option<&crate::preflight::Cache>,
+    then: impl FnOnce(&Game, &Rendered, &Built),
+) -> Built {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
@@ -263,7 +276,13 @@ pub fn build_then(
         tpl: &checked.tpl,
         base: &checked.base,
     };
-    let pre = crate::preflight::check(&renderer, &checked.plans, &rendered, &opts.profile);
+    let pre = crate::preflight::check_cached(
+        &renderer,
+        &checked.plans,
+        &rendered,
+        &opts.profile,
+        preflight,
+    );
     built.diags.extend(pre);
     built.time("preflight", start);
     let delivered = built.take(crate::deliver::deliver(
