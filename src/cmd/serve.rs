@@ -152,7 +152,7 @@ pub fn run(args: &Args) -> i32 {
     let mut states = Vec::new();
     for (id, cache) in plan.games.iter().zip(&caches) {
         let p = Arc::new(preview::build(&plan.project.fresh(), id, &plan.opts, cache));
-        report(&p, None);
+        report(&p, None, None);
         states.push(GameState {
             id: id.clone(),
             good: p.ok.then(|| p.clone()),
@@ -272,7 +272,7 @@ fn follow(
                     return 1;
                 };
                 let st = &mut states[i];
-                report(&p, st.good.as_deref());
+                report(&p, st.good.as_deref(), Some(cache.last_work()));
                 let message = update(st, &p);
                 st.builds += 1;
                 if p.ok {
@@ -318,7 +318,9 @@ fn touched_games(
 }
 
 /// Prints one line per build, and each diagnostic on a line with its hint.
-fn report(p: &Preview, before: Option<&Preview>) {
+/// With `work` (faces parsed and preflighted), says how much of the build was
+/// done again.
+fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
     let changed = before.map(|b| {
         p.faces
             .iter()
@@ -330,6 +332,12 @@ fn report(p: &Preview, before: Option<&Preview>) {
         (true, None) => format!("{} faces", p.faces.len()),
         (true, Some(1)) => "1 face changed".to_string(),
         (true, Some(n)) => format!("{n} faces changed"),
+    };
+    let what = match work {
+        Some((parsed, checked)) if p.ok => {
+            format!("{what} ({parsed} parsed, {checked} preflighted)")
+        }
+        _ => what,
     };
     super::say(&format!(
         "{}: built in {:.0} ms, {what}\n",
@@ -368,7 +376,9 @@ fn full(st: &GameState) -> Value {
 
 /// The message for a new build `p` of the game in `st`: the faces that differ
 /// from the last good build (new picture or new data), the ids in order, and the
-/// sheets and sets when they changed. A build with errors sends no face.
+/// sheets, sets and diagnostics when they changed (an edit of one face of a deck
+/// whose every face has a warning need not send and show them all again). A
+/// build with errors sends no face.
 fn update(st: &GameState, p: &Preview) -> String {
     let mut msg = json!({
         "type": "update",
@@ -377,8 +387,10 @@ fn update(st: &GameState, p: &Preview) -> String {
         "ok": p.ok,
         "took_ms": p.took_ms,
         "build": st.builds + 1,
-        "diagnostics": p.diagnostics,
     });
+    if p.diagnostics != st.last.diagnostics {
+        msg["diagnostics"] = json!(p.diagnostics);
+    }
     if p.ok {
         let old = st.good.as_deref();
         let changed: Vec<&preview::Face> = p

@@ -97,7 +97,8 @@ function full(m) {
 function update(m) {
   const g = state.games.get(m.game);
   if (!g) return;
-  g.ok = m.ok; g.took = m.took_ms; g.build = m.build; g.diagnostics = m.diagnostics || [];
+  g.ok = m.ok; g.took = m.took_ms; g.build = m.build;
+  if (m.diagnostics) g.diagnostics = m.diagnostics; // absent: the same as the last build's
   if (m.name) g.name = m.name;
   // What this update brought, for the tests: the faces and the images pushed.
   state.lastUpdate = { build: m.build, faces: (m.faces || []).map((f) => f.id), images: state.pushedSince || [] };
@@ -118,14 +119,15 @@ function update(m) {
   if (m.sheets) { g.sheets = m.sheets; state.sheetsDirty = true; }
   if (m.ok) forgetPushed();
   if (m.game !== state.current) { renderGames(); return; }
-  renderGames();
-  renderStatus(true);
-  renderProblems();
   if (structure) { renderSetOptions(); layoutFaces(); }
+  // The new images first: they decode while the rest is drawn.
   for (const { face, before } of changed) {
     const fig = figures.get(face.id);
     if (fig) fillFace(fig, face, before ? 'swap' : 'new');
   }
+  renderGames();
+  renderStatus(true);
+  if (m.diagnostics) renderProblems();
   applyFilter();
   if (state.view === 'sheets' && state.sheetsDirty) renderSheets();
   const sel = changed.find((c) => c.face.id === state.selected);
