@@ -806,6 +806,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn hrefs_are_the_files_a_face_links_to() {
+        let svg = r##"<svg><use href="#a"/><image xlink:href = 'art/a&amp;b.png'/>
+            <image href="data:image/png;base64,AAAA"/><image href="art/c.jpg"/>
+            <image href="art/c.jpg"/><a href=""/></svg>"##;
+        assert_eq!(hrefs(svg), ["art/a&b.png", "art/c.jpg"]);
+        assert!(hrefs("<svg><text>href</text></svg>").is_empty());
+    }
+
+    #[test]
+    fn a_face_hash_follows_the_images_it_links_to() {
+        let mut files = crate::source::MemoryFiles::new();
+        files.insert("templates/g/a.png", b"one".to_vec());
+        files.insert("templates/g/b.png", b"two".to_vec());
+        let project = Project::new(files.clone());
+        let mut v = ImageVersions::new(&project, "g");
+        let (a, b) = (
+            v.of(r#"<image href="a.png"/>"#),
+            v.of(r#"<image href="b.png"/>"#),
+        );
+        files.insert("templates/g/a.png", b"three".to_vec());
+        let edited = Project::new(files);
+        let mut w = ImageVersions::new(&edited, "g");
+        assert_ne!(w.of(r#"<image href="a.png"/>"#), a);
+        assert_eq!(w.of(r#"<image href="b.png"/>"#), b);
+        assert_eq!(w.of(r#"<image href="../x.png"/>"#), "../x.png=-;");
+    }
+
+    #[test]
     fn positions_count_characters_from_one() {
         let text = "a = 1\nbé = [\n  2 ]\n";
         assert_eq!(position(text, 0), Some((1, 1, "a = 1")));

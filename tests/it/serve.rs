@@ -526,3 +526,83 @@ fn paths_outside_the_build_are_not_found_and_nothing_is_written() {
     drop(serve);
     assert_eq!(listing(tmp.path()), before, "serve changed the project");
 }
+
+/// Where the details say the face of card `two` is written, in the fixtures' mini
+/// game with its cards in `table_file` (written by `write`) instead of TOML.
+fn location_of_two(write: impl FnOnce(&Path)) -> Option<cardstock::preview::Location> {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(
+        &crate::common::repo().join("tests/fixtures/base"),
+        tmp.path(),
+    );
+    crate::common::copy_dir(
+        &crate::common::repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
+    std::fs::remove_file(tmp.path().join("data/mini/cards.toml")).unwrap();
+    write(tmp.path());
+    let project = cardstock::project::Project::disk(tmp.path()).unwrap();
+    let opts = cardstock::preview::Options {
+        paper: cardstock::layout::Paper::named("letter").unwrap(),
+        profile: None,
+        dpi: 50.0,
+    };
+    let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
+    assert!(p.ok, "{:?}", p.diagnostics);
+    let face = p
+        .faces
+        .iter()
+        .find(|f| f.side == "front" && f.data["id"] == "two")
+        .expect("a face of `two`");
+    face.source.clone()
+}
+
+#[test]
+fn the_details_locate_a_spreadsheet_row_like_a_toml_one() {
+    let csv = location_of_two(|root| {
+        let fixture = crate::common::repo().join("tests/fixtures/valid-csv-table");
+        crate::common::copy_dir(&fixture.join("data"), &root.join("data"));
+        crate::common::copy_dir(&fixture.join("templates"), &root.join("templates"));
+        let _ = std::fs::remove_file(root.join("data/mini/cards.toml.delete"));
+    });
+    assert_eq!(
+        csv,
+        Some(cardstock::preview::Location {
+            file: "data/mini/card.csv".into(),
+            sheet: None,
+            line: 3,
+            column: 1,
+        })
+    );
+    let xlsx = location_of_two(|root| {
+        use rust_xlsxwriter::Workbook;
+        let mut book = Workbook::new();
+        let sheet = book.add_worksheet();
+        sheet.set_name("card").unwrap();
+        // The table starts in column B, on row 2.
+        for (c, h) in ["id", "name", "suit", "value", "qty"].iter().enumerate() {
+            sheet.write(1, 1 + c as u16, *h).unwrap();
+        }
+        for (r, (id, suit)) in [("ace", "sun"), ("two", "moon"), ("three", "sun")]
+            .iter()
+            .enumerate()
+        {
+            let r = 2 + r as u32;
+            sheet.write(r, 1, *id).unwrap();
+            sheet.write(r, 2, id.to_uppercase()).unwrap();
+            sheet.write(r, 3, *suit).unwrap();
+            sheet.write(r, 4, r as f64).unwrap();
+        }
+        sheet.write(3, 5, 2).unwrap(); // two copies of `two`, as the rules count
+        book.save(root.join("data/mini/cards.xlsx")).unwrap();
+    });
+    assert_eq!(
+        xlsx,
+        Some(cardstock::preview::Location {
+            file: "data/mini/cards.xlsx".into(),
+            sheet: Some("card".into()),
+            line: 4,
+            column: 2,
+        })
+    );
+}
