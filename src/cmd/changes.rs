@@ -57,8 +57,7 @@ pub fn art_changed(old: &Fingerprint, new: &Fingerprint) -> bool {
 /// the OS gives them (inotify and the like), so a save starts a build at once; else,
 /// and once a second in any case, a look at the fingerprint.
 pub struct Changes {
-    /// The watcher, and its events: `true` for a file closed after writing.
-    events: Option<(notify::RecommendedWatcher, mpsc::Receiver<bool>)>,
+    events: Option<(notify::RecommendedWatcher, mpsc::Receiver<()>)>,
 }
 
 impl Changes {
@@ -68,18 +67,9 @@ impl Changes {
         let watcher = notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
             // Reading a file or listing a folder is an event too (inotify reports
             // opens and reads): only a change counts, or every build and every
-            // fingerprint would wake the next one. A file closed after writing
-            // is a save finished.
-            use notify::event::{AccessKind, AccessMode, EventKind};
-            let Ok(e) = e else { return };
-            match e.kind {
-                EventKind::Access(AccessKind::Close(AccessMode::Write)) => {
-                    let _ = tx.send(true);
-                }
-                EventKind::Access(_) => {}
-                _ => {
-                    let _ = tx.send(false);
-                }
+            // fingerprint would wake the next one.
+            if e.is_ok_and(|e| !matches!(e.kind, notify::EventKind::Access(_))) {
+                let _ = tx.send(());
             }
         });
         let events = watcher.ok().and_then(|mut w| {
@@ -103,19 +93,11 @@ impl Changes {
             std::thread::sleep(Duration::from_millis(100));
             return;
         };
-        let Ok(mut closed) = rx.recv_timeout(Duration::from_secs(1)) else {
-            return;
-        };
-        // An editor's save is often several events (write, rename, chmod): wait
-        // until they stop for a moment, or until the file is closed (then take
-        // only the events already there; a rename after it is the next change).
-        while !closed {
-            match rx.recv_timeout(Duration::from_millis(10)) {
-                Ok(c) => closed = c,
-                Err(_) => return,
-            }
+        if rx.recv_timeout(Duration::from_secs(1)).is_ok() {
+            // An editor's save is often several events (write, rename, chmod):
+            // wait until they stop for a moment.
+            while rx.recv_timeout(Duration::from_millis(10)).is_ok() {}
         }
-        while rx.try_recv().is_ok() {}
     }
 }
 
