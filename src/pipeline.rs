@@ -12,7 +12,7 @@ use crate::check::{check_asserts, check_contents, check_structure};
 use crate::diag::{Diagnostics, Reported};
 use crate::eval::{apply_derives, base_context, build_network, Context};
 use crate::export::png::PngCache;
-use crate::faces::{render_all, ParseCache, Rendered};
+use crate::faces::{render_all, FaceStore, ParseCache, Rendered};
 use crate::model::{load_game, Game};
 use crate::options::Options;
 use crate::output::Outputs;
@@ -205,6 +205,32 @@ pub fn render_and_parse<'a>(
     cache: Option<&'a ParseCache>,
     built: &mut Built,
 ) -> Option<Rendered<'a>> {
+    render_and_parse_kept(project, checked, cache, None, built)
+}
+
+/// Whether face `i` of a store is one an earlier build parsed without a problem
+/// (and whose tree the caller keeps): see [`Kept::parsed`].
+pub type KnownGood<'k> = &'k (dyn Fn(&FaceStore, usize) -> bool + Sync);
+
+/// What the live preview keeps between builds, so that an edit does again only
+/// what it changed.
+#[derive(Clone, Copy, Default)]
+pub struct Kept<'k> {
+    /// Preflight findings of the faces checked before.
+    pub preflight: Option<&'k crate::preflight::Cache>,
+    /// Faces known to parse: they are not parsed (nor taken from the parse cache)
+    /// unless a later stage asks for their tree.
+    pub parsed: Option<KnownGood<'k>>,
+}
+
+/// [`render_and_parse`], parsing only the faces `known` does not know.
+fn render_and_parse_kept<'a>(
+    project: &Project,
+    checked: &Checked,
+    cache: Option<&'a ParseCache>,
+    known: Option<KnownGood>,
+    built: &mut Built,
+) -> Option<Rendered<'a>> {
     let start = Instant::now();
     let renderer = Renderer {
         project,
@@ -215,9 +241,20 @@ pub fn render_and_parse<'a>(
     let rendered = built.take(render_all(&renderer, &checked.plans, cache))?;
     built.time("render", start);
     let start = Instant::now();
-    rendered.store.parse_all();
+    let store = &rendered.store;
+    let parsed = match known {
+        None => {
+            store.parse_all();
+            store.all_parsed()
+        }
+        Some(known) => {
+            use rayon::prelude::*;
+            let todo: Vec<usize> = (0..store.len()).filter(|&i| !known(store, i)).collect();
+            todo.par_iter().all(|&i| store.tree(i).is_some())
+        }
+    };
     built.time("parse", start);
-    if !rendered.store.all_parsed() {
+    if !parsed {
         built.diags.extend(
             rendered
                 .store
@@ -244,24 +281,26 @@ pub fn build_then(
     caches: Caches,
     then: impl FnOnce(&Game, &Rendered, &Built),
 ) -> Built {
-    build_then_preflight(project, id, opts, caches, None, then)
+    build_then_kept(project, id, opts, caches, Kept::default(), then)
 }
 
-/// Like [`build_then`], with the preflight findings of faces checked in earlier
-/// builds kept in `preflight` (the live preview): only new faces are checked.
-pub fn build_then_preflight(
+/// Like [`build_then`], with what earlier builds kept (the live preview): only
+/// new faces are parsed and preflighted.
+pub fn build_then_kept(
     project: &Project,
     id: &str,
     opts: &Options,
     caches: Caches,
-    preflight: Option<&crate::preflight::Cache>,
+    kept: Kept,
     then: impl FnOnce(&Game, &Rendered, &Built),
 ) -> Built {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
     };
-    let Some(rendered) = render_and_parse(project, &checked, caches.parsed, &mut built) else {
+    let Some(rendered) =
+        render_and_parse_kept(project, &checked, caches.parsed, kept.parsed, &mut built)
+    else {
         return built;
     };
     built.diags.extend(crate::eval::unused_copies(
@@ -281,7 +320,7 @@ pub fn build_then_preflight(
         &checked.plans,
         &rendered,
         &opts.profile,
-        preflight,
+        kept.preflight,
     );
     built.diags.extend(pre);
     built.time("preflight", start);

@@ -18,7 +18,7 @@ use usvg::Tree;
 
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::export::png::PngError;
-use crate::faces::{ParseCache, Rendered};
+use crate::faces::{FaceStore, ParseCache, Rendered};
 use crate::layout::Paper;
 use crate::model::Game;
 use crate::pipeline::{self, Built, Caches};
@@ -315,11 +315,20 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
             .chain(&checks)
             .for_each(|c| c.store(0, Relaxed));
     }
-    let pre = Some(&cache.preflight);
-    let built =
-        pipeline::build_then_preflight(project, id, &popts, caches, pre, |game, r, built| {
-            seen = Some(read(project, game, r, built, opts.dpi, cache));
-        });
+    // A face whose picture the last good build had parsed without a problem (its
+    // tree is kept) is not parsed again.
+    let images = Mutex::new(ImageVersions::new(project, id));
+    let known = |store: &FaceStore, i: usize| {
+        let hash = picture_hash(store, i, opts.dpi, &images);
+        cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
+    };
+    let kept = pipeline::Kept {
+        preflight: Some(&cache.preflight),
+        parsed: Some(&known),
+    };
+    let built = pipeline::build_then_kept(project, id, &popts, caches, kept, |game, r, built| {
+        seen = Some(read(project, game, r, built, opts.dpi, cache, &images));
+    });
     preview.name = built.name.clone();
     preview.ok = seen.is_some() && !built.diags.has_errors();
     if preview.ok {
@@ -367,19 +376,13 @@ fn read(
     built: &Built,
     dpi: f64,
     cache: &Cache,
+    images: &Mutex<ImageVersions>,
 ) -> Read {
-    let fonts = r.store.fonts().fingerprint();
-    let mut images = ImageVersions::new(project, &game.id);
     let mut hashes: BTreeMap<usize, String> = BTreeMap::new();
     let mut hash_of = |i: usize| {
         hashes
             .entry(i)
-            .or_insert_with(|| {
-                let (w, h) = r.store.sizes[i];
-                let svg = &r.store.svgs[i];
-                let salt = format!("{fonts}|{}", images.of(svg));
-                face_hash(svg, w, h, dpi, &salt)
-            })
+            .or_insert_with(|| picture_hash(&r.store, i, dpi, images))
             .clone()
     };
     // Where each picture prints: file -> pages.
@@ -713,6 +716,15 @@ fn hrefs(svg: &str) -> Vec<String> {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The hash of picture `i` of `store` at `dpi`.
+fn picture_hash(store: &FaceStore, i: usize, dpi: f64, images: &Mutex<ImageVersions>) -> String {
+    let (w, h) = store.sizes[i];
+    let svg = &store.svgs[i];
+    let linked = images.lock().map(|mut v| v.of(svg)).unwrap_or_default();
+    let salt = format!("{}|{linked}", store.fonts().fingerprint());
+    face_hash(svg, w, h, dpi, &salt)
 }
 
 /// A face's picture hash: its SVG text, size, resolution and the cardstock
