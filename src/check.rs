@@ -327,16 +327,27 @@ pub fn check_asserts(
 ) -> (Vec<Diagnostic>, Ran) {
     let mut base = base.clone();
     base.insert("counts".into(), crate::template::to_value(counts));
+    // Each assertion on its own core (the live preview runs them on every save);
+    // the problems in the order of the assertions.
+    use rayon::prelude::*;
+    let each: Vec<(Vec<Diagnostic>, Option<usize>)> = game
+        .asserts
+        .par_iter()
+        .map(|a| match Assert::new(game, tpl, a) {
+            Ok(check) => {
+                let diags = check.each(&base);
+                (diags, Some(check.ran.get()))
+            }
+            Err(d) => (vec![d], None),
+        })
+        .collect();
     let mut diags = Vec::new();
     let mut ran = Ran::default();
-    for a in &game.asserts {
-        match Assert::new(game, tpl, a) {
-            Ok(check) => {
-                diags.extend(check.each(&base));
-                ran.asserts += 1;
-                ran.checks += check.ran.get();
-            }
-            Err(d) => diags.push(d),
+    for (d, checks) in each {
+        diags.extend(d);
+        if let Some(n) = checks {
+            ran.asserts += 1;
+            ran.checks += n;
         }
     }
     (diags, ran)

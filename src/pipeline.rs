@@ -12,7 +12,7 @@ use crate::check::{check_asserts, check_contents, check_structure};
 use crate::diag::{Diagnostics, Reported};
 use crate::eval::{apply_derives, base_context, build_network, Context};
 use crate::export::png::PngCache;
-use crate::faces::{render_all, ParseCache, Rendered};
+use crate::faces::{render_all, FaceStore, ParseCache, Rendered};
 use crate::model::{load_game, Game};
 use crate::options::Options;
 use crate::output::Outputs;
@@ -197,16 +197,48 @@ pub fn load_and_check(
     })
 }
 
-/// Renders every face, parses it and checks it for print (preflight, in the same
-/// pass, on all cores); `None` when a template or a face had an error. The
-/// preflight's findings come back to be reported once the game is known to parse.
-fn render_parse_and_check<'a>(
+/// Renders every face and parses it (on all cores); `None` when a template or a
+/// face had an error.
+pub fn render_and_parse<'a>(
     project: &Project,
     checked: &Checked,
-    profile: &crate::profile::Profile,
     cache: Option<&'a ParseCache>,
     built: &mut Built,
-) -> Option<(Rendered<'a>, Vec<Vec<crate::preflight::Located>>)> {
+) -> Option<Rendered<'a>> {
+    render_and_parse_kept(project, checked, cache, None, None, built).map(|(r, _)| r)
+}
+
+/// Whether face `i` of a store is one an earlier build parsed without a problem
+/// (and whose tree the caller keeps): see [`Kept::parsed`].
+pub type KnownGood<'k> = &'k (dyn Fn(&FaceStore, usize) -> bool + Sync);
+
+/// What the live preview keeps between builds, so that an edit does again only
+/// what it changed.
+#[derive(Clone, Copy, Default)]
+pub struct Kept<'k> {
+    /// Preflight findings of the faces checked before.
+    pub preflight: Option<&'k crate::preflight::Cache>,
+    /// Faces known to parse: they are not parsed (nor taken from the parse cache)
+    /// unless a later stage asks for their tree.
+    pub parsed: Option<KnownGood<'k>>,
+}
+
+/// The preflight's findings of each face, made while parsing.
+type Found = Vec<Vec<crate::preflight::Located>>;
+
+/// [`render_and_parse`], parsing only the faces `known` does not know. With a
+/// `preflight` profile (and nothing known), each face is also checked for print
+/// right after it is parsed, while its tree is fresh: one pass over the faces,
+/// however few trees the store keeps; the findings come back to be reported once
+/// the game is known to parse.
+fn render_and_parse_kept<'a>(
+    project: &Project,
+    checked: &Checked,
+    cache: Option<&'a ParseCache>,
+    known: Option<KnownGood>,
+    preflight: Option<&crate::profile::Profile>,
+    built: &mut Built,
+) -> Option<(Rendered<'a>, Option<Found>)> {
     let start = Instant::now();
     let renderer = Renderer {
         project,
@@ -217,9 +249,38 @@ fn render_parse_and_check<'a>(
     let rendered = built.take(render_all(&renderer, &checked.plans, cache))?;
     built.time("render", start);
     let start = Instant::now();
-    let found = crate::preflight::parse_and_check(&renderer, &checked.plans, &rendered, profile);
-    built.time("parse + preflight", start);
-    if !rendered.store.all_parsed() {
+    let store = &rendered.store;
+    let mut found = None;
+    let parsed = match known {
+        None => {
+            match preflight {
+                Some(profile) => {
+                    found = Some(crate::preflight::parse_and_check(
+                        &renderer,
+                        &checked.plans,
+                        &rendered,
+                        profile,
+                    ))
+                }
+                None => store.parse_all(),
+            }
+            store.all_parsed()
+        }
+        Some(known) => {
+            use rayon::prelude::*;
+            let todo: Vec<usize> = (0..store.len()).filter(|&i| !known(store, i)).collect();
+            todo.par_iter().all(|&i| store.tree(i).is_some())
+        }
+    };
+    built.time(
+        if found.is_some() {
+            "parse + preflight"
+        } else {
+            "parse"
+        },
+        start,
+    );
+    if !parsed {
         built.diags.extend(
             rendered
                 .store
@@ -246,13 +307,33 @@ pub fn build_then(
     caches: Caches,
     then: impl FnOnce(&Game, &Rendered, &Built),
 ) -> Built {
+    build_then_kept(project, id, opts, caches, Kept::default(), then)
+}
+
+/// Like [`build_then`], with what earlier builds kept (the live preview): only
+/// new faces are parsed and preflighted.
+pub fn build_then_kept(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    caches: Caches,
+    kept: Kept,
+    then: impl FnOnce(&Game, &Rendered, &Built),
+) -> Built {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
     };
-    let Some((rendered, found)) =
-        render_parse_and_check(project, &checked, &opts.profile, caches.parsed, &mut built)
-    else {
+    // Preflight in the parsing pass, unless the live preview keeps its findings.
+    let preflight = kept.preflight.is_none().then_some(&opts.profile);
+    let Some((rendered, found)) = render_and_parse_kept(
+        project,
+        &checked,
+        caches.parsed,
+        kept.parsed,
+        preflight,
+        &mut built,
+    ) else {
         return built;
     };
     built.diags.extend(crate::eval::unused_copies(
@@ -260,14 +341,25 @@ pub fn build_then(
         &checked.base,
         &opts.settings(),
     ));
+    let start = Instant::now();
     let renderer = Renderer {
         project,
         game: &checked.game,
         tpl: &checked.tpl,
         base: &checked.base,
     };
-    let pre = crate::preflight::report(&renderer, &rendered, &opts.profile, found);
+    let pre = match found {
+        Some(found) => crate::preflight::report(&renderer, &rendered, &opts.profile, found),
+        None => crate::preflight::check_cached(
+            &renderer,
+            &checked.plans,
+            &rendered,
+            &opts.profile,
+            kept.preflight,
+        ),
+    };
     built.diags.extend(pre);
+    built.time("preflight", start);
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,

@@ -39,18 +39,31 @@ fn walk(dir: &Path, out: &mut Fingerprint, depth: usize) {
     }
 }
 
-/// Whether a file other than data (`.toml`) or a template (`.svg`) was added,
-/// removed or changed between two fingerprints: an image a face links to. Parsed
-/// faces are cached by their SVG text and the fonts, which do not change with the
-/// image, so the cache must then be dropped.
+/// Whether a file other than data (TOML or a spreadsheet), a template (`.svg`) or
+/// an editor's leftover (`x~`, `.x.swp`, `.#x`, vim's `4913`) was added, removed or
+/// changed between two fingerprints: an image a face links to, or a font. Parsed
+/// faces are cached by their SVG text and the fonts' names, which do not change
+/// with the image, so the cache must then be dropped.
 pub fn art_changed(old: &Fingerprint, new: &Fingerprint) -> bool {
-    let text = |p: &Path| {
-        p.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml") || e.eq_ignore_ascii_case("svg"))
+    const NOT_ART: [&str; 11] = [
+        "toml", "svg", "csv", "tsv", "xlsx", "xlsm", "ods", "swp", "swo", "swx", "tmp",
+    ];
+    let not_art = |p: &Path| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let ext = p
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        ext.is_some_and(|e| NOT_ART.contains(&e.as_str()))
+            || name.ends_with('~')
+            || name.starts_with(".#")
+            || name == "4913"
     };
     let (a, b): (std::collections::BTreeSet<_>, std::collections::BTreeSet<_>) =
         (old.iter().collect(), new.iter().collect());
-    a.symmetric_difference(&b).any(|(p, ..)| !text(p))
+    a.symmetric_difference(&b).any(|(p, ..)| !not_art(p))
 }
 
 /// Waits for the next change under the watched folders: file-system events where
@@ -124,6 +137,15 @@ mod tests {
         let mut added = base.clone();
         added.push(("templates/g/new.jpg".into(), 1, t));
         assert!(art_changed(&base, &added));
+        for leftover in [
+            "data/g/cards.csv",
+            "data/g/.cards.toml.swp",
+            "data/g/cards.toml~",
+        ] {
+            let mut more = base.clone();
+            more.push((leftover.into(), 1, t));
+            assert!(!art_changed(&base, &more), "{leftover}");
+        }
         assert!(!art_changed(&base, &base));
     }
 }

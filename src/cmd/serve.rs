@@ -1,7 +1,8 @@
 //! `cardstock serve`: build, then serve a page with every face, the sheets of the
 //! profile and the diagnostics, and rebuild on every save. The open page gets the
-//! changes over a WebSocket (only the faces that changed) and fetches their images
-//! by content hash.
+//! changes over a WebSocket: the images of the faces that changed (binary
+//! frames, rasterised in parallel as soon as the build is done), then a message
+//! with only those faces. The first load fetches images by content hash.
 //!
 //! HTTP is tiny_http (no hand-written parsing), the WebSocket tungstenite. Every
 //! answer comes from memory: the page's three files (compiled in), the builds'
@@ -72,12 +73,21 @@ struct GameState {
 /// What the request threads share with the build loop.
 struct Shared {
     games: RwLock<Vec<GameState>>,
-    /// Open pages: each gets every update message.
-    pages: Mutex<Vec<mpsc::Sender<Arc<str>>>>,
+    /// Open pages: each gets every update message (and the images before it).
+    pages: Mutex<Vec<mpsc::Sender<Frame>>>,
     /// PNG of each picture of the current builds, made on first request.
     pngs: Mutex<HashMap<String, Arc<OnceLock<Option<Png>>>>>,
     /// `Host` headers to answer (loopback only); empty: any.
     hosts: Vec<String>,
+}
+
+/// What the WebSocket sends a page.
+#[derive(Clone)]
+enum Frame {
+    /// A JSON message.
+    Text(Arc<str>),
+    /// A picture: its hash (32 ASCII bytes) then its PNG, in one binary frame.
+    Image(Arc<str>, Png),
 }
 
 /// What `serve` works on, checked once.
@@ -142,7 +152,7 @@ pub fn run(args: &Args) -> i32 {
     let mut states = Vec::new();
     for (id, cache) in plan.games.iter().zip(&caches) {
         let p = Arc::new(preview::build(&plan.project.fresh(), id, &plan.opts, cache));
-        report(&p, None);
+        report(&p, None, None);
         states.push(GameState {
             id: id.clone(),
             good: p.ok.then(|| p.clone()),
@@ -233,9 +243,7 @@ fn follow(
             continue;
         }
         if art_changed(&last, &now) {
-            caches
-                .iter_mut()
-                .for_each(|c| *c = preview::Cache::default());
+            caches.iter_mut().for_each(preview::Cache::images_changed);
         }
         let touched = touched_games(&last, &now, &plan.root, &plan.games);
         last = now;
@@ -246,12 +254,25 @@ fn follow(
                 &plan.opts,
                 cache,
             ));
+            // The images of the faces that changed, made on all cores before the
+            // page hears of them, and sent ahead of the message that names them.
+            let images = match shared.games.read() {
+                Ok(states) => new_pictures(states[i].good.as_deref(), &p),
+                Err(_) => return 1,
+            };
+            let images: Vec<Frame> = {
+                use rayon::prelude::*;
+                images
+                    .par_iter()
+                    .filter_map(|h| Some(Frame::Image(h.as_str().into(), png_of(shared, &p, h)?)))
+                    .collect()
+            };
             {
                 let Ok(mut states) = shared.games.write() else {
                     return 1;
                 };
                 let st = &mut states[i];
-                report(&p, st.good.as_deref());
+                report(&p, st.good.as_deref(), Some(cache.last_work()));
                 let message = update(st, &p);
                 st.builds += 1;
                 if p.ok {
@@ -260,7 +281,10 @@ fn follow(
                 st.last = p;
                 // Under the lock: a page that opens now gets this build either in
                 // its first message or as this update, never both.
-                broadcast(shared, message.into());
+                for image in images {
+                    broadcast(shared, image);
+                }
+                broadcast(shared, Frame::Text(message.into()));
             }
             forget_old_pngs(shared);
             prerender(shared, Some(i));
@@ -294,7 +318,9 @@ fn touched_games(
 }
 
 /// Prints one line per build, and each diagnostic on a line with its hint.
-fn report(p: &Preview, before: Option<&Preview>) {
+/// With `work` (faces parsed and preflighted), says how much of the build was
+/// done again.
+fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
     let changed = before.map(|b| {
         p.faces
             .iter()
@@ -306,6 +332,12 @@ fn report(p: &Preview, before: Option<&Preview>) {
         (true, None) => format!("{} faces", p.faces.len()),
         (true, Some(1)) => "1 face changed".to_string(),
         (true, Some(n)) => format!("{n} faces changed"),
+    };
+    let what = match work {
+        Some((parsed, checked)) if p.ok => {
+            format!("{what} ({parsed} parsed, {checked} preflighted)")
+        }
+        _ => what,
     };
     super::say(&format!(
         "{}: built in {:.0} ms, {what}\n",
@@ -344,7 +376,9 @@ fn full(st: &GameState) -> Value {
 
 /// The message for a new build `p` of the game in `st`: the faces that differ
 /// from the last good build (new picture or new data), the ids in order, and the
-/// sheets and sets when they changed. A build with errors sends no face.
+/// sheets, sets and diagnostics when they changed (an edit of one face of a deck
+/// whose every face has a warning need not send and show them all again). A
+/// build with errors sends no face.
 fn update(st: &GameState, p: &Preview) -> String {
     let mut msg = json!({
         "type": "update",
@@ -353,8 +387,10 @@ fn update(st: &GameState, p: &Preview) -> String {
         "ok": p.ok,
         "took_ms": p.took_ms,
         "build": st.builds + 1,
-        "diagnostics": p.diagnostics,
     });
+    if p.diagnostics != st.last.diagnostics {
+        msg["diagnostics"] = json!(p.diagnostics);
+    }
     if p.ok {
         let old = st.good.as_deref();
         let changed: Vec<&preview::Face> = p
@@ -377,8 +413,27 @@ fn update(st: &GameState, p: &Preview) -> String {
     msg.to_string()
 }
 
-/// Sends a message to every open page, forgetting the closed ones.
-fn broadcast(shared: &Shared, message: Arc<str>) {
+/// The pictures of the faces of build `p` that the last good build `old` did not
+/// have: the images a page showing `old` lacks (none for a build with errors).
+fn new_pictures(old: Option<&Preview>, p: &Preview) -> Vec<String> {
+    if !p.ok {
+        return Vec::new();
+    }
+    let had: std::collections::HashSet<&str> = old
+        .iter()
+        .flat_map(|o| o.faces.iter().map(|f| f.hash.as_str()))
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for f in &p.faces {
+        if !had.contains(f.hash.as_str()) && !out.contains(&f.hash) {
+            out.push(f.hash.clone());
+        }
+    }
+    out
+}
+
+/// Sends a frame to every open page, forgetting the closed ones.
+fn broadcast(shared: &Shared, message: Frame) {
     if let Ok(mut pages) = shared.pages.lock() {
         pages.retain(|tx| tx.send(message.clone()).is_ok());
     }
@@ -397,9 +452,15 @@ fn holder(shared: &Shared, hash: &str) -> Option<Arc<Preview>> {
 /// A picture's PNG bytes (or a page file), shared by every answer that sends them.
 type Png = Arc<[u8]>;
 
-/// The PNG of picture `hash`, made once (concurrent requests wait for it).
+/// The PNG of picture `hash` of a current build, made once (concurrent requests
+/// wait for it).
 fn png(shared: &Shared, hash: &str) -> Option<Png> {
-    let preview = holder(shared, hash)?;
+    png_of(shared, &*holder(shared, hash)?, hash)
+}
+
+/// The PNG of picture `hash` of build `preview` (current or about to be), made
+/// once and kept until no current build has it.
+fn png_of(shared: &Shared, preview: &Preview, hash: &str) -> Option<Png> {
     let cell = shared
         .pngs
         .lock()
@@ -461,7 +522,7 @@ fn secure<R: std::io::Read>(r: Response<R>) -> Response<R> {
         .with_header(header("Referrer-Policy", "no-referrer"))
         .with_header(header(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+            "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'",
         ))
 }
 
@@ -571,7 +632,7 @@ fn websocket(shared: &Arc<Shared>, rq: Request) {
         return;
     };
     let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
-    let (tx, rx) = mpsc::channel::<Arc<str>>();
+    let (tx, rx) = mpsc::channel::<Frame>();
     // Subscribe and take the state under one lock: no update is lost or doubled.
     let first = {
         let Ok(games) = shared.games.read() else {
@@ -592,7 +653,13 @@ fn websocket(shared: &Arc<Shared>, rq: Request) {
         }
         loop {
             let sent = match rx.recv_timeout(Duration::from_secs(20)) {
-                Ok(m) => ws.send(Message::text(m.to_string())),
+                Ok(Frame::Text(m)) => ws.send(Message::text(m.to_string())),
+                Ok(Frame::Image(hash, png)) => {
+                    let mut frame = Vec::with_capacity(hash.len() + png.len());
+                    frame.extend_from_slice(hash.as_bytes());
+                    frame.extend_from_slice(&png);
+                    ws.send(Message::binary(frame))
+                }
                 // A ping now and then finds pages that went away without a word.
                 Err(mpsc::RecvTimeoutError::Timeout) => ws.send(Message::Ping(Default::default())),
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,

@@ -15,15 +15,17 @@ mod cover;
 mod elements;
 mod shape;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
 use crate::faces::Rendered;
-use crate::model::{Component, Severity, Side};
+use crate::model::{Component, Severity, Shape, Side};
 use crate::profile::Profile;
 use crate::render::{FacePlan, Renderer};
 use checks::{Check, Face, Finding};
@@ -50,9 +52,21 @@ pub fn check(
     rendered: &Rendered,
     profile: &Profile,
 ) -> Vec<Diagnostic> {
+    check_cached(r, plans, rendered, profile, None)
+}
+
+/// Like [`check`], taking the findings of faces checked before from `cache` (and
+/// keeping the new ones there): an unchanged face is not checked again.
+pub fn check_cached(
+    r: &Renderer,
+    plans: &[Vec<FacePlan>],
+    rendered: &Rendered,
+    profile: &Profile,
+    cache: Option<&Cache>,
+) -> Vec<Diagnostic> {
     let per_face: Vec<Vec<Located>> = (0..rendered.store.len())
         .into_par_iter()
-        .map(|i| face(r, plans, rendered, profile, i))
+        .map(|i| face(r, plans, rendered, profile, cache, i))
         .collect();
     report(r, rendered, profile, per_face)
 }
@@ -66,11 +80,11 @@ pub fn parse_and_check(
     rendered: &Rendered,
     profile: &Profile,
 ) -> Vec<Vec<Located>> {
-    let found: Vec<std::sync::Mutex<Vec<Located>>> = (0..rendered.store.len())
-        .map(|_| std::sync::Mutex::new(Vec::new()))
+    let found: Vec<Mutex<Vec<Located>>> = (0..rendered.store.len())
+        .map(|_| Mutex::new(Vec::new()))
         .collect();
     rendered.store.parse_all_with(|i| {
-        let f = face(r, plans, rendered, profile, i);
+        let f = face(r, plans, rendered, profile, None, i);
         if let Ok(mut slot) = found[i].lock() {
             *slot = f;
         }
@@ -81,39 +95,113 @@ pub fn parse_and_check(
         .collect()
 }
 
+/// A face's findings, shared between builds.
+type Findings = Arc<Vec<Finding>>;
+
+/// The findings of faces already checked, kept between builds (the live
+/// preview): keyed by a face's SVG text, fonts, size, bleed, cut shape and safe
+/// distance, which decide them. The images a face links to are not in the key:
+/// drop the cache when an image changes.
+#[derive(Default)]
+pub struct Cache {
+    /// Findings (before they are located in templates), and whether the current
+    /// build has used them.
+    found: Mutex<HashMap<[u8; 32], (Findings, bool)>>,
+    /// Faces checked / taken from the cache (counted until reset by the caller).
+    pub checked: AtomicUsize,
+    pub reused: AtomicUsize,
+}
+
+impl Cache {
+    /// Forgets the findings of faces the last build did not have (faces edited
+    /// away), so a long session holds only the current faces'.
+    pub fn keep_used(&self) {
+        if let Ok(mut m) = self.found.lock() {
+            m.retain(|_, (_, used)| std::mem::replace(used, false));
+        }
+    }
+
+    /// Number of faces whose findings are held.
+    pub fn len(&self) -> usize {
+        self.found.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Whether no face's findings are held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn key(text: &str, fonts: u64, comp: &Component, shape: Shape, safe: f64) -> [u8; 32] {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(text.as_bytes());
+        h.update(
+            format!(
+                "|{fonts}|{}|{}|{}|{shape:?}|{safe}",
+                comp.size.width, comp.size.height, comp.bleed
+            )
+            .as_bytes(),
+        );
+        h.finalize().into()
+    }
+}
+
 /// The located findings of face `i`.
 fn face(
     r: &Renderer,
     plans: &[Vec<FacePlan>],
     rendered: &Rendered,
     profile: &Profile,
+    cache: Option<&Cache>,
     i: usize,
 ) -> Vec<Located> {
     let store = &rendered.store;
     let o = &store.origins[i];
     let comp = &r.game.components[o.component];
-    let (Some(tree), Some(plan)) = (store.tree(i), plans[o.component].get(o.face)) else {
+    let Some(plan) = plans[o.component].get(o.face) else {
         return Vec::new();
     };
     let text = &store.svgs[i];
-    let elements = Elements::read(text).unwrap_or_default();
-    let geometry = |tree| face_geometry(tree, comp, plan.shape, profile.safe);
-    // Elements are named by ids: parse a copy with an id on every element when the
-    // face marks keep-visible ones, or when it has something to report.
-    let mut findings = Vec::new();
-    if !elements.any_keep() {
-        findings = checks::check(&geometry(&tree), &elements::leaves(&tree, &elements));
-        if findings.is_empty() {
-            return Vec::new();
+    let findings = match cache {
+        None => findings(rendered, comp, plan.shape, profile, i),
+        Some(c) => {
+            let key = Cache::key(
+                text,
+                store.fonts().fingerprint(),
+                comp,
+                plan.shape,
+                profile.safe,
+            );
+            let hit = c.found.lock().ok().and_then(|mut m| {
+                m.get_mut(&key).map(|(f, used)| {
+                    *used = true;
+                    f.clone()
+                })
+            });
+            match hit {
+                Some(f) => {
+                    c.reused.fetch_add(1, Relaxed);
+                    Some(f)
+                }
+                None => {
+                    let f = findings(rendered, comp, plan.shape, profile, i);
+                    c.checked.fetch_add(1, Relaxed);
+                    if let (Some(f), Ok(mut m)) = (&f, c.found.lock()) {
+                        m.insert(key, (f.clone(), true));
+                    }
+                    f
+                }
+            }
         }
-    }
-    if let Some(tagged) = store.parse_text(&elements.tagged(text)) {
-        findings = checks::check(&geometry(&tagged), &elements::leaves(&tagged, &elements));
-    }
+    };
+    let Some(findings) = findings.filter(|f| !f.is_empty()) else {
+        return Vec::new();
+    };
+    let elements = Elements::read(text).unwrap_or_default();
     let locator = store.locator(r, plans, i);
     let locate = |e: Option<usize>| locator.locate(e.map(|e| elements.list[e].start.clone()));
     findings
-        .into_iter()
+        .iter()
         .map(|finding| {
             let (file, span) = locate(finding.element);
             let other = finding
@@ -121,13 +209,41 @@ fn face(
                 .map(|e| locate(Some(e)))
                 .map(|(f, s)| file_line(r, &f, s));
             Located {
-                finding,
+                finding: finding.clone(),
                 file,
                 span,
                 other,
             }
         })
         .collect()
+}
+
+/// The findings of face `i`, not yet located; `None` if it did not parse.
+fn findings(
+    rendered: &Rendered,
+    comp: &Component,
+    shape: Shape,
+    profile: &Profile,
+    i: usize,
+) -> Option<Findings> {
+    let store = &rendered.store;
+    let tree = store.tree(i)?;
+    let text = &store.svgs[i];
+    let elements = Elements::read(text).unwrap_or_default();
+    let geometry = |tree| face_geometry(tree, comp, shape, profile.safe);
+    // Elements are named by ids: parse a copy with an id on every element when the
+    // face marks keep-visible ones, or when it has something to report.
+    let mut findings = Vec::new();
+    if !elements.any_keep() {
+        findings = checks::check(&geometry(&tree), &elements::leaves(&tree, &elements));
+        if findings.is_empty() {
+            return Some(Arc::default());
+        }
+    }
+    if let Some(tagged) = store.parse_text(&elements.tagged(text)) {
+        findings = checks::check(&geometry(&tagged), &elements::leaves(&tagged, &elements));
+    }
+    Some(Arc::new(findings))
 }
 
 /// A face's cut, safe distance and scale. Parts under 30 mm a side (chits, coins)

@@ -100,11 +100,15 @@ fn shown_hash(b: &mut cdp::Browser, id: &str) -> String {
     b.wait_for(&format!("{fig} !== null"), 60);
     b.eval(&format!("{fig}.scrollIntoView({{block: 'center'}})"));
     let hash = b.wait_for(
-        &format!("(() => {{ const i = {fig}.querySelector('img'); return i.complete && i.naturalWidth > 0 && i.src.includes(i.dataset.hash) ? i.dataset.hash : null; }})()"),
+        &format!("(() => {{ const i = {fig}.querySelector('img'); return i.complete && i.naturalWidth > 0 && {SHOWS_ITS_HASH} ? i.dataset.hash : null; }})()"),
         60,
     );
     hash.as_str().unwrap().to_string()
 }
+
+/// JavaScript: whether `img` `i` shows the picture its `data-hash` names (fetched
+/// by hash, or pushed with the update and shown from a `blob:` URL).
+const SHOWS_ITS_HASH: &str = "i.src.endsWith(window.cardstock.imgUrl(i.dataset.hash))";
 
 /// How many pixels of face `id`'s image, as the page shows it, have colour `hex`.
 fn pixels_of_colour(b: &mut cdp::Browser, id: &str, hex: &str) -> u64 {
@@ -161,17 +165,18 @@ fn the_page_follows_edits_without_reloading_and_shows_errors() {
         ),
         60,
     );
-    // The new image is in place (the page is still scrolled elsewhere), and it is
-    // the only image fetched since the edit.
+    // The new image is in place (the page is still scrolled elsewhere): the
+    // server pushed it with the update, so the page fetched no image.
     let new_hash = b.wait_for(
-        &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{bill}\"] img'); return i.complete && i.src.endsWith(i.dataset.hash + '.png') ? i.dataset.hash : null; }})()"),
+        &format!("(() => {{ const i = document.querySelector('figure[data-id=\"{bill}\"] img'); return i.complete && {SHOWS_ITS_HASH} ? i.dataset.hash : null; }})()"),
         60,
     );
     let new_hash = new_hash.as_str().unwrap().to_string();
-    let fetched = b.eval(
-        "[...new Set(performance.getEntriesByType('resource').filter(e => e.startTime > window.editedAt && e.name.includes('/img/')).map(e => new URL(e.name).pathname))]",
+    assert_eq!(images_fetched_since_edit(&mut b), serde_json::json!([]));
+    assert_eq!(
+        b.eval("window.cardstock.lastUpdate.images"),
+        serde_json::json!([new_hash])
     );
-    assert_eq!(fetched, serde_json::json!([format!("/img/{new_hash}.png")]));
     assert_eq!(shown_hash(&mut b, bill), new_hash);
     assert_ne!(new_hash, old_hash);
     assert!(pixels_of_colour(&mut b, bill, "#f0c020") > 10_000);
@@ -214,6 +219,102 @@ fn the_page_follows_edits_without_reloading_and_shows_errors() {
     b.wait_for("document.querySelector('#problems').hidden", 60);
     assert_eq!(b.eval("document.body.classList.contains('stale')"), false);
     assert_eq!(b.eval("window.sameDocument"), "yes");
+    drop(serve);
+}
+
+/// The images the page requested since `window.editedAt`.
+fn images_fetched_since_edit(b: &mut cdp::Browser) -> serde_json::Value {
+    b.eval(
+        "[...new Set(performance.getEntriesByType('resource').filter(e => e.startTime > window.editedAt && e.name.includes('/img/')).map(e => new URL(e.name).pathname))]",
+    )
+}
+
+/// Saves `file` with `text` (or as it is, if `text` is `None`) and waits for the
+/// page's next update; returns its faces and pushed images, `{faces, images}`.
+fn save_and_wait(b: &mut cdp::Browser, file: &Path, text: &[u8]) -> serde_json::Value {
+    let build = b.eval("window.cardstock.games.values().next().value.build");
+    b.eval("window.editedAt = performance.now(); true");
+    std::fs::write(file, text).unwrap();
+    b.wait_for(
+        &format!("(() => {{ const u = window.cardstock.lastUpdate; return u && u.build > {build} ? u : null; }})()"),
+        60,
+    );
+    let update = b.eval("window.cardstock.lastUpdate");
+    // Wait until the changed faces show their new images.
+    b.wait_for(
+        "[...document.querySelectorAll('figure.face img')].every(i => i.src.endsWith(window.cardstock.imgUrl(i.dataset.hash)))",
+        60,
+    );
+    update
+}
+
+/// A PNG of `size` x `size` pixels of one colour.
+fn solid_png(size: u32, rgb: [u8; 3]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, size, size);
+    e.set_color(png::ColorType::Rgb);
+    e.set_depth(png::BitDepth::Eight);
+    let data: Vec<u8> = (0..size * size).flat_map(|_| rgb).collect();
+    e.write_header().unwrap().write_image_data(&data).unwrap();
+    out
+}
+
+#[test]
+fn an_edit_sends_the_page_only_the_faces_it_changed() {
+    let Some(chrome) = cdp::chromium_or_skip("an_edit_sends_only_the_faces_it_changed") else {
+        return;
+    };
+    let tmp = project_copy(&[GAME]);
+    // The bills (3 faces) show an image file; nothing else does.
+    let templates = tmp.path().join("templates").join(GAME);
+    let stamp = templates.join("stamp.png");
+    std::fs::write(&stamp, solid_png(120, [200, 30, 30])).unwrap();
+    edit(
+        &templates.join("bill.svg"),
+        "{% endblock %}",
+        "<image href=\"stamp.png\" x=\"4\" y=\"12\" width=\"8\" height=\"8\"/>\n{% endblock %}",
+    );
+    let serve = Serve::start(tmp.path(), &[]);
+    let mut b = cdp::Browser::open(&chrome, &serve.url, 1400, 1000);
+    b.wait_for("document.querySelectorAll('figure.face').length > 100", 60);
+    let card = "contracts/012-front";
+    let old_card = shown_hash(&mut b, card);
+    let bills: Vec<String> = (1..=3).map(|n| format!("money/{n:03}-front")).collect();
+    let old_bills: Vec<String> = bills.iter().map(|id| shown_hash(&mut b, id)).collect();
+
+    // One contract's city: that card, and only its image, is sent.
+    let contracts = tmp.path().join("data").join(GAME).join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    let at = text.match_indices("[[contract]]").nth(11).unwrap().0;
+    let moved = format!(
+        "{}{}",
+        &text[..at],
+        text[at..].replacen("city = \"kansas-city\"", "city = \"denver\"", 1)
+    );
+    let update = save_and_wait(&mut b, &contracts, moved.as_bytes());
+    let new_card = shown_hash(&mut b, card);
+    assert_ne!(new_card, old_card);
+    assert_eq!(update["faces"], serde_json::json!([card]), "{update}");
+    assert_eq!(update["images"], serde_json::json!([new_card]), "{update}");
+    assert_eq!(images_fetched_since_edit(&mut b), serde_json::json!([]));
+
+    // A save that changes no face (a comment at the end): nothing is sent.
+    let commented = format!("{moved}\n# a note\n");
+    let update = save_and_wait(&mut b, &contracts, commented.as_bytes());
+    assert_eq!(update["faces"], serde_json::json!([]), "{update}");
+    assert_eq!(update["images"], serde_json::json!([]), "{update}");
+    assert_eq!(shown_hash(&mut b, card), new_card);
+
+    // A new image file: the faces that show it, and no other.
+    let update = save_and_wait(&mut b, &stamp, &solid_png(120, [30, 30, 200]));
+    assert_eq!(update["faces"], serde_json::json!(bills), "{update}");
+    let new_bills: Vec<String> = bills.iter().map(|id| shown_hash(&mut b, id)).collect();
+    assert_eq!(update["images"], serde_json::json!(new_bills), "{update}");
+    for (new, old) in new_bills.iter().zip(&old_bills) {
+        assert_ne!(new, old);
+    }
+    assert_eq!(shown_hash(&mut b, card), new_card);
+    assert_eq!(images_fetched_since_edit(&mut b), serde_json::json!([]));
     drop(serve);
 }
 
@@ -424,4 +525,84 @@ fn paths_outside_the_build_are_not_found_and_nothing_is_written() {
     }
     drop(serve);
     assert_eq!(listing(tmp.path()), before, "serve changed the project");
+}
+
+/// Where the details say the face of card `two` is written, in the fixtures' mini
+/// game with its cards in `table_file` (written by `write`) instead of TOML.
+fn location_of_two(write: impl FnOnce(&Path)) -> Option<cardstock::preview::Location> {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(
+        &crate::common::repo().join("tests/fixtures/base"),
+        tmp.path(),
+    );
+    crate::common::copy_dir(
+        &crate::common::repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
+    std::fs::remove_file(tmp.path().join("data/mini/cards.toml")).unwrap();
+    write(tmp.path());
+    let project = cardstock::project::Project::disk(tmp.path()).unwrap();
+    let opts = cardstock::preview::Options {
+        paper: cardstock::layout::Paper::named("letter").unwrap(),
+        profile: None,
+        dpi: 50.0,
+    };
+    let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
+    assert!(p.ok, "{:?}", p.diagnostics);
+    let face = p
+        .faces
+        .iter()
+        .find(|f| f.side == "front" && f.data["id"] == "two")
+        .expect("a face of `two`");
+    face.source.clone()
+}
+
+#[test]
+fn the_details_locate_a_spreadsheet_row_like_a_toml_one() {
+    let csv = location_of_two(|root| {
+        let fixture = crate::common::repo().join("tests/fixtures/valid-csv-table");
+        crate::common::copy_dir(&fixture.join("data"), &root.join("data"));
+        crate::common::copy_dir(&fixture.join("templates"), &root.join("templates"));
+        let _ = std::fs::remove_file(root.join("data/mini/cards.toml.delete"));
+    });
+    assert_eq!(
+        csv,
+        Some(cardstock::preview::Location {
+            file: "data/mini/card.csv".into(),
+            sheet: None,
+            line: 3,
+            column: 1,
+        })
+    );
+    let xlsx = location_of_two(|root| {
+        use rust_xlsxwriter::Workbook;
+        let mut book = Workbook::new();
+        let sheet = book.add_worksheet();
+        sheet.set_name("card").unwrap();
+        // The table starts in column B, on row 2.
+        for (c, h) in ["id", "name", "suit", "value", "qty"].iter().enumerate() {
+            sheet.write(1, 1 + c as u16, *h).unwrap();
+        }
+        for (r, (id, suit)) in [("ace", "sun"), ("two", "moon"), ("three", "sun")]
+            .iter()
+            .enumerate()
+        {
+            let r = 2 + r as u32;
+            sheet.write(r, 1, *id).unwrap();
+            sheet.write(r, 2, id.to_uppercase()).unwrap();
+            sheet.write(r, 3, *suit).unwrap();
+            sheet.write(r, 4, r as f64).unwrap();
+        }
+        sheet.write(3, 5, 2).unwrap(); // two copies of `two`, as the rules count
+        book.save(root.join("data/mini/cards.xlsx")).unwrap();
+    });
+    assert_eq!(
+        xlsx,
+        Some(cardstock::preview::Location {
+            file: "data/mini/cards.xlsx".into(),
+            sheet: Some("card".into()),
+            line: 4,
+            column: 2,
+        })
+    );
 }

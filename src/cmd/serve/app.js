@@ -1,6 +1,8 @@
 // cardstock live preview. The server sends every game once ("full"), then one
-// "update" per build with only the faces that changed; images are fetched by
-// content hash (/img/<hash>.png), so an unchanged face is never fetched again.
+// "update" per build with only the faces that changed, each new image pushed
+// just before it (a binary frame: 32 bytes of hash, then the PNG). The first
+// load fetches images by content hash (/img/<hash>.png), so an unchanged face is
+// never fetched or sent again.
 'use strict';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -11,7 +13,8 @@ function el(tag, cls, text) {
   if (text != null) e.textContent = text;
   return e;
 }
-const imgUrl = (hash) => `/img/${hash}.png`;
+const pushed = new Map(); // hash -> blob: URL of an image the server pushed
+const imgUrl = (hash) => pushed.get(hash) || `/img/${hash}.png`;
 const CSS_PX_PER_MM = 96 / 25.4;
 const store = {
   get(key, fallback) {
@@ -34,6 +37,7 @@ const state = {
 };
 const figures = new Map(); // face id -> <figure>
 window.cardstock = state; // for the curious (and the browser test)
+state.imgUrl = (hash) => imgUrl(hash);
 
 function loadGame(g) {
   return {
@@ -51,9 +55,11 @@ const game = () => state.games.get(state.current);
 let retry = 500;
 function connect() {
   const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  ws.binaryType = 'arraybuffer';
   ws.onmessage = (e) => {
-    state.messageAt = performance.timeOrigin + performance.now(); // for the benchmark
     retry = 500;
+    if (typeof e.data !== 'string') { receiveImage(e.data); return; }
+    state.messageAt = performance.timeOrigin + performance.now(); // for the benchmark
     const m = JSON.parse(e.data);
     if (m.type === 'full') full(m);
     else if (m.type === 'update') update(m);
@@ -63,6 +69,22 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
+}
+
+/** A pushed image: kept as a blob: URL until no face shows it. */
+function receiveImage(data) {
+  const hash = new TextDecoder().decode(new Uint8Array(data, 0, 32));
+  if (!pushed.has(hash)) pushed.set(hash, URL.createObjectURL(new Blob([new Uint8Array(data, 32)], { type: 'image/png' })));
+  state.pushedSince = (state.pushedSince || []).concat([hash]);
+}
+
+/** Lets go of pushed images no face of any game shows any more. */
+function forgetPushed() {
+  const live = new Set();
+  for (const g of state.games.values()) for (const f of g.faces.values()) live.add(f.hash);
+  for (const [hash, url] of pushed) {
+    if (!live.has(hash)) { URL.revokeObjectURL(url); pushed.delete(hash); }
+  }
 }
 
 function full(m) {
@@ -75,8 +97,12 @@ function full(m) {
 function update(m) {
   const g = state.games.get(m.game);
   if (!g) return;
-  g.ok = m.ok; g.took = m.took_ms; g.build = m.build; g.diagnostics = m.diagnostics || [];
+  g.ok = m.ok; g.took = m.took_ms; g.build = m.build;
+  if (m.diagnostics) g.diagnostics = m.diagnostics; // absent: the same as the last build's
   if (m.name) g.name = m.name;
+  // What this update brought, for the tests: the faces and the images pushed.
+  state.lastUpdate = { build: m.build, faces: (m.faces || []).map((f) => f.id), images: state.pushedSince || [] };
+  state.pushedSince = [];
   const changed = [];
   for (const f of m.faces || []) {
     changed.push({ face: f, before: g.faces.get(f.id) });
@@ -91,15 +117,17 @@ function update(m) {
   }
   if (m.sets) { g.sets = m.sets; structure = true; }
   if (m.sheets) { g.sheets = m.sheets; state.sheetsDirty = true; }
+  if (m.ok) forgetPushed();
   if (m.game !== state.current) { renderGames(); return; }
-  renderGames();
-  renderStatus(true);
-  renderProblems();
   if (structure) { renderSetOptions(); layoutFaces(); }
+  // The new images first: they decode while the rest is drawn.
   for (const { face, before } of changed) {
     const fig = figures.get(face.id);
     if (fig) fillFace(fig, face, before ? 'swap' : 'new');
   }
+  renderGames();
+  renderStatus(true);
+  if (m.diagnostics) renderProblems();
   applyFilter();
   if (state.view === 'sheets' && state.sheetsDirty) renderSheets();
   const sel = changed.find((c) => c.face.id === state.selected);
@@ -439,7 +467,11 @@ function renderDetail(before) {
   fact('Image', `${f.px[0]} × ${f.px[1]} px at ${g.dpi} dpi`);
   const src = $('#detail-source');
   src.replaceChildren();
-  if (f.source) src.append(code(`${f.source.file}:${f.source.line}`));
+  if (f.source) {
+    // file:line:column of a TOML or CSV row; file:row:column of a workbook row.
+    src.append(code(`${f.source.file}:${f.source.line}:${f.source.column}`));
+    if (f.source.sheet) src.append(` (sheet ${f.source.sheet})`);
+  }
   else src.append(f.data ? '' : 'This face has no data row.');
   const table = $('#detail-data');
   table.replaceChildren();
