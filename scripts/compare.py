@@ -103,7 +103,7 @@ def edit_to_pdf(cardstock, deck, runs=8):
             before = os.stat(pdf).st_mtime_ns
             start = time.perf_counter()
             with open(art, "w") as f:
-                f.write(re.sub(r">\$[0-9,]+<", f">${i + 1}00<", original, count=1))
+                f.write(re.sub(r"costs [0-9]+", f"costs {i + 10}", original, count=1))
             while os.stat(pdf).st_mtime_ns == before and time.perf_counter() - start < 5:
                 time.sleep(0.0005)
             times.append((time.perf_counter() - start) * 1000)

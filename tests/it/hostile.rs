@@ -302,39 +302,77 @@ fn nan_and_infinity_are_refused_at_load() {
 
 #[test]
 fn a_big_build_runs_under_a_4_gb_address_space() {
-    // 300 numbered copies of Truck Off's pad (600 distinct dense faces) with the
-    // address space capped at 4 GB: it builds, or stops with an error; never aborts.
+    // 300 numbered copies of Truck Off's pad (300 distinct dense faces, 2.5 MB each
+    // parsed) with the address space capped at 4 GB: it builds, or stops with an
+    // error; never aborts. Its memory stays near that of 60 copies: the face store
+    // keeps parsed trees up to a budget (faces::TREE_BUDGET); before it, 300 copies
+    // peaked at about 1 GB and 1,000 at 2.9 GB.
     let tmp = project_copy(&["truck-off"]);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
-    cmd.args(["build", "--copies", "300", "--out", "out"])
-        .current_dir(tmp.path());
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
-        unsafe {
-            cmd.pre_exec(|| {
-                let lim = libc::rlimit {
-                    rlim_cur: 4 << 30,
-                    rlim_max: 4 << 30,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
-    let o = cmd.output().unwrap();
-    let (stdout, stderr) = texts(&o);
+    let (code, stdout, stderr, peak_300) = build_capped(tmp.path(), 300);
     assert!(
-        o.status.code() == Some(0) || o.status.code() == Some(1) && stderr.contains("error:"),
-        "exit {:?}: {stdout}\n{stderr}",
-        o.status
+        code == Some(0) || code == Some(1) && stderr.contains("error:"),
+        "exit {code:?}: {stdout}\n{stderr}"
     );
     assert!(
         stdout.contains("truck-off: 1 component sets, 300 parts"),
         "{stdout}\n{stderr}"
     );
+    let (_, stdout, stderr, peak_60) = build_capped(tmp.path(), 60);
+    assert!(stdout.contains("60 parts"), "{stdout}\n{stderr}");
+    // Measured: 60 copies 190 MB, 300 copies 235 MB (the SVG texts and the PDFs
+    // still grow, about 0.2 MB a face); unbounded, 300 copies took 5x the trees.
+    assert!(
+        peak_300 < peak_60 + (150 << 20),
+        "300 copies peaked at {} MB, 60 copies at {} MB: memory grows with the faces",
+        peak_300 >> 20,
+        peak_60 >> 20
+    );
+}
+
+/// Builds Truck Off with `copies` pad sheets (PDF only) under a 4 GB address space:
+/// exit code, stdout, stderr and the process's peak resident memory in bytes.
+fn build_capped(dir: &Path, copies: u32) -> (Option<i32>, String, String, u64) {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let logs = tempfile::tempdir().unwrap();
+    let (out, err) = (logs.path().join("out"), logs.path().join("err"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
+    cmd.args([
+        "build",
+        "truck-off",
+        "--format",
+        "pdf",
+        "--out",
+        "out",
+        "--copies",
+    ])
+    .arg(copies.to_string())
+    .current_dir(dir)
+    .stdout(std::fs::File::create(&out).unwrap())
+    .stderr(std::fs::File::create(&err).unwrap());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 4 << 30,
+                rlim_max: 4 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = cmd.spawn().unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for this child only.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for the child just spawned (its Child is not waited on again).
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "wait4 failed");
+    let code = std::process::ExitStatus::from_raw(status).code();
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    // ru_maxrss is in KB on Linux.
+    (code, read(&out), read(&err), usage.ru_maxrss as u64 * 1024)
 }
 
 /// A loop of two links: `at` points to `partner`, which points back to `at`.
