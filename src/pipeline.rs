@@ -350,16 +350,19 @@ pub fn build_then_kept(
     };
     let pre = match found {
         Some(found) => crate::preflight::report(&renderer, &rendered, &opts.profile, found),
-        None => crate::preflight::check_cached(
-            &renderer,
-            &checked.plans,
-            &rendered,
-            &opts.profile,
-            kept.preflight,
-        ),
+        None => {
+            let pre = crate::preflight::check_cached(
+                &renderer,
+                &checked.plans,
+                &rendered,
+                &opts.profile,
+                kept.preflight,
+            );
+            built.time("preflight", start);
+            pre
+        }
     };
     built.diags.extend(pre);
-    built.time("preflight", start);
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,

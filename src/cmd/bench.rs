@@ -196,6 +196,40 @@ pub fn run(args: &Args) -> i32 {
             continue;
         }
         report(&id, &stages, total);
+        let pdfs: Vec<String> = built
+            .outputs
+            .files
+            .iter()
+            .filter(|(p, _)| p.extension().is_some_and(|x| x == "pdf"))
+            .map(|(p, b)| {
+                let name = p.file_name().unwrap_or_default().to_string_lossy();
+                format!("{name} {} KB", b.len() / 1024)
+            })
+            .collect();
+        super::say(&format!("{:<22} {}\n", "", pdfs.join(" · ")));
+    }
+    if !args.deck_only {
+        // The games side by side, as `cardstock build` runs them (without writing).
+        let ids = project.games();
+        let mut walls = Vec::new();
+        for _ in 0..args.runs.max(1) {
+            let fresh = project.fresh();
+            let start = std::time::Instant::now();
+            let jobs: Vec<_> = ids
+                .iter()
+                .map(|id| {
+                    let fresh = &fresh;
+                    move || build(fresh, id, &Options::default(), Caches::default())
+                })
+                .collect();
+            drop(cardstock::threads::in_parallel(jobs));
+            walls.push(start.elapsed());
+        }
+        super::say(&format!(
+            "{:<22} total {:>7} ms  (every game, side by side)\n",
+            format!("all {} games", ids.len()),
+            ms(median(walls))
+        ));
     }
     {
         let tmp = match &args.keep_deck {
