@@ -182,8 +182,8 @@ pub(crate) fn face_png(
 }
 
 /// Writes `sheets` as one PDF; with `with_faces`, the sheets show the game's faces.
-fn pdf_file<'r>(
-    r: &'r Rendered,
+fn pdf_file(
+    r: &Rendered,
     opts: &Options,
     title: &str,
     sheets: &[Sheet],

@@ -362,6 +362,8 @@ fn build_capped(dir: &Path, copies: u32) -> (Option<i32>, String, String, u64) {
             Ok(())
         });
     }
+    // Waited on by wait4 below, which also reports the child's peak memory.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
     let mut status = 0;
     // SAFETY: an all-zero rusage is valid; wait4 fills it for this child only.
