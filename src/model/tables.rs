@@ -456,9 +456,76 @@ fn read_xlsx(bytes: Vec<u8>) -> Sheets {
     Ok(out)
 }
 
+/// Most cells an ODS sheet may spread its filled cells over (rows x columns, up to
+/// the last filled one): the reader lays a sheet out cell by cell.
+pub const MAX_ODS_AREA: u64 = 4_000_000;
+
+/// Largest `content.xml` read from an ODS file (its cells, uncompressed).
+pub const MAX_ODS_XML: u64 = 32 << 20;
+
+/// Checks what an ODS file's rows and cells would expand to before the reader
+/// expands them: ODS says how often a row or cell repeats, and a damaged file can
+/// claim millions in a few bytes.
+fn ods_extent(bytes: &[u8]) -> Result<(), String> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+    let mut xml = String::new();
+    zip.by_name("content.xml")
+        .map_err(|e| e.to_string())?
+        .take(MAX_ODS_XML + 1)
+        .read_to_string(&mut xml)
+        .map_err(|e| e.to_string())?;
+    if xml.len() as u64 > MAX_ODS_XML {
+        return Err(format!(
+            "its cells take more than {} MB uncompressed",
+            MAX_ODS_XML >> 20
+        ));
+    }
+    let doc = roxmltree::Document::parse(&xml).map_err(|e| e.to_string())?;
+    let repeat = |n: roxmltree::Node, name: &str| -> u64 {
+        n.attributes()
+            .find(|a| a.name() == name)
+            .and_then(|a| a.value().parse().ok())
+            .unwrap_or(1)
+    };
+    for table in doc.descendants().filter(|n| n.tag_name().name() == "table") {
+        let (mut row, mut rows, mut cols) = (0u64, 0u64, 0u64);
+        let mut filled = 0u64;
+        let table_rows = table
+            .descendants()
+            .filter(|n| n.tag_name().name() == "table-row");
+        for r in table_rows {
+            let times = repeat(r, "number-rows-repeated");
+            let mut col = 0u64;
+            for c in r.children().filter(|c| c.is_element()) {
+                let across = repeat(c, "number-columns-repeated");
+                let full = c.has_children() || c.attributes().any(|a| a.name() == "value-type");
+                if full {
+                    cols = cols.max(col.saturating_add(across));
+                    rows = rows.max(row.saturating_add(times));
+                    filled = filled.saturating_add(across.saturating_mul(times));
+                }
+                col = col.saturating_add(across);
+            }
+            row = row.saturating_add(times);
+        }
+        let name = table
+            .attributes()
+            .find(|a| a.name() == "name")
+            .map_or("", |a| a.value());
+        if rows.saturating_mul(cols) > MAX_ODS_AREA || filled > MAX_CELLS as u64 {
+            return Err(format!(
+                "sheet {name} spreads its cells over {rows} rows and {cols} columns, and a sheet may cover at most {MAX_ODS_AREA} cells"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The sheets of an ODS file.
 fn read_ods(bytes: Vec<u8>) -> Sheets {
     use calamine::Reader;
+    ods_extent(&bytes)?;
     let mut book: calamine::Ods<_> =
         calamine::Ods::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
     let mut out = Vec::new();

@@ -93,7 +93,11 @@ fn xlsx_errors_name_sheet_row_and_column() {
 
 /// An ODS file (a zip: `mimetype` first, stored) with one sheet `suit`.
 pub(crate) fn suits_ods(path: &Path) {
-    let content = r#"<?xml version="1.0" encoding="UTF-8"?>
+    ods(path, SUITS_ODS);
+}
+
+/// The `content.xml` of [`suits_ods`]: the sheet `suit` with a header and two rows.
+const SUITS_ODS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">
 <office:body><office:spreadsheet>
 <table:table table:name="suit">
@@ -103,6 +107,9 @@ pub(crate) fn suits_ods(path: &Path) {
 </table:table>
 </office:spreadsheet></office:body></office:document-content>
 "#;
+
+/// An ODS workbook whose `content.xml` is `content`.
+fn ods(path: &Path, content: &str) {
     let manifest = r#"<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
 <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>
@@ -122,6 +129,32 @@ pub(crate) fn suits_ods(path: &Path) {
         zip.write_all(text.as_bytes()).unwrap();
     }
     zip.finish().unwrap();
+}
+
+#[test]
+fn an_ods_that_repeats_a_cell_millions_of_times_is_refused_before_it_is_read() {
+    // ODS says how often a row or a cell repeats; a damaged or hostile file can
+    // claim a million rows of 16,384 filled columns in a few bytes, which the
+    // spreadsheet reader would lay out cell by cell (minutes, gigabytes).
+    let tmp = mini();
+    let data = tmp.path().join("data/mini");
+    std::fs::remove_file(data.join("suits.toml")).unwrap();
+    let huge = SUITS_ODS.replacen(
+        "<table:table-row><table:table-cell office:value-type=\"string\"><text:p>moon",
+        "<table:table-row table:number-rows-repeated=\"1000000\"><table:table-cell table:number-columns-repeated=\"16384\" office:value-type=\"string\"><text:p>moon",
+        1,
+    );
+    assert_ne!(huge, SUITS_ODS);
+    ods(&data.join("suits.ods"), &huge);
+    let o = run(tmp.path(), &["check"]);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("data/mini/suits.ods")
+            && stderr.contains("1000002 rows and 16387 columns")
+            && stderr.contains("at most 4000000 cells"),
+        "{stderr}"
+    );
 }
 
 #[test]
