@@ -195,13 +195,51 @@ fn face_width(face: &'static rustybuzz::Face<'static>, text: &str, size: f64) ->
     if text.is_empty() {
         return 0.0;
     }
-    let shaped = shape(face, text);
-    let advance: i64 = shaped
+    advance(face, text) as f64 / face.units_per_em() as f64 * size
+}
+
+/// Texts whose advance is kept (about 100 bytes each); past this the kept ones
+/// are forgotten and measured again when asked.
+const ADVANCES_KEPT: usize = 100_000;
+
+/// The advance of `text` shaped with `face`, in font units. Kept per face and text
+/// for the whole process: wrapping measures each line again with every word added,
+/// and `fit` wraps the same text at several sizes (the advance does not depend on
+/// the size), so most measurements repeat.
+fn advance(face: &'static rustybuzz::Face<'static>, text: &str) -> i64 {
+    /// Per face (by address: faces live for the whole process), text -> advance.
+    type Kept = HashMap<usize, HashMap<String, i64>>;
+    static ADVANCES: OnceLock<Mutex<(Kept, usize)>> = OnceLock::new();
+    let advances = ADVANCES.get_or_init(Default::default);
+    let key = face as *const rustybuzz::Face<'static> as usize;
+    let kept = advances
+        .lock()
+        .ok()
+        .and_then(|m| m.0.get(&key).and_then(|t| t.get(text)).copied());
+    if let Some(a) = kept {
+        return a;
+    }
+    let a: i64 = shape(face, text)
         .glyph_positions()
         .iter()
         .map(|p| p.x_advance as i64)
         .sum();
-    advance as f64 / face.units_per_em() as f64 * size
+    if let Ok(mut m) = advances.lock() {
+        let (kept, count) = &mut *m;
+        if *count >= ADVANCES_KEPT {
+            kept.clear();
+            *count = 0;
+        }
+        if kept
+            .entry(key)
+            .or_default()
+            .insert(text.to_string(), a)
+            .is_none()
+        {
+            *count += 1;
+        }
+    }
+    a
 }
 
 /// The glyph outlines of `text` set at `size` mm, its baseline starting at
