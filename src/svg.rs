@@ -17,6 +17,10 @@ use crate::project::{Project, MAX_IMAGE_BYTES};
 /// expanded (usvg's own hard limit is 1,000,000).
 pub const MAX_ELEMENTS: usize = 200_000;
 
+/// Most characters of text in one rendered face. Each is laid out, shaped and
+/// outlined as a glyph (about 1.5 KB parsed): the densest seed face has 2,600.
+pub const MAX_TEXT_CHARS: usize = 50_000;
+
 /// A problem and where in the rendered SVG text it is (a byte range), when known.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Located {
@@ -127,6 +131,8 @@ pub enum SvgProblem {
     Href(String, &'static str),
     /// Too many elements.
     TooBig(usize),
+    /// Too many characters of text.
+    TooMuchText(usize),
     /// A colour that is not a colour (`fill="reed"`): usvg would silently paint
     /// nothing or black.
     BadColour { attribute: String, value: String },
@@ -164,8 +170,34 @@ impl SvgProblem {
                 "use #rrggbb, #rgb, rgb(r, g, b), a CSS colour name (e.g. darkred) or none".into(),
             ),
             SvgProblem::TooBig(n) => (format!("the rendered SVG has {n} elements, over the limit of {MAX_ELEMENTS}"), "check the template for a loop that draws far too much".into()),
+            SvgProblem::TooMuchText(n) => (format!("the face has {n} characters of text, over the limit of {MAX_TEXT_CHARS}"), "check the template for a loop or a `join` that writes far too much text; no printed face holds that much".into()),
         }
     }
+}
+
+/// More than [`MAX_TEXT_CHARS`] characters in the face's `<text>` elements: the
+/// problem, at the element with the most.
+fn too_much_text(doc: &roxmltree::Document) -> Option<Located> {
+    let mut total = 0;
+    let mut most = (0, None);
+    for t in doc
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().name() == "text")
+    {
+        let n: usize = t
+            .descendants()
+            .filter_map(|d| d.text().filter(|_| d.is_text()))
+            .map(|s| s.chars().count())
+            .sum();
+        total += n;
+        if n > most.0 {
+            most = (n, Some(t.range()));
+        }
+    }
+    (total > MAX_TEXT_CHARS).then(|| Located {
+        problem: SvgProblem::TooMuchText(total),
+        offset: most.1,
+    })
 }
 
 /// Parses `text` with the game's `fonts` and `images`.
@@ -185,6 +217,9 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     let expanded = expanded_elements(&doc);
     if expanded > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(expanded).into()]);
+    }
+    if let Some(too_much) = too_much_text(&doc) {
+        return Err(vec![too_much]);
     }
     let mut lint = lint(&doc, fonts, &images.game);
     lint.extend(image_problems(&doc, images));

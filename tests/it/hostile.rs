@@ -280,6 +280,23 @@ fn oversized_input_stops_with_an_error_naming_it() {
         "{e}"
     );
     assert!(e.contains("split the data into several files"), "{e}");
+
+    // A `join` that writes 4 million characters of text into one face (laid out,
+    // it took 6.6 GB): refused before the text is laid out, at the template line.
+    let p = fixture_project();
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        "{% block body %}<text>{{ range(100000)|join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx') }}</text>",
+    );
+    let o = run_within(p.path(), &["check"], Duration::from_secs(60));
+    let e = texts(&o).1;
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("the face has 4388867 characters of text, over the limit of 50000"),
+        "{e}"
+    );
+    assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
 }
 
 #[test]
