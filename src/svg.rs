@@ -194,7 +194,7 @@ fn too_much_text(doc: &roxmltree::Document) -> Option<Located> {
             most = (n, Some(t.range()));
         }
     }
-    (total > MAX_TEXT_CHARS).then(|| Located {
+    (total > MAX_TEXT_CHARS).then_some(Located {
         problem: SvgProblem::TooMuchText(total),
         offset: most.1,
     })
