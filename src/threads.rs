@@ -1,13 +1,12 @@
 //! Work side by side on plain threads, beside the rayon pool.
 
-/// Runs `jobs` on plain threads, at most one per core, and returns their results in
+/// Runs `jobs` on plain threads, at most as many as the rayon pool has, and returns their results in
 /// order. Not on the rayon pool: the jobs use it (the PDF writer compresses on it,
 /// a game parses its faces on it), and a pool thread blocked waiting for jobs that
 /// wait for the pool would never finish.
 pub fn in_parallel<T: Send, F: FnOnce() -> T + Send>(jobs: Vec<F>) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len());
+    // As many as the rayon pool has (one per core, or RAYON_NUM_THREADS).
+    let threads = rayon::current_num_threads().min(jobs.len());
     if threads <= 1 {
         return jobs.into_iter().map(|f| f()).collect();
     }

@@ -5,6 +5,7 @@ mod common;
 
 mod architecture;
 mod cdp;
+mod determinism;
 
 mod black_pawn_trucking;
 mod errors;
