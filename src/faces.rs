@@ -111,43 +111,18 @@ pub struct Origin {
     pub label: String,
 }
 
-/// Parsed faces kept between builds (watch mode): keyed by the SVG text's hash and
-/// the game's fonts, so an unchanged face is not parsed again.
-#[derive(Default)]
-pub struct ParseCache {
-    /// Each tree, and whether the current build has used it.
-    trees: std::sync::Mutex<std::collections::HashMap<[u8; 32], (Tree, bool)>>,
-    /// Faces parsed / taken from the cache in the last build.
-    pub parsed: std::sync::atomic::AtomicUsize,
-    pub reused: std::sync::atomic::AtomicUsize,
-}
+/// Parsed faces kept between builds (watch mode, the live preview): keyed by the
+/// SVG text's hash and the game's fonts ([`parse_key`]), so an unchanged face is not
+/// parsed again. Its counts are of faces parsed and taken from it.
+pub type ParseCache = crate::kept::KeptByHash<Arc<Tree>>;
 
-impl ParseCache {
-    fn key(text: &str, fonts: &FontBook) -> [u8; 32] {
-        use sha2::Digest;
-        let mut h = sha2::Sha256::new();
-        h.update(fonts.fingerprint().to_le_bytes());
-        h.update(text.as_bytes());
-        h.finalize().into()
-    }
-
-    /// Forgets the trees the last build did not use (faces edited away), so a
-    /// long `watch` session holds only the current faces.
-    pub fn keep_used(&self) {
-        if let Ok(mut m) = self.trees.lock() {
-            m.retain(|_, (_, used)| std::mem::replace(used, false));
-        }
-    }
-
-    /// Number of trees held.
-    pub fn len(&self) -> usize {
-        self.trees.lock().map(|m| m.len()).unwrap_or(0)
-    }
-
-    /// Whether no tree is held.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
+/// What decides a parsed face: its SVG text and the game's fonts.
+fn parse_key(text: &str, fonts: &FontBook) -> [u8; 32] {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(fonts.fingerprint().to_le_bytes());
+    h.update(text.as_bytes());
+    h.finalize().into()
 }
 
 /// One face of a component: its front and back pictures (store indices).
@@ -208,14 +183,16 @@ impl<'a> FaceStore<'a> {
     }
 
     /// Parses every face not parsed yet, on all cores, in order (so the first
-    /// pages' faces are ready first). Run it beside a stage that uses the faces.
+    /// pages' faces are ready first).
     pub fn parse_all(&self) {
-        self.parse_all_with(|_| {});
+        self.parse_all_with(|_| ());
     }
 
-    /// Parses every face on all cores, in order, calling `each(i)` right after face
-    /// `i` is parsed (its tree is kept then, whatever the budget).
-    pub fn parse_all_with(&self, each: impl Fn(usize) + Sync) {
+    /// Parses every face on all cores, in order, and calls `each(i)` right after
+    /// face `i` is parsed, while its tree is kept whatever the budget; returns what
+    /// `each` gave for every face, in face order.
+    pub fn parse_all_with<T: Send + Default>(&self, each: impl Fn(usize) -> T + Sync) -> Vec<T> {
+        let done: Vec<Mutex<T>> = (0..self.len()).map(|_| Mutex::default()).collect();
         let next = std::sync::atomic::AtomicUsize::new(0);
         rayon::broadcast(|_| loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -223,8 +200,11 @@ impl<'a> FaceStore<'a> {
                 break;
             }
             let _tree = self.tree(i);
-            each(i);
+            *lock(&done[i]) = each(i);
         });
+        done.into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+            .collect()
     }
 
     /// Face `i`, parsed now unless its tree is kept (or waiting while another thread
@@ -244,7 +224,6 @@ impl<'a> FaceStore<'a> {
         }
         match parse_cached(&self.svgs[i], &self.images, &self.fonts, self.cache) {
             Ok(t) => {
-                let t = Arc::new(t);
                 *parsed = Parsed::Tree(t.clone());
                 drop(parsed);
                 self.keep(i);
@@ -404,30 +383,12 @@ fn parse_cached(
     images: &Arc<Images>,
     fonts: &FontBook,
     cache: Option<&ParseCache>,
-) -> Result<Tree, Vec<Located>> {
-    use std::sync::atomic::Ordering::Relaxed;
-    let Some(c) = cache else {
-        return svg::parse(text, images, fonts);
-    };
-    let key = ParseCache::key(text, fonts);
-    let hit = c.trees.lock().ok().and_then(|mut m| {
-        m.get_mut(&key).map(|(tree, used)| {
-            *used = true;
-            tree.clone()
-        })
-    });
-    if let Some(tree) = hit {
-        c.reused.fetch_add(1, Relaxed);
-        return Ok(tree);
+) -> Result<Arc<Tree>, Vec<Located>> {
+    let parse = || svg::parse(text, images, fonts).map(Arc::new);
+    match cache {
+        None => parse(),
+        Some(c) => c.get_or_make(parse_key(text, fonts), parse),
     }
-    let r = svg::parse(text, images, fonts);
-    if let Ok(tree) = &r {
-        c.parsed.fetch_add(1, Relaxed);
-        if let Ok(mut m) = c.trees.lock() {
-            m.insert(key, (tree.clone(), true));
-        }
-    }
-    r
 }
 
 /// Renders the faces of every exported component and lists each distinct picture

@@ -25,6 +25,7 @@ pub mod fuel;
 pub mod geom;
 pub mod image;
 pub mod index;
+pub mod kept;
 pub mod layout;
 pub mod literals;
 pub mod model;

@@ -197,17 +197,6 @@ pub fn load_and_check(
     })
 }
 
-/// Renders every face and parses it (on all cores); `None` when a template or a
-/// face had an error.
-pub fn render_and_parse<'a>(
-    project: &Project,
-    checked: &Checked,
-    cache: Option<&'a ParseCache>,
-    built: &mut Built,
-) -> Option<Rendered<'a>> {
-    render_and_parse_kept(project, checked, cache, None, None, built).map(|(r, _)| r)
-}
-
 /// Whether face `i` of a store is one an earlier build parsed without a problem
 /// (and whose tree the caller keeps): see [`Kept::parsed`].
 pub type KnownGood<'k> = &'k (dyn Fn(&FaceStore, usize) -> bool + Sync);
@@ -226,12 +215,13 @@ pub struct Kept<'k> {
 /// The preflight's findings of each face, made while parsing.
 type Found = Vec<Vec<crate::preflight::Located>>;
 
-/// [`render_and_parse`], parsing only the faces `known` does not know. With a
+/// Renders every face and parses it (on all cores), except the faces `known` knows;
+/// `None` when a template or a face had an error. With a
 /// `preflight` profile (and nothing known), each face is also checked for print
 /// right after it is parsed, while its tree is fresh: one pass over the faces,
 /// however few trees the store keeps; the findings come back to be reported once
 /// the game is known to parse.
-fn render_and_parse_kept<'a>(
+fn render_and_parse<'a>(
     project: &Project,
     checked: &Checked,
     cache: Option<&'a ParseCache>,
@@ -326,7 +316,7 @@ pub fn build_then_kept(
     };
     // Preflight in the parsing pass, unless the live preview keeps its findings.
     let preflight = kept.preflight.is_none().then_some(&opts.profile);
-    let Some((rendered, found)) = render_and_parse_kept(
+    let Some((rendered, found)) = render_and_parse(
         project,
         &checked,
         caches.parsed,

@@ -244,8 +244,8 @@ impl Cache {
     pub fn last_work(&self) -> (usize, usize) {
         use std::sync::atomic::Ordering::Relaxed;
         (
-            self.parsed.parsed.load(Relaxed),
-            self.preflight.checked.load(Relaxed),
+            self.parsed.made.load(Relaxed),
+            self.preflight.made.load(Relaxed),
         )
     }
 }
@@ -308,8 +308,8 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
     };
     {
         use std::sync::atomic::Ordering::Relaxed;
-        let counters = [&cache.parsed.parsed, &cache.parsed.reused];
-        let checks = [&cache.preflight.checked, &cache.preflight.reused];
+        let counters = [&cache.parsed.made, &cache.parsed.reused];
+        let checks = [&cache.preflight.made, &cache.preflight.reused];
         counters
             .iter()
             .chain(&checks)

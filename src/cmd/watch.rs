@@ -64,7 +64,7 @@ pub fn run(args: &WatchArgs) -> i32 {
                     cache.keep_used();
                 }
                 use std::sync::atomic::Ordering::Relaxed;
-                let parsed = cache.parsed.swap(0, Relaxed);
+                let parsed = cache.made.swap(0, Relaxed);
                 super::say(&format!(
                     "{id}: rebuilt in {:.0} ms ({parsed} {} parsed, {} from the cache, {} kept in memory)\n",
                     took.as_secs_f64() * 1000.0,

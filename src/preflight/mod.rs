@@ -15,11 +15,10 @@ mod cover;
 mod elements;
 mod shape;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -45,18 +44,9 @@ pub struct Located {
     other: Option<String>,
 }
 
-/// Checks every distinct face of every component the profile exports.
-pub fn check(
-    r: &Renderer,
-    plans: &[Vec<FacePlan>],
-    rendered: &Rendered,
-    profile: &Profile,
-) -> Vec<Diagnostic> {
-    check_cached(r, plans, rendered, profile, None)
-}
-
-/// Like [`check`], taking the findings of faces checked before from `cache` (and
-/// keeping the new ones there): an unchanged face is not checked again.
+/// Checks every distinct face of every component the profile exports, taking the
+/// findings of faces checked before from `cache` (and keeping the new ones there):
+/// an unchanged face is not checked again.
 pub fn check_cached(
     r: &Renderer,
     plans: &[Vec<FacePlan>],
@@ -80,70 +70,34 @@ pub fn parse_and_check(
     rendered: &Rendered,
     profile: &Profile,
 ) -> Vec<Vec<Located>> {
-    let found: Vec<Mutex<Vec<Located>>> = (0..rendered.store.len())
-        .map(|_| Mutex::new(Vec::new()))
-        .collect();
-    rendered.store.parse_all_with(|i| {
-        let f = face(r, plans, rendered, profile, None, i);
-        if let Ok(mut slot) = found[i].lock() {
-            *slot = f;
-        }
-    });
-    found
-        .into_iter()
-        .map(|m| m.into_inner().unwrap_or_default())
-        .collect()
+    rendered
+        .store
+        .parse_all_with(|i| face(r, plans, rendered, profile, None, i))
 }
 
 /// A face's findings, shared between builds.
 type Findings = Arc<Vec<Finding>>;
 
 /// The findings of faces already checked, kept between builds (the live
-/// preview): keyed by a face's SVG text, fonts, size, bleed, cut shape and safe
-/// distance, which decide them. The images a face links to are not in the key:
-/// drop the cache when an image changes.
-#[derive(Default)]
-pub struct Cache {
-    /// Findings (before they are located in templates), and whether the current
-    /// build has used them.
-    found: Mutex<HashMap<[u8; 32], (Findings, bool)>>,
-    /// Faces checked / taken from the cache (counted until reset by the caller).
-    pub checked: AtomicUsize,
-    pub reused: AtomicUsize,
-}
+/// preview): keyed by [`cache_key`]. The images a face links to are not in the
+/// key: drop the cache when an image changes. Its counts are of faces checked and
+/// taken from it.
+pub type Cache = crate::kept::KeptByHash<Findings>;
 
-impl Cache {
-    /// Forgets the findings of faces the last build did not have (faces edited
-    /// away), so a long session holds only the current faces'.
-    pub fn keep_used(&self) {
-        if let Ok(mut m) = self.found.lock() {
-            m.retain(|_, (_, used)| std::mem::replace(used, false));
-        }
-    }
-
-    /// Number of faces whose findings are held.
-    pub fn len(&self) -> usize {
-        self.found.lock().map(|m| m.len()).unwrap_or(0)
-    }
-
-    /// Whether no face's findings are held.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    fn key(text: &str, fonts: u64, comp: &Component, shape: Shape, safe: f64) -> [u8; 32] {
-        use sha2::Digest;
-        let mut h = sha2::Sha256::new();
-        h.update(text.as_bytes());
-        h.update(
-            format!(
-                "|{fonts}|{}|{}|{}|{shape:?}|{safe}",
-                comp.size.width, comp.size.height, comp.bleed
-            )
-            .as_bytes(),
-        );
-        h.finalize().into()
-    }
+/// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape and
+/// safe distance.
+fn cache_key(text: &str, fonts: u64, comp: &Component, shape: Shape, safe: f64) -> [u8; 32] {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(text.as_bytes());
+    h.update(
+        format!(
+            "|{fonts}|{}|{}|{}|{shape:?}|{safe}",
+            comp.size.width, comp.size.height, comp.bleed
+        )
+        .as_bytes(),
+    );
+    h.finalize().into()
 }
 
 /// The located findings of face `i`.
@@ -162,36 +116,18 @@ fn face(
         return Vec::new();
     };
     let text = &store.svgs[i];
+    let check = || findings(rendered, comp, plan.shape, profile, i).ok_or(());
     let findings = match cache {
-        None => findings(rendered, comp, plan.shape, profile, i),
+        None => check().ok(),
         Some(c) => {
-            let key = Cache::key(
+            let key = cache_key(
                 text,
                 store.fonts().fingerprint(),
                 comp,
                 plan.shape,
                 profile.safe,
             );
-            let hit = c.found.lock().ok().and_then(|mut m| {
-                m.get_mut(&key).map(|(f, used)| {
-                    *used = true;
-                    f.clone()
-                })
-            });
-            match hit {
-                Some(f) => {
-                    c.reused.fetch_add(1, Relaxed);
-                    Some(f)
-                }
-                None => {
-                    let f = findings(rendered, comp, plan.shape, profile, i);
-                    c.checked.fetch_add(1, Relaxed);
-                    if let (Some(f), Ok(mut m)) = (&f, c.found.lock()) {
-                        m.insert(key, (f.clone(), true));
-                    }
-                    f
-                }
-            }
+            c.get_or_make(key, check).ok()
         }
     };
     let Some(findings) = findings.filter(|f| !f.is_empty()) else {

@@ -4,34 +4,17 @@
 //! keeps parsed (trees dropped and parsed again).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::common::{repo, texts};
+use crate::hostile::files_under;
 
-/// Every file under `dir` (the PNG cache aside), by path relative to it.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-            if rel.contains(".cache") || rel.ends_with(".cardstock.lock") {
-                continue;
-            }
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
+/// A build's files by path (the PNG cache aside).
+type Files = BTreeMap<PathBuf, Vec<u8>>;
 
 /// Builds with `args` on `threads` threads into a new folder; its files.
-fn build(args: &[&str], threads: &str) -> BTreeMap<String, Vec<u8>> {
+fn build(args: &[&str], threads: &str) -> Files {
     let out = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_cardstock"))
         .args(args)
@@ -42,17 +25,21 @@ fn build(args: &[&str], threads: &str) -> BTreeMap<String, Vec<u8>> {
         .unwrap();
     let (stdout, stderr) = texts(&o);
     assert!(o.status.success(), "{stdout}\n{stderr}");
-    files(out.path())
+    files_under(out.path())
 }
 
-fn assert_same(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) {
+fn assert_same(a: &Files, b: &Files) {
     assert_eq!(
         a.keys().collect::<Vec<_>>(),
         b.keys().collect::<Vec<_>>(),
         "the same files"
     );
     for (path, bytes) in a {
-        assert!(bytes == &b[path], "{path} differs between 1 and 3 threads");
+        assert!(
+            bytes == &b[path],
+            "{} differs between 1 and 3 threads",
+            path.display()
+        );
     }
 }
 

@@ -289,9 +289,7 @@ fn oversized_input_stops_with_an_error_naming_it() {
         "{% block body %}",
         "{% block body %}<text>{{ range(100000)|join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx') }}</text>",
     );
-    let o = run_within(p.path(), &["check"], Duration::from_secs(60));
-    let e = texts(&o).1;
-    assert_eq!(o.status.code(), Some(1), "{e}");
+    let e = failing_check(p.path());
     assert!(
         e.contains("the face has 4388867 characters of text, over the limit of 50000"),
         "{e}"
@@ -506,7 +504,7 @@ fn link_loops_and_fifos_are_errors_naming_the_path() {
 
 /// Every file under `dir` (links not followed) with its bytes, except the PNG
 /// cache (`.cache/`, which a build may add to whether or not it writes).
-fn files_under(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+pub(crate) fn files_under(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
     fn walk(
         root: &Path,
         dir: &Path,
