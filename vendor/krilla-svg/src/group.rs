@@ -1,9 +1,10 @@
 use krilla::graphic::Graphic;
 use krilla::num::NormalizedF32;
+use krilla::paint::Fill;
 use krilla::surface::Surface;
 use usvg::{BlendMode, Node, Opacity};
 
-use crate::util::{convert_blend_mode, UsvgTransformExt};
+use crate::util::{convert_blend_mode, RectExt, UsvgTransformExt};
 use crate::{clip_path, filter, image, mask, path, text, ProcessContext};
 
 pub(crate) fn render(
@@ -60,7 +61,7 @@ pub(crate) fn render(
             .filter(|(end, _)| *end > i && *end <= children.len());
         match run {
             Some((end, key)) => {
-                render_shared(&children[i..end], key, surface, process_context);
+                render_shared(group, &children[i..end], key, surface, process_context);
                 i = end;
             }
             None => {
@@ -75,9 +76,10 @@ pub(crate) fn render(
     }
 }
 
-/// cardstock patch: draws `nodes` as one XObject the first time `key` is seen, and
-/// places that XObject again every time after.
+/// cardstock patch: draws `nodes` (children of `parent`) as one XObject the first
+/// time `key` is seen, and places that XObject again every time after.
 fn render_shared(
+    parent: &usvg::Group,
     nodes: &[Node],
     key: u128,
     surface: &mut Surface,
@@ -92,6 +94,18 @@ fn render_shared(
             for node in nodes {
                 render_node(node, &mut shared, process_context);
             }
+            // The XObject's BBox (which clips it) is what krilla measured of the
+            // content, and krilla measures text by its advances, narrower than
+            // some glyphs: an invisible rectangle over usvg's bounds of the nodes
+            // makes the BBox hold all they draw.
+            if let Some(bounds) = run_bounds(parent, nodes) {
+                shared.set_stroke(None);
+                shared.set_fill(Some(Fill {
+                    opacity: NormalizedF32::ZERO,
+                    ..Fill::default()
+                }));
+                shared.draw_path(&bounds.to_clip_path());
+            }
             shared.finish();
             let graphic = Graphic::new(builder.finish(), false);
             if let Some(reuse) = process_context.reuse.as_mut() {
@@ -101,6 +115,32 @@ fn render_shared(
         }
     };
     surface.draw_graphic(graphic);
+}
+
+/// cardstock patch: the bounds of what `nodes` draw, stroke included, in the
+/// coordinates of their `parent`, with a margin of a hundredth of their size.
+fn run_bounds(parent: &usvg::Group, nodes: &[Node]) -> Option<krilla::geom::Rect> {
+    let mut r: Option<usvg::Rect> = None;
+    for n in nodes {
+        let b = n.abs_stroke_bounding_box();
+        r = Some(match r {
+            None => b,
+            Some(r) => usvg::Rect::from_ltrb(
+                r.left().min(b.left()),
+                r.top().min(b.top()),
+                r.right().max(b.right()),
+                r.bottom().max(b.bottom()),
+            )?,
+        });
+    }
+    let local = r?.transform(parent.abs_transform().invert()?)?;
+    let m = 0.01 * local.width().max(local.height()) + 0.01;
+    krilla::geom::Rect::from_ltrb(
+        local.left() - m,
+        local.top() - m,
+        local.right() + m,
+        local.bottom() + m,
+    )
 }
 
 pub(crate) fn render_node(
