@@ -118,7 +118,8 @@ fn render_shared(
 }
 
 /// cardstock patch: the bounds of what `nodes` draw, stroke included, in the
-/// coordinates of their `parent`, with a margin of a hundredth of their size.
+/// coordinates of their `parent` (exact: a face's XObject measures no larger than
+/// before, which the print checks read as the part's extent).
 fn run_bounds(parent: &usvg::Group, nodes: &[Node]) -> Option<krilla::geom::Rect> {
     let mut r: Option<usvg::Rect> = None;
     for n in nodes {
@@ -134,13 +135,7 @@ fn run_bounds(parent: &usvg::Group, nodes: &[Node]) -> Option<krilla::geom::Rect
         });
     }
     let local = r?.transform(parent.abs_transform().invert()?)?;
-    let m = 0.01 * local.width().max(local.height()) + 0.01;
-    krilla::geom::Rect::from_ltrb(
-        local.left() - m,
-        local.top() - m,
-        local.right() + m,
-        local.bottom() + m,
-    )
+    krilla::geom::Rect::from_ltrb(local.left(), local.top(), local.right(), local.bottom())
 }
 
 pub(crate) fn render_node(
