@@ -229,6 +229,12 @@ impl FontBook {
         .clone()
     }
 
+    /// The built-in fonts in a book of its own, with empty caches (tests).
+    #[cfg(test)]
+    pub(crate) fn builtin_fresh() -> FontBook {
+        FontBook::build(builtin_files()).expect("the built-in fonts parse")
+    }
+
     /// The fonts of `game` (or of the project alone, for `None`): the built-in
     /// ones plus every font file in `fonts/` and `data/<game>/fonts/`. A file that
     /// cannot be read or is no font is an error naming it, and is left out.

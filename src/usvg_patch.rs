@@ -1,16 +1,22 @@
 //! The only code that uses the vendored usvg patch's API (vendor/README.md): glyph
-//! outlines shared between the faces of a build, and shaping faces parsed once per
-//! process. With the `usvg-patch` feature off, cardstock builds against the
-//! published usvg and every output stays the same, only slower.
+//! outlines and text layouts shared between the faces of a build, and shaping faces
+//! parsed once per process. With the `usvg-patch` feature off, cardstock builds
+//! against the published usvg and every output stays the same, only slower.
 
 use std::sync::Arc;
 
 use usvg::fontdb;
 
-/// What a font book hands usvg: the glyph outline store of its database and its
-/// shaping faces (each `(font data address, face index)` with its face).
+/// About how many bytes of text layouts a font book keeps (usvg's estimate): every
+/// distinct text of a large game several times over (Truck Off keeps about 5 MB,
+/// Interstate Trucking's 325 parts about 6 MB). Past it, texts are laid out again.
+const TEXT_LAYOUT_BUDGET: usize = 32 << 20;
+
+/// What a font book hands usvg: the glyph outline and text layout stores of its
+/// database and its shaping faces (each `(font data address, face index)` with its face).
 pub(crate) struct Kept {
     outlines: Arc<usvg::GlyphOutlines>,
+    layouts: Arc<usvg::TextLayouts>,
     shaping: usvg::ShapingFaceFn,
 }
 
@@ -23,6 +29,7 @@ impl Kept {
     ) -> Kept {
         Kept {
             outlines: Arc::new(usvg::GlyphOutlines::new(db.clone())),
+            layouts: Arc::new(usvg::TextLayouts::new(db.clone(), TEXT_LAYOUT_BUDGET)),
             shaping: usvg::ShapingFaceFn(Arc::new(move |data: &[u8], index: u32| {
                 let key = (data.as_ptr() as usize, index);
                 faces.iter().find(|(k, _)| *k == key).map(|(_, f)| *f)
@@ -35,4 +42,123 @@ impl Kept {
 pub(crate) fn speed_up(options: &mut usvg::Options, kept: &Kept) {
     options.glyph_outlines = Some(kept.outlines.clone());
     options.shaping_face = Some(kept.shaping.clone());
+    options.text_layouts = Some(kept.layouts.clone());
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::fonts::FontBook;
+    use crate::svg::{self, Images, SvgProblem};
+
+    /// Labels at `(dx, dy)`, plus `extra` (whatever differs between the faces).
+    fn face(dx: f64, dy: f64, extra: &str) -> String {
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">
+<g transform="translate({dx} {dy})">
+<text x="5" y="10" font-family="Bebas Neue" font-size="6" fill="#1d3557">SHEET</text>
+<text x="5" y="20" font-size="3" text-decoration="underline" letter-spacing="0.2">Drive up to <tspan font-weight="bold">3 spaces</tspan> a turn</text>
+<text x="30" y="30" font-size="4" transform="rotate(15)" text-anchor="middle" stroke="#ff0000" stroke-width="0.1">rotated</text>
+</g>
+{extra}
+</svg>"##
+        )
+    }
+
+    /// Every text's bounds, in the face's coordinates.
+    fn text_bounds(tree: &usvg::Tree) -> Vec<String> {
+        fn walk(g: &usvg::Group, out: &mut Vec<String>) {
+            for node in g.children() {
+                match node {
+                    usvg::Node::Group(g) => walk(g, out),
+                    usvg::Node::Text(t) => out.push(format!(
+                        "{:?} {:?} {:?}",
+                        t.abs_bounding_box(),
+                        t.abs_stroke_bounding_box(),
+                        t.flattened().abs_bounding_box()
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(tree.root(), &mut out);
+        out
+    }
+
+    fn written(tree: &usvg::Tree) -> String {
+        tree.to_string(&usvg::WriteOptions::default())
+    }
+
+    #[test]
+    fn a_kept_layout_gives_the_same_tree_as_laying_out_again() {
+        let images = Arc::new(Images::none());
+        let kept = FontBook::builtin_fresh();
+        let fresh = FontBook::builtin_fresh();
+        let first = face(0.0, 0.0, "");
+        // The same labels moved, on a face that differs elsewhere.
+        let second = face(
+            7.5,
+            -2.25,
+            r##"<text x="50" y="38" font-size="2">2</text>"##,
+        );
+        let unmoved = svg::parse(&first, &images, &kept).unwrap();
+        let laid = kept.kept().layouts.len();
+        assert_eq!(laid, 3, "the first face keeps its three labels");
+        let from_kept = svg::parse(&second, &images, &kept).unwrap();
+        assert_eq!(
+            kept.kept().layouts.len(),
+            laid + 1,
+            "the second face takes the three kept labels and lays out only its own"
+        );
+        let laid_again = svg::parse(&second, &images, &fresh).unwrap();
+        assert_eq!(written(&from_kept), written(&laid_again));
+        let bounds = text_bounds(&from_kept);
+        assert_eq!(bounds.len(), 4);
+        assert_eq!(bounds, text_bounds(&laid_again));
+        // The kept layout is placed where the moved face has it.
+        fn left(g: &usvg::Group) -> Option<(f32, f32)> {
+            g.children().iter().find_map(|node| match node {
+                usvg::Node::Group(g) => left(g),
+                usvg::Node::Text(t) => {
+                    Some((t.abs_bounding_box().x(), t.abs_stroke_bounding_box().y()))
+                }
+                _ => None,
+            })
+        }
+        let left = |tree: &usvg::Tree| left(tree.root()).expect("a label");
+        let (x0, y0) = left(&unmoved);
+        let (x1, y1) = left(&from_kept);
+        // Absolute bounds are in pixels of the 60 mm canvas.
+        let px = from_kept.size().width() / 60.0;
+        assert!(
+            (x1 - x0 - 7.5 * px).abs() < 1e-3 && (y1 - y0 + 2.25 * px).abs() < 1e-3,
+            "{x0},{y0} -> {x1},{y1}"
+        );
+    }
+
+    #[test]
+    fn a_font_the_resolver_could_not_find_is_reported_on_every_face() {
+        // Only usvg's resolver sees a family named in CSS; its answer is not kept,
+        // so the second face is told as well.
+        let images = Arc::new(Images::none());
+        let book = FontBook::builtin_fresh();
+        let missing =
+            r##"<text x="5" y="30" style="font-family: Nopefont" font-size="4">same label</text>"##;
+        for extra in ["1", "2"] {
+            let svg = face(
+                0.0,
+                0.0,
+                &format!("{missing}<text x=\"5\" y=\"38\">{extra}</text>"),
+            );
+            let problems = svg::parse(&svg, &images, &book).unwrap_err();
+            assert!(
+                problems
+                    .iter()
+                    .any(|l| matches!(&l.problem, SvgProblem::MissingFont { family, .. } if family == "Nopefont")),
+                "face {extra}: {problems:?}"
+            );
+        }
+    }
 }

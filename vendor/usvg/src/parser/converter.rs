@@ -65,6 +65,8 @@ pub struct Cache {
     shared_outlines: Option<Arc<GlyphOutlines>>,
     #[cfg(feature = "text")]
     pub(crate) shaping_face: Option<crate::ShapingFaceFn>,
+    #[cfg(feature = "text")]
+    pub(crate) text_layouts: Option<Arc<crate::TextLayouts>>,
 
     pub clip_paths: HashMap<String, Arc<ClipPath>>,
     pub masks: HashMap<String, Arc<Mask>>,
@@ -151,6 +153,8 @@ impl Cache {
             shared_outlines: None,
             #[cfg(feature = "text")]
             shaping_face: None,
+            #[cfg(feature = "text")]
+            text_layouts: None,
 
             clip_paths: HashMap::new(),
             masks: HashMap::new(),
@@ -482,6 +486,7 @@ pub(crate) fn convert_doc(svg_doc: &svgtree::Document, opt: &Options) -> Result<
     {
         cache.shared_outlines = opt.glyph_outlines.clone();
         cache.shaping_face = opt.shaping_face.clone();
+        cache.text_layouts = opt.text_layouts.clone();
     }
 
     for node in svg_doc.descendants() {

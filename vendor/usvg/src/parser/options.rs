@@ -103,6 +103,10 @@ pub struct Options<'a> {
     /// none, a face is built for every text run.
     #[cfg(feature = "text")]
     pub shaping_face: Option<crate::ShapingFaceFn>,
+    /// Text layouts shared between conversions with the same `fontdb` (cardstock
+    /// patch). Default: none, every text is laid out.
+    #[cfg(feature = "text")]
+    pub text_layouts: Option<Arc<crate::TextLayouts>>,
     /// A CSS stylesheet that should be injected into the SVG. Can be used to overwrite
     /// certain attributes.
     pub style_sheet: Option<String>,
@@ -130,6 +134,8 @@ impl Default for Options<'_> {
             glyph_outlines: None,
             #[cfg(feature = "text")]
             shaping_face: None,
+            #[cfg(feature = "text")]
+            text_layouts: None,
             style_sheet: None,
         }
     }

@@ -216,17 +216,197 @@ impl std::fmt::Debug for FontResolver<'_> {
 ///    as decoration spans).
 /// 2. We convert all of the positioned glyphs into outlines.
 pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Option<()> {
+    // cardstock patch: a text laid out before with the same database (same chunks,
+    // fonts, positions and paints) takes that layout instead of shaping again.
+    let kept = cache
+        .text_layouts
+        .clone()
+        .filter(|kept| Arc::ptr_eq(&kept.fontdb, &cache.fontdb));
+    let key = kept.as_ref().and_then(|_| TextLayouts::key(text));
+    if let (Some(kept), Some(key)) = (&kept, &key) {
+        if let Some(hit) = kept.get(key) {
+            return hit.map(|laid| laid.apply(text));
+        }
+    }
+    let Some((kept, key)) = kept.zip(key) else {
+        return lay_out(text, resolver, cache).map(|laid| laid.apply(text));
+    };
+    // The application's resolver may report a font or a glyph it could not find
+    // (cardstock turns that into an error naming the face): a layout that needed
+    // such an answer is not kept, so every face that asks for it is told again.
+    let missed = std::sync::atomic::AtomicBool::new(false);
+    let miss = |found: bool| {
+        if !found {
+            missed.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let watching = FontResolver {
+        select_font: Box::new(|font, db| {
+            let id = (resolver.select_font)(font, db);
+            miss(id.is_some());
+            id
+        }),
+        select_fallback: Box::new(|c, used, db| {
+            let id = (resolver.select_fallback)(c, used, db);
+            miss(id.is_some());
+            id
+        }),
+    };
+    let laid = lay_out(text, &watching, cache);
+    // A font loaded by the resolver while laying out made a new database.
+    if !missed.load(std::sync::atomic::Ordering::Relaxed) && Arc::ptr_eq(&kept.fontdb, &cache.fontdb) {
+        kept.insert(key, laid.clone());
+    }
+    laid.map(|laid| laid.apply(text))
+}
+
+/// A text's layout, flattened outlines and their bounds in the text's own
+/// coordinates (before its transform).
+#[derive(Clone)]
+struct Laid {
+    layouted: Vec<layout::Span>,
+    bbox: tiny_skia_path::NonZeroRect,
+    flattened: crate::Group,
+    stroke_bbox: tiny_skia_path::NonZeroRect,
+}
+
+impl Laid {
+    fn apply(self, text: &mut Text) {
+        text.layouted = self.layouted;
+        text.bounding_box = self.bbox.to_rect();
+        text.abs_bounding_box = self.bbox.transform(text.abs_transform).unwrap_or(self.bbox).to_rect();
+        text.flattened = Box::new(self.flattened);
+        text.stroke_bounding_box = self.stroke_bbox.to_rect();
+        text.abs_stroke_bounding_box = self
+            .stroke_bbox
+            .transform(text.abs_transform)
+            .unwrap_or(self.stroke_bbox)
+            .to_rect();
+    }
+
+    /// Roughly the bytes this layout holds, for the store's budget.
+    fn weight(&self) -> usize {
+        let glyphs: usize = self.layouted.iter().map(|s| s.positioned_glyphs.len()).sum();
+        fn points(group: &crate::Group) -> usize {
+            group
+                .children()
+                .iter()
+                .map(|node| match node {
+                    crate::Node::Path(path) => path.data().points().len(),
+                    crate::Node::Group(group) => points(group),
+                    _ => 0,
+                })
+                .sum()
+        }
+        512 + glyphs * 160 + points(&self.flattened) * 12
+    }
+}
+
+fn lay_out(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Option<Laid> {
     let shaping = cache.shaping_face.clone();
-    let (text_fragments, bbox) =
-        layout::layout_text(text, resolver, &mut cache.fontdb, shaping.as_ref())?;
-    text.layouted = text_fragments;
-    text.bounding_box = bbox.to_rect();
-    text.abs_bounding_box = bbox.transform(text.abs_transform)?.to_rect();
+    let (layouted, bbox) = layout::layout_text(text, resolver, &mut cache.fontdb, shaping.as_ref())?;
+    text.layouted = layouted;
+    let (flattened, stroke_bbox) = flatten::flatten(text, cache)?;
+    Some(Laid {
+        layouted: std::mem::take(&mut text.layouted),
+        bbox,
+        flattened,
+        stroke_bbox,
+    })
+}
 
-    let (group, stroke_bbox) = flatten::flatten(text, cache)?;
-    text.flattened = Box::new(group);
-    text.stroke_bounding_box = stroke_bbox.to_rect();
-    text.abs_stroke_bounding_box = stroke_bbox.transform(text.abs_transform)?.to_rect();
+/// Text layouts kept between conversions (cardstock patch): faces that repeat the
+/// same labels (a score pad's 40 sheets, a deck's frames) shape and outline each
+/// label once. The key is everything layout reads of a text: its id, rendering
+/// mode, positions, rotations, writing mode and chunks (text, fonts, sizes,
+/// spacing, decorations and paints); texts painted with a gradient, a pattern or a
+/// context paint are laid out every time. A layout does not depend on the text's
+/// transform; its absolute bounds are computed again for each use.
+///
+/// It belongs to one font database, like [`GlyphOutlines`](crate::GlyphOutlines),
+/// and holds at most `budget` bytes (roughly); past that, new layouts are not kept.
+pub struct TextLayouts {
+    fontdb: Arc<Database>,
+    budget: usize,
+    kept: std::sync::RwLock<(std::collections::HashMap<String, Option<Laid>>, usize)>,
+}
 
-    Some(())
+impl TextLayouts {
+    /// An empty store for the texts laid out with `fontdb` (pass the same `Arc` as
+    /// [`Options::fontdb`](crate::Options::fontdb)), keeping about `budget` bytes.
+    pub fn new(fontdb: Arc<Database>, budget: usize) -> Self {
+        TextLayouts {
+            fontdb,
+            budget,
+            kept: Default::default(),
+        }
+    }
+
+    /// How many layouts the store holds.
+    pub fn len(&self) -> usize {
+        self.kept.read().map(|k| k.0.len()).unwrap_or(0)
+    }
+
+    /// Whether the store holds no layout.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn key(text: &Text) -> Option<String> {
+        use std::fmt::Write;
+        let plain = |paint: &crate::Paint| matches!(paint, crate::Paint::Color(_));
+        let fill_ok = |f: &Option<crate::Fill>| {
+            f.as_ref().is_none_or(|f| plain(&f.paint) && f.context_element.is_none())
+        };
+        let stroke_ok = |s: &Option<crate::Stroke>| {
+            s.as_ref().is_none_or(|s| plain(&s.paint) && s.context_element.is_none())
+        };
+        let style_ok = |d: &Option<crate::TextDecorationStyle>| {
+            d.as_ref().is_none_or(|d| fill_ok(&d.fill) && stroke_ok(&d.stroke))
+        };
+        let cacheable = text.chunks.iter().flat_map(|c| &c.spans).all(|s| {
+            fill_ok(&s.fill)
+                && stroke_ok(&s.stroke)
+                && style_ok(&s.decoration.underline)
+                && style_ok(&s.decoration.overline)
+                && style_ok(&s.decoration.line_through)
+        });
+        if !cacheable {
+            return None;
+        }
+        let mut key = String::with_capacity(256);
+        write!(
+            key,
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            text.id,
+            text.rendering_mode,
+            text.dx,
+            text.dy,
+            text.rotate,
+            text.writing_mode,
+            text.chunks
+        )
+        .ok()?;
+        Some(key)
+    }
+
+    fn get(&self, key: &str) -> Option<Option<Laid>> {
+        self.kept.read().ok()?.0.get(key).cloned()
+    }
+
+    fn insert(&self, key: String, laid: Option<Laid>) {
+        let weight = key.len() + laid.as_ref().map_or(0, Laid::weight);
+        if let Ok(mut kept) = self.kept.write() {
+            if kept.1 + weight <= self.budget && !kept.0.contains_key(&key) {
+                kept.1 += weight;
+                kept.0.insert(key, laid);
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for TextLayouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TextLayouts")
+    }
 }
