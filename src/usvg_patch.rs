@@ -60,6 +60,8 @@ mod tests {
 <text x="5" y="10" font-family="Bebas Neue" font-size="6" fill="#1d3557">SHEET</text>
 <text x="5" y="20" font-size="3" text-decoration="underline" letter-spacing="0.2">Drive up to <tspan font-weight="bold">3 spaces</tspan> a turn</text>
 <text x="30" y="30" font-size="4" transform="rotate(15)" text-anchor="middle" stroke="#ff0000" stroke-width="0.1">rotated</text>
+<linearGradient id="fade"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/></linearGradient>
+<text x="5" y="36" font-size="5" fill="url(#fade)" text-decoration="underline">graded, laid out every time</text>
 </g>
 {extra}
 </svg>"##
@@ -105,7 +107,7 @@ mod tests {
         );
         let unmoved = svg::parse(&first, &images, &kept).unwrap();
         let laid = kept.kept().layouts.len();
-        assert_eq!(laid, 3, "the first face keeps its three labels");
+        assert_eq!(laid, 3, "the first face keeps its three plain labels");
         let from_kept = svg::parse(&second, &images, &kept).unwrap();
         assert_eq!(
             kept.kept().layouts.len(),
@@ -115,7 +117,7 @@ mod tests {
         let laid_again = svg::parse(&second, &images, &fresh).unwrap();
         assert_eq!(written(&from_kept), written(&laid_again));
         let bounds = text_bounds(&from_kept);
-        assert_eq!(bounds.len(), 4);
+        assert_eq!(bounds.len(), 5);
         assert_eq!(bounds, text_bounds(&laid_again));
         // The kept layout is placed where the moved face has it.
         fn left(g: &usvg::Group) -> Option<(f32, f32)> {

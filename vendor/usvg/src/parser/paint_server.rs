@@ -694,8 +694,14 @@ fn node_to_user_coordinates(
             }
 
             // 2.
+            // cardstock patch: the layout and outlines may be shared with other texts
+            // (a kept layout); a text in plain colours has nothing to update in them.
             #[cfg(feature = "text")]
-            for span in &mut text.layouted {
+            let plain = plain_paints(&text.layouted) && plain_group(&text.flattened);
+            #[cfg(not(feature = "text"))]
+            let plain = plain_group(&text.flattened);
+            #[cfg(feature = "text")]
+            for span in Arc::make_mut(&mut text.layouted).iter_mut().filter(|_| !plain) {
                 process_fill(
                     &mut span.fill,
                     text.abs_transform,
@@ -746,15 +752,54 @@ fn node_to_user_coordinates(
             }
 
             // 3.
-            update_paint_servers(
-                &mut text.flattened,
-                context_transform,
-                context_bbox,
-                Some(bbox),
-                cache,
-            );
+            if !plain {
+                update_paint_servers(
+                    Arc::make_mut(&mut text.flattened),
+                    context_transform,
+                    context_bbox,
+                    Some(bbox),
+                    cache,
+                );
+            }
         }
     }
+}
+
+/// Whether a paint needs nothing from [`update_paint_servers`] (cardstock patch).
+fn plain_paint(paint: &Paint, context: &Option<ContextElement>) -> bool {
+    matches!(paint, Paint::Color(_)) && context.is_none()
+}
+
+/// Whether every fill and stroke of a text's layout is a plain colour (cardstock patch).
+#[cfg(feature = "text")]
+fn plain_paints(spans: &[crate::layout::Span]) -> bool {
+    let fill = |f: &Option<Fill>| f.as_ref().is_none_or(|f| plain_paint(&f.paint, &f.context_element));
+    let stroke =
+        |s: &Option<Stroke>| s.as_ref().is_none_or(|s| plain_paint(&s.paint, &s.context_element));
+    let path = |p: &Option<Path>| p.as_ref().is_none_or(|p| fill(&p.fill) && stroke(&p.stroke));
+    spans.iter().all(|s| {
+        fill(&s.fill)
+            && stroke(&s.stroke)
+            && path(&s.underline)
+            && path(&s.overline)
+            && path(&s.line_through)
+    })
+}
+
+/// Whether a group holds only paths in plain colours and groups of them, without
+/// masks or clip paths (cardstock patch).
+fn plain_group(group: &Group) -> bool {
+    group.mask.is_none()
+        && group.clip_path.is_none()
+        && group.filters.is_empty()
+        && group.children.iter().all(|node| match node {
+            Node::Path(p) => {
+                p.fill.as_ref().is_none_or(|f| plain_paint(&f.paint, &f.context_element))
+                    && p.stroke.as_ref().is_none_or(|s| plain_paint(&s.paint, &s.context_element))
+            }
+            Node::Group(g) => plain_group(g),
+            _ => false,
+        })
 }
 
 fn process_fill(

@@ -136,8 +136,8 @@ pub(crate) fn convert(
         abs_bounding_box: dummy,
         stroke_bounding_box: dummy,
         abs_stroke_bounding_box: dummy,
-        flattened: Box::new(Group::empty()),
-        layouted: vec![],
+        flattened: Arc::new(Group::empty()),
+        layouted: Arc::new(vec![]),
     };
 
     if text::convert(&mut text, &state.opt.font_resolver, cache).is_none() {

@@ -50,7 +50,7 @@ pub(crate) fn flatten(text: &mut Text, cache: &mut Cache) -> Option<(Group, NonZ
 
     let rendering_mode = resolve_rendering_mode(text);
 
-    for span in &text.layouted {
+    for span in text.layouted.iter() {
         if let Some(path) = span.overline.as_ref() {
             let mut path = path.clone();
             path.rendering_mode = rendering_mode;

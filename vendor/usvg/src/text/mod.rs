@@ -264,9 +264,9 @@ pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cach
 /// coordinates (before its transform).
 #[derive(Clone)]
 struct Laid {
-    layouted: Vec<layout::Span>,
+    layouted: Arc<Vec<layout::Span>>,
     bbox: tiny_skia_path::NonZeroRect,
-    flattened: crate::Group,
+    flattened: Arc<crate::Group>,
     stroke_bbox: tiny_skia_path::NonZeroRect,
 }
 
@@ -275,7 +275,7 @@ impl Laid {
         text.layouted = self.layouted;
         text.bounding_box = self.bbox.to_rect();
         text.abs_bounding_box = self.bbox.transform(text.abs_transform).unwrap_or(self.bbox).to_rect();
-        text.flattened = Box::new(self.flattened);
+        text.flattened = self.flattened;
         text.stroke_bounding_box = self.stroke_bbox.to_rect();
         text.abs_stroke_bounding_box = self
             .stroke_bbox
@@ -305,12 +305,12 @@ impl Laid {
 fn lay_out(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Option<Laid> {
     let shaping = cache.shaping_face.clone();
     let (layouted, bbox) = layout::layout_text(text, resolver, &mut cache.fontdb, shaping.as_ref())?;
-    text.layouted = layouted;
+    text.layouted = Arc::new(layouted);
     let (flattened, stroke_bbox) = flatten::flatten(text, cache)?;
     Some(Laid {
-        layouted: std::mem::take(&mut text.layouted),
+        layouted: text.layouted.clone(),
         bbox,
-        flattened,
+        flattened: Arc::new(flattened),
         stroke_bbox,
     })
 }

@@ -586,9 +586,10 @@ pub struct Text {
     pub(crate) abs_bounding_box: Rect,
     pub(crate) stroke_bounding_box: Rect,
     pub(crate) abs_stroke_bounding_box: Rect,
-    pub(crate) flattened: Box<Group>,
+    // cardstock patch: shared (`Arc`) between texts with a kept layout.
+    pub(crate) flattened: Arc<Group>,
     #[cfg(feature = "text")]
-    pub(crate) layouted: Vec<Span>,
+    pub(crate) layouted: Arc<Vec<Span>>,
 }
 
 impl Text {
