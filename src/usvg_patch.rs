@@ -12,11 +12,18 @@ use usvg::fontdb;
 /// Interstate Trucking's 325 parts about 6 MB). Past it, texts are laid out again.
 const TEXT_LAYOUT_BUDGET: usize = 32 << 20;
 
+/// About how many bytes of stroked-path bounds a font book keeps (a key is the
+/// path's points, ~170 bytes for a rounded box): Parcel Delivery, the most of the
+/// seed games, keeps 707 paths in about 120 KB. Past it, paths are stroked again to
+/// measure them.
+const STROKE_BOUNDS_BUDGET: usize = 8 << 20;
+
 /// What a font book hands usvg: the glyph outline and text layout stores of its
 /// database and its shaping faces (each `(font data address, face index)` with its face).
 pub(crate) struct Kept {
     outlines: Arc<usvg::GlyphOutlines>,
     layouts: Arc<usvg::TextLayouts>,
+    strokes: Arc<usvg::StrokeBounds>,
     shaping: usvg::ShapingFaceFn,
 }
 
@@ -30,6 +37,7 @@ impl Kept {
         Kept {
             outlines: Arc::new(usvg::GlyphOutlines::new(db.clone())),
             layouts: Arc::new(usvg::TextLayouts::new(db.clone(), TEXT_LAYOUT_BUDGET)),
+            strokes: Arc::new(usvg::StrokeBounds::new(STROKE_BOUNDS_BUDGET)),
             shaping: usvg::ShapingFaceFn(Arc::new(move |data: &[u8], index: u32| {
                 let key = (data.as_ptr() as usize, index);
                 faces.iter().find(|(k, _)| *k == key).map(|(_, f)| *f)
@@ -43,6 +51,7 @@ pub(crate) fn speed_up(options: &mut usvg::Options, kept: &Kept) {
     options.glyph_outlines = Some(kept.outlines.clone());
     options.shaping_face = Some(kept.shaping.clone());
     options.text_layouts = Some(kept.layouts.clone());
+    options.stroke_bounds = Some(kept.strokes.clone());
 }
 
 #[cfg(test)]
@@ -57,6 +66,8 @@ mod tests {
         format!(
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">
 <g transform="translate({dx} {dy})">
+<rect x="2" y="2" width="40" height="12" rx="1.5" fill="none" stroke="#1d3557" stroke-width="0.6"/>
+<circle cx="50" cy="8" r="3" fill="#ffffff" stroke="#6b7280" stroke-width="0.3" stroke-dasharray="1 0.5"/>
 <text x="5" y="10" font-family="Bebas Neue" font-size="6" fill="#1d3557">SHEET</text>
 <text x="5" y="20" font-size="3" text-decoration="underline" letter-spacing="0.2">Drive up to <tspan font-weight="bold">3 spaces</tspan> a turn</text>
 <text x="30" y="30" font-size="4" transform="rotate(15)" text-anchor="middle" stroke="#ff0000" stroke-width="0.1">rotated</text>
@@ -68,12 +79,13 @@ mod tests {
         )
     }
 
-    /// Every text's bounds, in the face's coordinates.
+    /// Every path's and text's bounds, in the face's coordinates.
     fn text_bounds(tree: &usvg::Tree) -> Vec<String> {
         fn walk(g: &usvg::Group, out: &mut Vec<String>) {
             for node in g.children() {
                 match node {
                     usvg::Node::Group(g) => walk(g, out),
+                    usvg::Node::Path(p) => out.push(format!("{:?}", p.abs_stroke_bounding_box())),
                     usvg::Node::Text(t) => out.push(format!(
                         "{:?} {:?} {:?}",
                         t.abs_bounding_box(),
@@ -99,14 +111,21 @@ mod tests {
         let kept = FontBook::builtin_fresh();
         let fresh = FontBook::builtin_fresh();
         let first = face(0.0, 0.0, "");
-        // The same labels moved, on a face that differs elsewhere.
+        // The same labels moved, on a face that differs elsewhere: a number, and the
+        // frame's path with a wider stroke (other bounds).
         let second = face(
             7.5,
             -2.25,
-            r##"<text x="50" y="38" font-size="2">2</text>"##,
+            r##"<text x="50" y="38" font-size="2">2</text>
+<rect x="2" y="2" width="40" height="12" rx="1.5" fill="none" stroke="#000000" stroke-width="2"/>"##,
         );
         let unmoved = svg::parse(&first, &images, &kept).unwrap();
         let laid = kept.kept().layouts.len();
+        let stroked = kept.kept().strokes.len();
+        assert_eq!(
+            stroked, 2,
+            "the first face keeps the bounds of its two stroked shapes"
+        );
         assert_eq!(laid, 3, "the first face keeps its three plain labels");
         let from_kept = svg::parse(&second, &images, &kept).unwrap();
         assert_eq!(
@@ -114,10 +133,15 @@ mod tests {
             laid + 1,
             "the second face takes the three kept labels and lays out only its own"
         );
+        assert_eq!(
+            kept.kept().strokes.len(),
+            stroked + 1,
+            "the second face's stroked shapes are the kept ones, moved, and the wider frame"
+        );
         let laid_again = svg::parse(&second, &images, &fresh).unwrap();
         assert_eq!(written(&from_kept), written(&laid_again));
         let bounds = text_bounds(&from_kept);
-        assert_eq!(bounds.len(), 5);
+        assert_eq!(bounds.len(), 5 + 3);
         assert_eq!(bounds, text_bounds(&laid_again));
         // The kept layout is placed where the moved face has it.
         fn left(g: &usvg::Group) -> Option<(f32, f32)> {

@@ -107,6 +107,74 @@ impl GlyphOutlines {
     }
 }
 
+/// The bounds of stroked paths, kept between conversions (cardstock patch): usvg
+/// strokes every path to measure it, and a face's frame or a score pad's grid is
+/// the same path with the same stroke on every face. Keyed by the path's verbs and
+/// points and the stroke's width, miter limit, cap and join (what the bounds depend
+/// on; dashes are not counted, as before). Holds at most `budget` bytes of keys
+/// (roughly); past that, bounds are computed every time.
+pub struct StrokeBounds {
+    budget: usize,
+    kept: std::sync::RwLock<(HashMap<Vec<u8>, Option<Rect>>, usize)>,
+}
+
+impl StrokeBounds {
+    /// An empty store that keeps about `budget` bytes.
+    pub fn new(budget: usize) -> Self {
+        StrokeBounds {
+            budget,
+            kept: Default::default(),
+        }
+    }
+
+    /// How many bounds the store holds.
+    pub fn len(&self) -> usize {
+        self.kept.read().map(|k| k.0.len()).unwrap_or(0)
+    }
+
+    /// Whether the store holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub(crate) fn get_or_compute(
+        &self,
+        stroke: Option<&crate::Stroke>,
+        data: &tiny_skia_path::Path,
+    ) -> Option<Rect> {
+        let stroke = stroke?;
+        let mut key = Vec::with_capacity(16 + data.verbs().len() + data.points().len() * 8);
+        key.extend_from_slice(&stroke.width.get().to_le_bytes());
+        key.extend_from_slice(&stroke.miterlimit.get().to_le_bytes());
+        key.push(stroke.linecap as u8);
+        key.push(stroke.linejoin as u8);
+        key.extend(data.verbs().iter().map(|v| *v as u8));
+        key.push(0xff);
+        for p in data.points() {
+            key.extend_from_slice(&p.x.to_le_bytes());
+            key.extend_from_slice(&p.y.to_le_bytes());
+        }
+        if let Some(hit) = self.kept.read().ok().and_then(|k| k.0.get(&key).copied()) {
+            return hit;
+        }
+        let bounds = Path::calculate_stroke_bbox(Some(stroke), data);
+        if let Ok(mut kept) = self.kept.write() {
+            let weight = key.len() + 64;
+            if kept.1 + weight <= self.budget && !kept.0.contains_key(&key) {
+                kept.1 += weight;
+                kept.0.insert(key, bounds);
+            }
+        }
+        bounds
+    }
+}
+
+impl std::fmt::Debug for StrokeBounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StrokeBounds")
+    }
+}
+
 #[cfg(feature = "text")]
 impl std::fmt::Debug for GlyphOutlines {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -1070,7 +1138,8 @@ fn convert_path(
         String::new()
     };
 
-    let path = Path::new(
+    let kept = state.opt.stroke_bounds.as_deref();
+    let path = Path::new_with(
         id,
         visible,
         fill,
@@ -1079,6 +1148,10 @@ fn convert_path(
         rendering_mode,
         tiny_skia_path,
         path_transform,
+        |stroke, data| match kept {
+            Some(kept) => kept.get_or_compute(stroke, data),
+            None => Path::calculate_stroke_bbox(stroke, data),
+        },
     );
 
     let path = match path {

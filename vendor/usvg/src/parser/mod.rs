@@ -24,6 +24,7 @@ pub use image::{ImageHrefDataResolverFn, ImageHrefResolver, ImageHrefStringResol
 pub use options::Options;
 #[cfg(feature = "text")]
 pub use converter::GlyphOutlines;
+pub use converter::StrokeBounds;
 pub(crate) use svgtree::{AId, EId};
 
 /// List of all errors.

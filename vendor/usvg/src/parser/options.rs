@@ -107,6 +107,9 @@ pub struct Options<'a> {
     /// patch). Default: none, every text is laid out.
     #[cfg(feature = "text")]
     pub text_layouts: Option<Arc<crate::TextLayouts>>,
+    /// Bounds of stroked paths shared between conversions (cardstock patch).
+    /// Default: none, every stroked path is stroked to measure it.
+    pub stroke_bounds: Option<Arc<crate::StrokeBounds>>,
     /// A CSS stylesheet that should be injected into the SVG. Can be used to overwrite
     /// certain attributes.
     pub style_sheet: Option<String>,
@@ -136,6 +139,7 @@ impl Default for Options<'_> {
             shaping_face: None,
             #[cfg(feature = "text")]
             text_layouts: None,
+            stroke_bounds: None,
             style_sheet: None,
         }
     }

@@ -1309,9 +1309,35 @@ impl Path {
         data: Arc<tiny_skia_path::Path>,
         abs_transform: Transform,
     ) -> Option<Self> {
+        Self::new_with(
+            id,
+            visible,
+            fill,
+            stroke,
+            paint_order,
+            rendering_mode,
+            data,
+            abs_transform,
+            Path::calculate_stroke_bbox,
+        )
+    }
+
+    /// [`Path::new`] with the stroke's bounds computed by `stroke_bbox` (cardstock
+    /// patch: the converter takes them from a [`StrokeBounds`](crate::StrokeBounds)).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new_with(
+        id: String,
+        visible: bool,
+        fill: Option<Fill>,
+        stroke: Option<Stroke>,
+        paint_order: PaintOrder,
+        rendering_mode: ShapeRendering,
+        data: Arc<tiny_skia_path::Path>,
+        abs_transform: Transform,
+        mut stroke_bbox: impl FnMut(Option<&Stroke>, &tiny_skia_path::Path) -> Option<Rect>,
+    ) -> Option<Self> {
         let bounding_box = data.compute_tight_bounds()?;
-        let stroke_bounding_box =
-            Path::calculate_stroke_bbox(stroke.as_ref(), &data).unwrap_or(bounding_box);
+        let stroke_bounding_box = stroke_bbox(stroke.as_ref(), &data).unwrap_or(bounding_box);
 
         let abs_bounding_box: Rect;
         let abs_stroke_bounding_box: Rect;
@@ -1321,7 +1347,7 @@ impl Path {
             let path2 = path2.transform(abs_transform)?;
             abs_bounding_box = path2.compute_tight_bounds()?;
             abs_stroke_bounding_box =
-                Path::calculate_stroke_bbox(stroke.as_ref(), &path2).unwrap_or(abs_bounding_box);
+                stroke_bbox(stroke.as_ref(), &path2).unwrap_or(abs_bounding_box);
         } else {
             // A transform without a skew can be performed just on a bbox.
             abs_bounding_box = bounding_box.transform(abs_transform)?;
@@ -1431,7 +1457,10 @@ impl Path {
         self.abs_stroke_bounding_box
     }
 
-    fn calculate_stroke_bbox(stroke: Option<&Stroke>, path: &tiny_skia_path::Path) -> Option<Rect> {
+    pub(crate) fn calculate_stroke_bbox(
+        stroke: Option<&Stroke>,
+        path: &tiny_skia_path::Path,
+    ) -> Option<Rect> {
         let mut stroke = stroke?.to_tiny_skia();
         // According to the spec, dash should not be accounted during bbox calculation.
         stroke.dash = None;
