@@ -111,13 +111,17 @@ mod tests {
         let kept = FontBook::builtin_fresh();
         let fresh = FontBook::builtin_fresh();
         let first = face(0.0, 0.0, "");
-        // The same labels moved, on a face that differs elsewhere: a number, and the
-        // frame's path with a wider stroke (other bounds).
+        // The same labels moved, on a face that differs elsewhere: a number, the
+        // frame's path with a wider stroke (other bounds), and the first label with
+        // another letter spacing, colour or size (other layouts).
         let second = face(
             7.5,
             -2.25,
             r##"<text x="50" y="38" font-size="2">2</text>
-<rect x="2" y="2" width="40" height="12" rx="1.5" fill="none" stroke="#000000" stroke-width="2"/>"##,
+<rect x="2" y="2" width="40" height="12" rx="1.5" fill="none" stroke="#000000" stroke-width="2"/>
+<text x="5" y="10" font-family="Bebas Neue" font-size="6" fill="#1d3557" letter-spacing="0.3">SHEET</text>
+<text x="5" y="10" font-family="Bebas Neue" font-size="6" fill="#1d3558">SHEET</text>
+<text x="5" y="10" font-family="Bebas Neue" font-size="6.01" fill="#1d3557">SHEET</text>"##,
         );
         let unmoved = svg::parse(&first, &images, &kept).unwrap();
         let laid = kept.kept().layouts.len();
@@ -130,8 +134,8 @@ mod tests {
         let from_kept = svg::parse(&second, &images, &kept).unwrap();
         assert_eq!(
             kept.kept().layouts.len(),
-            laid + 1,
-            "the second face takes the three kept labels and lays out only its own"
+            laid + 4,
+            "the second face takes the three kept labels and lays out only its own four"
         );
         assert_eq!(
             kept.kept().strokes.len(),
@@ -141,7 +145,7 @@ mod tests {
         let laid_again = svg::parse(&second, &images, &fresh).unwrap();
         assert_eq!(written(&from_kept), written(&laid_again));
         let bounds = text_bounds(&from_kept);
-        assert_eq!(bounds.len(), 5 + 3);
+        assert_eq!(bounds.len(), 8 + 3);
         assert_eq!(bounds, text_bounds(&laid_again));
         // The kept layout is placed where the moved face has it.
         fn left(g: &usvg::Group) -> Option<(f32, f32)> {

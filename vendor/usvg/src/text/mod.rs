@@ -320,15 +320,16 @@ fn lay_out(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Optio
 /// label once. The key is everything layout reads of a text: its id, rendering
 /// mode, positions, rotations, writing mode and chunks (text, fonts, sizes,
 /// spacing, decorations and paints); texts painted with a gradient, a pattern or a
-/// context paint are laid out every time. A layout does not depend on the text's
-/// transform; its absolute bounds are computed again for each use.
+/// context paint, and text on a path, are laid out every time. A layout does not
+/// depend on the text's transform; its absolute bounds are computed again for each
+/// use.
 ///
 /// It belongs to one font database, like [`GlyphOutlines`](crate::GlyphOutlines),
 /// and holds at most `budget` bytes (roughly); past that, new layouts are not kept.
 pub struct TextLayouts {
     fontdb: Arc<Database>,
     budget: usize,
-    kept: std::sync::RwLock<(std::collections::HashMap<String, Option<Laid>>, usize)>,
+    kept: std::sync::RwLock<(std::collections::HashMap<Vec<u8>, Option<Laid>>, usize)>,
 }
 
 impl TextLayouts {
@@ -352,49 +353,66 @@ impl TextLayouts {
         self.len() == 0
     }
 
-    fn key(text: &Text) -> Option<String> {
-        use std::fmt::Write;
-        let plain = |paint: &crate::Paint| matches!(paint, crate::Paint::Color(_));
-        let fill_ok = |f: &Option<crate::Fill>| {
-            f.as_ref().is_none_or(|f| plain(&f.paint) && f.context_element.is_none())
-        };
-        let stroke_ok = |s: &Option<crate::Stroke>| {
-            s.as_ref().is_none_or(|s| plain(&s.paint) && s.context_element.is_none())
-        };
-        let style_ok = |d: &Option<crate::TextDecorationStyle>| {
-            d.as_ref().is_none_or(|d| fill_ok(&d.fill) && stroke_ok(&d.stroke))
-        };
-        let cacheable = text.chunks.iter().flat_map(|c| &c.spans).all(|s| {
-            fill_ok(&s.fill)
-                && stroke_ok(&s.stroke)
-                && style_ok(&s.decoration.underline)
-                && style_ok(&s.decoration.overline)
-                && style_ok(&s.decoration.line_through)
-        });
-        if !cacheable {
-            return None;
+    /// A text's key: everything layout reads of it, as bytes (floats by their
+    /// bits). Every struct is taken apart field by field, so a field added to one
+    /// of them does not compile until it is in the key or named as left out. `None`
+    /// for a text that is not kept (a paint server or a context paint, text on a
+    /// path).
+    fn key(text: &Text) -> Option<Vec<u8>> {
+        let Text {
+            id,
+            rendering_mode,
+            dx,
+            dy,
+            rotate,
+            writing_mode,
+            chunks,
+            // Layout does not read these; it writes them.
+            abs_transform: _,
+            bounding_box: _,
+            abs_bounding_box: _,
+            stroke_bounding_box: _,
+            abs_stroke_bounding_box: _,
+            flattened: _,
+            layouted: _,
+        } = text;
+        let mut k = Key(Vec::with_capacity(256));
+        k.str(id);
+        k.byte(*rendering_mode as u8);
+        k.floats(dx);
+        k.floats(dy);
+        k.floats(rotate);
+        k.byte(*writing_mode as u8);
+        k.len(chunks.len());
+        for chunk in chunks {
+            let crate::TextChunk {
+                x,
+                y,
+                anchor,
+                spans,
+                text_flow,
+                text,
+            } = chunk;
+            if !matches!(text_flow, crate::TextFlow::Linear) {
+                return None;
+            }
+            k.maybe(*x);
+            k.maybe(*y);
+            k.byte(*anchor as u8);
+            k.str(text);
+            k.len(spans.len());
+            for span in spans {
+                k.span(span)?;
+            }
         }
-        let mut key = String::with_capacity(256);
-        write!(
-            key,
-            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
-            text.id,
-            text.rendering_mode,
-            text.dx,
-            text.dy,
-            text.rotate,
-            text.writing_mode,
-            text.chunks
-        )
-        .ok()?;
-        Some(key)
+        Some(k.0)
     }
 
-    fn get(&self, key: &str) -> Option<Option<Laid>> {
+    fn get(&self, key: &[u8]) -> Option<Option<Laid>> {
         self.kept.read().ok()?.0.get(key).cloned()
     }
 
-    fn insert(&self, key: String, laid: Option<Laid>) {
+    fn insert(&self, key: Vec<u8>, laid: Option<Laid>) {
         let weight = key.len() + laid.as_ref().map_or(0, Laid::weight);
         if let Ok(mut kept) = self.kept.write() {
             if kept.1 + weight <= self.budget && !kept.0.contains_key(&key) {
@@ -402,6 +420,207 @@ impl TextLayouts {
                 kept.0.insert(key, laid);
             }
         }
+    }
+}
+
+/// The bytes of a [`TextLayouts`] key.
+struct Key(Vec<u8>);
+
+impl Key {
+    fn byte(&mut self, v: u8) {
+        self.0.push(v);
+    }
+
+    fn len(&mut self, n: usize) {
+        self.0.extend_from_slice(&(n as u64).to_le_bytes());
+    }
+
+    fn float(&mut self, v: f32) {
+        self.0.extend_from_slice(&v.to_bits().to_le_bytes());
+    }
+
+    fn floats(&mut self, v: &[f32]) {
+        self.len(v.len());
+        v.iter().for_each(|x| self.float(*x));
+    }
+
+    fn maybe(&mut self, v: Option<f32>) {
+        match v {
+            None => self.byte(0),
+            Some(x) => {
+                self.byte(1);
+                self.float(x);
+            }
+        }
+    }
+
+    fn str(&mut self, v: &str) {
+        self.len(v.len());
+        self.0.extend_from_slice(v.as_bytes());
+    }
+
+    fn span(&mut self, span: &crate::TextSpan) -> Option<()> {
+        let crate::TextSpan {
+            start,
+            end,
+            fill,
+            stroke,
+            paint_order,
+            font,
+            font_size,
+            small_caps,
+            apply_kerning,
+            font_optical_sizing,
+            decoration,
+            dominant_baseline,
+            alignment_baseline,
+            baseline_shift,
+            visible,
+            letter_spacing,
+            word_spacing,
+            text_length,
+            length_adjust,
+        } = span;
+        self.len(*start);
+        self.len(*end);
+        self.fill(fill)?;
+        self.stroke(stroke)?;
+        self.byte(*paint_order as u8);
+        let Font {
+            families,
+            style,
+            stretch,
+            weight,
+            variations,
+        } = font;
+        self.len(families.len());
+        for family in families {
+            match family {
+                FontFamily::Serif => self.byte(0),
+                FontFamily::SansSerif => self.byte(1),
+                FontFamily::Cursive => self.byte(2),
+                FontFamily::Fantasy => self.byte(3),
+                FontFamily::Monospace => self.byte(4),
+                FontFamily::Named(name) => {
+                    self.byte(5);
+                    self.str(name);
+                }
+            }
+        }
+        self.byte(*style as u8);
+        self.byte(*stretch as u8);
+        self.0.extend_from_slice(&weight.to_le_bytes());
+        self.len(variations.len());
+        for crate::FontVariation { tag, value } in variations {
+            self.0.extend_from_slice(tag);
+            self.float(*value);
+        }
+        self.float(font_size.get());
+        self.byte(*small_caps as u8);
+        self.byte(*apply_kerning as u8);
+        self.byte(*font_optical_sizing as u8);
+        let crate::TextDecoration {
+            underline,
+            overline,
+            line_through,
+        } = decoration;
+        for style in [underline, overline, line_through] {
+            match style {
+                None => self.byte(0),
+                Some(crate::TextDecorationStyle { fill, stroke }) => {
+                    self.byte(1);
+                    self.fill(fill)?;
+                    self.stroke(stroke)?;
+                }
+            }
+        }
+        self.byte(*dominant_baseline as u8);
+        self.byte(*alignment_baseline as u8);
+        self.len(baseline_shift.len());
+        for shift in baseline_shift {
+            match shift {
+                crate::BaselineShift::Baseline => self.byte(0),
+                crate::BaselineShift::Subscript => self.byte(1),
+                crate::BaselineShift::Superscript => self.byte(2),
+                crate::BaselineShift::Number(n) => {
+                    self.byte(3);
+                    self.float(*n);
+                }
+            }
+        }
+        self.byte(*visible as u8);
+        self.float(*letter_spacing);
+        self.float(*word_spacing);
+        self.maybe(*text_length);
+        self.byte(*length_adjust as u8);
+        Some(())
+    }
+
+    fn fill(&mut self, fill: &Option<crate::Fill>) -> Option<()> {
+        let Some(crate::Fill {
+            paint,
+            opacity,
+            rule,
+            context_element,
+        }) = fill
+        else {
+            self.byte(0);
+            return Some(());
+        };
+        if context_element.is_some() {
+            return None;
+        }
+        self.byte(1);
+        self.colour(paint)?;
+        self.float(opacity.get());
+        self.byte(*rule as u8);
+        Some(())
+    }
+
+    fn stroke(&mut self, stroke: &Option<crate::Stroke>) -> Option<()> {
+        let Some(crate::Stroke {
+            paint,
+            dasharray,
+            dashoffset,
+            miterlimit,
+            opacity,
+            width,
+            linecap,
+            linejoin,
+            context_element,
+        }) = stroke
+        else {
+            self.byte(0);
+            return Some(());
+        };
+        if context_element.is_some() {
+            return None;
+        }
+        self.byte(1);
+        self.colour(paint)?;
+        match dasharray {
+            None => self.byte(0),
+            Some(dashes) => {
+                self.byte(1);
+                self.floats(dashes);
+            }
+        }
+        self.float(*dashoffset);
+        self.float(miterlimit.get());
+        self.float(opacity.get());
+        self.float(width.get());
+        self.byte(*linecap as u8);
+        self.byte(*linejoin as u8);
+        Some(())
+    }
+
+    /// A plain colour; `None` for a paint server (not kept).
+    fn colour(&mut self, paint: &crate::Paint) -> Option<()> {
+        let crate::Paint::Color(crate::Color { red, green, blue }) = paint else {
+            return None;
+        };
+        self.0.extend_from_slice(&[*red, *green, *blue]);
+        Some(())
     }
 }
 
