@@ -288,7 +288,17 @@ impl<'a> Setter<'a> {
 
     /// Greedy word wrap of `paragraphs` into lines at most `max` mm wide (no limit
     /// for `None`); a single word wider than the line stays on a line of its own.
-    /// Each line comes with its width.
+    /// Each line comes with its width (measured when it has more than one word).
+    ///
+    /// A line takes words while the line with the next word still fits. Measuring
+    /// every such candidate shapes each line once per word, so the words are first
+    /// counted from their own widths (kept per text, so each word is shaped about
+    /// once a build) and only the guess is measured: the line found must fit and the
+    /// line with one more word must not, stepping a word at a time until both hold.
+    /// Adding a word adds a space's and the word's advance, far more than any
+    /// kerning takes back, so a line with more words is wider and this gives the
+    /// lines that measuring every candidate gives; either way, every line is
+    /// measured to fit.
     fn wrap_items(
         &self,
         paragraphs: &[Paragraph],
@@ -297,34 +307,72 @@ impl<'a> Setter<'a> {
     ) -> Result<Vec<SetLine>, TextError> {
         let mut lines = Vec::new();
         for para in paragraphs {
-            let mut line: Vec<Item> = Vec::new();
-            let mut measured = None;
-            for word in para {
-                if line.is_empty() {
+            let Some(max) = max else {
+                let mut line = Vec::new();
+                for word in para {
                     self.append(&mut line, word)?;
-                    measured = None;
-                    continue;
                 }
-                let mut candidate = line.clone();
-                self.append(&mut candidate, word)?;
-                match max {
-                    None => line = candidate,
-                    Some(max) => {
-                        let w = self.width(&candidate, size)?;
-                        if w <= max {
-                            line = candidate;
-                            measured = Some(w);
-                        } else {
-                            lines.push((std::mem::take(&mut line), measured));
-                            self.append(&mut line, word)?;
-                            measured = None;
-                        }
-                    }
-                }
+                lines.push((line, None));
+                continue;
+            };
+            if para.is_empty() {
+                lines.push((Vec::new(), None));
+                continue;
             }
-            lines.push((line, measured));
+            let guess = self.word_widths(para, size)?;
+            let space = self.text_width(" ", false, false, size)?;
+            let mut first = 0;
+            while first < para.len() {
+                let words = &para[first..];
+                let line = |last: usize| -> Result<Vec<Item>, TextError> {
+                    let mut items = Vec::new();
+                    for word in &words[..=last] {
+                        self.append(&mut items, word)?;
+                    }
+                    Ok(items)
+                };
+                // The guess: as many words as their widths say fit.
+                let mut last = 0;
+                let mut width = guess[first];
+                while last + 1 < words.len() && width + space + guess[first + last + 1] <= max {
+                    last += 1;
+                    width += space + guess[first + last];
+                }
+                // Fewer words while the guess is too wide ...
+                let mut measured = None;
+                while last > 0 {
+                    let w = self.width(&line(last)?, size)?;
+                    if w <= max {
+                        measured = Some(w);
+                        break;
+                    }
+                    last -= 1;
+                }
+                // ... more while the next word still fits.
+                while last + 1 < words.len() {
+                    let w = self.width(&line(last + 1)?, size)?;
+                    if w > max {
+                        break;
+                    }
+                    last += 1;
+                    measured = Some(w);
+                }
+                lines.push((line(last)?, measured));
+                first += last + 1;
+            }
         }
         Ok(lines)
+    }
+
+    /// Each word's width set alone, for [`Setter::wrap_items`]'s guess.
+    fn word_widths(&self, para: &[markup::Word], size: f64) -> Result<Vec<f64>, TextError> {
+        para.iter()
+            .map(|word| {
+                let mut items = Vec::new();
+                self.append(&mut items, word)?;
+                self.width(&items, size)
+            })
+            .collect()
     }
 
     /// The lines of `text` that fit `max` mm (no limit for `None`) at `size` mm.
@@ -493,6 +541,72 @@ mod tests {
             plain(&s.wrap("a\n\nb", Some(20.0), 4.0).unwrap()),
             ["a", "", "b"]
         );
+    }
+
+    /// The wrap before [`Setter::wrap_items`] guessed: every candidate measured.
+    fn wrap_measuring_every_candidate(
+        s: &Setter,
+        paragraphs: &[Paragraph],
+        max: f64,
+        size: f64,
+    ) -> Vec<SetLine> {
+        let mut lines = Vec::new();
+        for para in paragraphs {
+            let mut line: Vec<Item> = Vec::new();
+            let mut measured = None;
+            for word in para {
+                if line.is_empty() {
+                    s.append(&mut line, word).unwrap();
+                    measured = None;
+                    continue;
+                }
+                let mut candidate = line.clone();
+                s.append(&mut candidate, word).unwrap();
+                let w = s.width(&candidate, size).unwrap();
+                if w <= max {
+                    line = candidate;
+                    measured = Some(w);
+                } else {
+                    lines.push((std::mem::take(&mut line), measured));
+                    s.append(&mut line, word).unwrap();
+                    measured = None;
+                }
+            }
+            lines.push((line, measured));
+        }
+        lines
+    }
+
+    #[test]
+    fn the_guessed_wrap_gives_the_lines_of_measuring_every_candidate() {
+        let book = FontBook::builtin();
+        let texts = [
+            "Drive up to 3 spaces a turn, space to space across the roads (never diagonally); rivers block roads.",
+            "**Wild**: sales of any die. Grey: empty lot, no sales. Circle your START.",
+            "Pay :coin: 2 to the bank, then **draw two** cards; if the deck is empty, shuffle the discards.",
+            "AVAVAVAVAVAV To Ty Yo WA Wa LT \"quoted\" supercalifragilisticexpialidocious x",
+            "a\n\nshort\nlines and one verylongwordthatneverfits",
+        ];
+        let font = FontSpec::default();
+        let s = Setter::new(&book, &font, &Square, &|_| true).unwrap();
+        let mut lines_seen = 0;
+        for text in texts {
+            let paragraphs = markup::parse(text);
+            for size in [1.5, 2.05, 3.0, 4.4] {
+                for tenth in (20..=900).step_by(7) {
+                    let max = tenth as f64 / 10.0;
+                    let guessed = s.wrap_items(&paragraphs, Some(max), size).unwrap();
+                    let every = wrap_measuring_every_candidate(&s, &paragraphs, max, size);
+                    assert_eq!(
+                        format!("{guessed:?}"),
+                        format!("{every:?}"),
+                        "{text:?} at {size} mm in {max} mm"
+                    );
+                    lines_seen += guessed.len();
+                }
+            }
+        }
+        assert!(lines_seen > 10_000, "{lines_seen}");
     }
 
     #[test]
