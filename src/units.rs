@@ -90,7 +90,35 @@ pub fn parse_length(text: &str) -> Result<f64, LengthError> {
 }
 
 /// Formats a number of millimetres for SVG output: at most 3 decimals, no trailing zeros.
+///
+/// Templates print tens of thousands of numbers a build, so the thousandths are
+/// written as an integer: for under 10^12 mm, `{:.3}` of the rounded value gives
+/// the same digits (its error is far below half a thousandth), without the exact
+/// float formatting `{:.3}` needs.
 pub fn fmt_num(v: f64) -> String {
+    use std::fmt::Write;
+    let thousandths = (v * 1000.0).round();
+    if thousandths.abs() < 1e15 {
+        let t = thousandths as i64;
+        let (int, frac) = (t.unsigned_abs() / 1000, t.unsigned_abs() % 1000);
+        let mut s = String::with_capacity(16);
+        if t < 0 {
+            s.push('-');
+        }
+        let _ = write!(s, "{int}");
+        if frac != 0 {
+            let _ = write!(s, ".{frac:03}");
+            while s.ends_with('0') {
+                s.pop();
+            }
+        }
+        return s;
+    }
+    fmt_num_exact(v)
+}
+
+/// [`fmt_num`] by `{:.3}`: for numbers too large to count in thousandths.
+fn fmt_num_exact(v: f64) -> String {
     let r = (v * 1000.0).round() / 1000.0;
     let r = if r == 0.0 { 0.0 } else { r };
     let mut s = format!("{r:.3}");
@@ -106,6 +134,49 @@ pub fn fmt_num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_print_as_formatting_them_to_three_decimals_does() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.0004,
+            -0.0004,
+            0.0005,
+            -0.0005,
+            0.0015,
+            1.0005,
+            2.675,
+            -2.675,
+            0.1,
+            0.2,
+            0.3,
+            63.5,
+            88.9,
+            215.9,
+            139.7,
+            1e9 + 0.0625,
+            -1e11 - 0.1235,
+            123456.789,
+            f64::NAN,
+            f64::INFINITY,
+            1e13,
+            -1e300,
+        ];
+        // A deterministic spread of values around the sizes templates print.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let unit = (x >> 11) as f64 / (1u64 << 53) as f64;
+            let scale = [0.01, 1.0, 10.0, 300.0, 1e6][(x % 5) as usize];
+            values.push((unit - 0.5) * 2.0 * scale);
+        }
+        for v in values {
+            assert_eq!(fmt_num(v), fmt_num_exact(v), "{v:?}");
+        }
+    }
 
     #[test]
     fn parses_units() {
