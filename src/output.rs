@@ -218,7 +218,17 @@ fn real_folders(out: &Path, rel_dir: &Path) -> Result<(), WriteError> {
         match fs::symlink_metadata(&dir) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => return Err(WriteError::NotAFolder(dir)),
-            Err(_) => fs::create_dir(&dir).map_err(io(&dir))?,
+            Err(_) => match fs::create_dir(&dir) {
+                Ok(()) => {}
+                // Made meanwhile by another thread (faces are written in parallel):
+                // fine if it is a real folder.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+                        return Err(WriteError::NotAFolder(dir));
+                    }
+                }
+                Err(e) => return Err(io(&dir)(e)),
+            },
         }
     }
     Ok(())
@@ -438,6 +448,28 @@ impl crate::export::png::PngCache for DiskPngCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_making_the_same_cache_folder_all_succeed() {
+        // Faces are rasterised in parallel and the first ones all make the cache
+        // folder: the losers of that race used to skip storing their PNG.
+        for round in 0..20 {
+            let tmp = tempfile::tempdir().unwrap();
+            let rel = Path::new("game").join(".cache");
+            let cache = DiskPngCache::new(tmp.path(), &rel);
+            std::thread::scope(|s| {
+                for t in 0..8 {
+                    let cache = &cache;
+                    s.spawn(move || {
+                        use crate::export::png::PngCache;
+                        cache.put(&format!("face{t}"), b"\x89PNG stand-in");
+                    });
+                }
+            });
+            let stored = fs::read_dir(tmp.path().join(&rel)).unwrap().count();
+            assert_eq!(stored, 8, "round {round}");
+        }
+    }
 
     #[test]
     fn a_failed_write_leaves_every_old_file() {
