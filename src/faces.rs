@@ -136,6 +136,9 @@ pub struct Slot {
 /// Every component's faces, parsed.
 pub struct Rendered<'a> {
     pub store: FaceStore<'a>,
+    /// The parsed faces hashed for the content their PDFs share
+    /// ([`crate::export::repeats`]), once for all of the game's PDFs.
+    pub digests: crate::export::repeats::Digests,
     /// Per component (same order as `game.components`); empty for the sets this
     /// build does not export.
     pub slots: Vec<Vec<Slot>>,
@@ -440,7 +443,11 @@ pub fn render_all<'a>(
         slots.push(list);
     }
     Reported {
-        value: Some(Rendered { store, slots }),
+        value: Some(Rendered {
+            store,
+            slots,
+            digests: Default::default(),
+        }),
         diags,
     }
 }

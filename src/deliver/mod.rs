@@ -193,7 +193,7 @@ fn pdf_file(
     let faces = |i| r.store.tree(i);
     let none = |_| None;
     let faces: &crate::export::Faces = if with_faces { &faces } else { &none };
-    pdf::write(title, sheets, faces, bookmarks, opts.compress)
+    pdf::write(title, sheets, faces, &r.digests, bookmarks, opts.compress)
         .map_err(|e| Diagnostic::error(e.to_string()))
 }
 

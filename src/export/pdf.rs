@@ -22,7 +22,7 @@ use krilla_svg::{SurfaceExt, SvgSettings};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::repeats::Repeats;
+use super::repeats::{Digests, Repeats};
 use crate::layout::{Anchor, Mark, Rect, Segment, Sheet, MARK_WIDTH};
 use crate::units::mm_to_pt;
 
@@ -254,6 +254,7 @@ pub fn write(
     title: &str,
     sheets: &[Sheet],
     faces: &super::Faces,
+    digests: &Digests,
     bookmarks: &[Bookmark],
     compress: bool,
 ) -> Result<Vec<u8>, PdfError> {
@@ -271,6 +272,7 @@ pub fn write(
             title,
             sheets,
             faces,
+            digests,
             bookmarks,
             compress,
             &placed,
@@ -321,6 +323,7 @@ fn draw(
     title: &str,
     sheets: &[Sheet],
     faces: &super::Faces,
+    digests: &Digests,
     bookmarks: &[Bookmark],
     compress: bool,
     placed: &[usize],
@@ -341,7 +344,7 @@ fn draw(
     );
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
-    let mut repeats = Repeats::learn(placed.iter().filter_map(|&f| faces(f)));
+    let mut repeats = Repeats::learn(placed.iter().filter_map(|&f| faces(f)), digests);
     for s in sheets {
         let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
         let ps = PageSettings::new(size)
@@ -355,7 +358,7 @@ fn draw(
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
-                repeats.prepare(&tree);
+                repeats.prepare(&tree, digests);
                 gs.draw_svg_reusing(&tree, psize, SvgSettings::default(), Some(&mut repeats));
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));

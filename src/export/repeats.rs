@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hasher;
+use std::sync::{Arc, Mutex, Weak};
 
 use krilla::graphic::Graphic;
 use siphasher::sip128::{Hasher128, SipHasher13};
@@ -47,6 +48,48 @@ struct Children {
 /// root first); entries point at their child groups by index.
 type Arena = Vec<Children>;
 
+/// The hashed trees of a game's faces, kept while the trees live: every PDF of the
+/// game (and learning, and drawing) hashes a face once. Truck Off's 40 pad sheets
+/// are in two PDFs, each learning from its first 16 faces, so each sheet was
+/// hashed three times. A tree is known by its address while a `Weak` to it is
+/// held, which keeps that address from being reused; entries of dropped trees are
+/// swept out as new ones come.
+#[derive(Default)]
+pub struct Digests(Mutex<HashMap<usize, (Weak<Tree>, Arc<Arena>)>>);
+
+impl Digests {
+    /// `tree`'s groups, hashed.
+    fn of(&self, tree: &Arc<Tree>) -> Arc<Arena> {
+        let key = Arc::as_ptr(tree) as usize;
+        let known = |m: &HashMap<usize, (Weak<Tree>, Arc<Arena>)>| {
+            m.get(&key)
+                .filter(|(weak, _)| weak.upgrade().is_some_and(|t| Arc::ptr_eq(&t, tree)))
+                .map(|(_, arena)| arena.clone())
+        };
+        if let Some(arena) = known(&self.lock()) {
+            return arena;
+        }
+        let mut arena = Arena::new();
+        digest_group(tree.root(), &mut arena, &mut HashMap::new());
+        let arena = Arc::new(arena);
+        let mut m = self.lock();
+        if m.len() >= SWEEP_AT {
+            m.retain(|_, (weak, _)| weak.strong_count() > 0);
+        }
+        m.insert(key, (Arc::downgrade(tree), arena.clone()));
+        arena
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (Weak<Tree>, Arc<Arena>)>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Entries [`Digests`] holds before it drops those of trees no longer alive.
+const SWEEP_AT: usize = 256;
+
 /// Faces learnt from: the first this many distinct faces of a document. Runs that
 /// repeat among them are shared wherever they occur later; what first repeats only
 /// after them is drawn in place.
@@ -67,17 +110,19 @@ pub struct Repeats {
 impl Repeats {
     /// Learns the repeated runs from the first [`LEARN`] of `trees` (each face
     /// once, in the order they print).
-    pub fn learn<T: std::ops::Deref<Target = Tree>>(trees: impl IntoIterator<Item = T>) -> Repeats {
-        let mut arenas: Vec<Arena> = Vec::new();
+    pub fn learn(trees: impl IntoIterator<Item = Arc<Tree>>, digests: &Digests) -> Repeats {
+        let mut arenas: Vec<Arc<Arena>> = Vec::new();
         let mut seen: HashMap<u128, u32> = HashMap::new();
         for t in trees.into_iter().take(LEARN) {
-            let mut arena = Arena::new();
-            digest_group(t.root(), &mut arena, &mut seen);
+            let arena = digests.of(&t);
+            for d in arena.iter().flat_map(|c| c.digests.iter().flatten()) {
+                *seen.entry(d.hash).or_default() += 1;
+            }
             arenas.push(arena);
         }
         // Candidate runs: maximal stretches of children that occur more than once.
         let mut run_count: HashMap<u128, u32> = HashMap::new();
-        for children in arenas.iter().flatten() {
+        for children in arenas.iter().flat_map(|a| a.iter()) {
             for (_, _, key, _) in runs_of(children, &seen) {
                 *run_count.entry(key).or_default() += 1;
             }
@@ -134,13 +179,12 @@ impl Repeats {
     }
 
     /// Finds where the chosen runs occur in `tree`; call it before drawing the tree.
-    pub fn prepare(&mut self, tree: &Tree) {
+    pub fn prepare(&mut self, tree: &Arc<Tree>, digests: &Digests) {
         self.runs.clear();
         if self.chosen.is_empty() {
             return;
         }
-        let mut arena = Arena::new();
-        digest_group(tree.root(), &mut arena, &mut HashMap::new());
+        let arena = digests.of(tree);
         self.mark(tree.root(), &arena, 0);
     }
 

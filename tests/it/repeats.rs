@@ -131,7 +131,15 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     let sheets: Vec<_> = (0..2)
         .map(|i| layout::one_up(i, size, 0.0, "card"))
         .collect();
-    let bytes = pdf::write("cards", &sheets, &|i| trees.get(i).cloned(), &[], true).unwrap();
+    let bytes = pdf::write(
+        "cards",
+        &sheets,
+        &|i| trees.get(i).cloned(),
+        &Default::default(),
+        &[],
+        true,
+    )
+    .unwrap();
     let doc = Document::load_mem(&bytes).unwrap();
     // The frame is one XObject placed by both faces; the titles differ.
     assert_eq!(
