@@ -158,6 +158,21 @@ mod tests {
             })
         }
         let left = |tree: &usvg::Tree| left(tree.root()).expect("a label");
+        // ... and shared with the first face, not copied (the paint pass used to
+        // copy every shared layout).
+        fn first_text(g: &usvg::Group) -> Option<&usvg::Text> {
+            g.children().iter().find_map(|node| match node {
+                usvg::Node::Group(g) => first_text(g),
+                usvg::Node::Text(t) => Some(t),
+                _ => None,
+            })
+        }
+        let (a, b) = (
+            first_text(unmoved.root()).unwrap(),
+            first_text(from_kept.root()).unwrap(),
+        );
+        assert_eq!(a.layouted().as_ptr(), b.layouted().as_ptr());
+        assert!(std::ptr::eq(a.flattened(), b.flattened()));
         let (x0, y0) = left(&unmoved);
         let (x1, y1) = left(&from_kept);
         // Absolute bounds are in pixels of the 60 mm canvas.

@@ -412,7 +412,7 @@ mod tests {
         );
         let mut s = sheet.clone();
         s.placements.clear();
-        write("t", &[s], &|_| None, &[], true).unwrap()
+        write("t", &[s], &|_| None, &Digests::default(), &[], true).unwrap()
     }
 
     #[test]

@@ -701,7 +701,12 @@ fn node_to_user_coordinates(
             #[cfg(not(feature = "text"))]
             let plain = plain_group(&text.flattened);
             #[cfg(feature = "text")]
-            for span in Arc::make_mut(&mut text.layouted).iter_mut().filter(|_| !plain) {
+            let spans: &mut [crate::layout::Span] = match plain {
+                true => &mut [],
+                false => Arc::make_mut(&mut text.layouted).as_mut_slice(),
+            };
+            #[cfg(feature = "text")]
+            for span in spans {
                 process_fill(
                     &mut span.fill,
                     text.abs_transform,
