@@ -171,6 +171,7 @@ mod tests {
             first_text(unmoved.root()).unwrap(),
             first_text(from_kept.root()).unwrap(),
         );
+        assert_eq!(a.chunks().as_ptr(), b.chunks().as_ptr());
         assert_eq!(a.layouted().as_ptr(), b.layouted().as_ptr());
         assert!(std::ptr::eq(a.flattened(), b.flattened()));
         let (x0, y0) = left(&unmoved);

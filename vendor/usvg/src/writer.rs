@@ -581,7 +581,7 @@ fn has_text_paths(parent: &Group) -> bool {
                 return true;
             }
         } else if let Node::Text(text) = node {
-            for chunk in &text.chunks {
+            for chunk in text.chunks.iter() {
                 if let TextFlow::Path(text_path) = &chunk.text_flow {
                     let path = Path::new(
                         text_path.id().to_string(),
@@ -618,7 +618,7 @@ fn write_text_path_paths(parent: &Group, opt: &WriteOptions, xml: &mut XmlWriter
         if let Node::Group(group) = node {
             write_text_path_paths(group, opt, xml);
         } else if let Node::Text(text) = node {
-            for chunk in &text.chunks {
+            for chunk in text.chunks.iter() {
                 if let TextFlow::Path(text_path) = &chunk.text_flow {
                     let path = Path::new(
                         text_path.id().to_string(),
@@ -728,7 +728,7 @@ fn write_element(node: &Node, is_clip_path: bool, opt: &WriteOptions, xml: &mut 
 
                 xml.set_preserve_whitespaces(true);
 
-                for chunk in &text.chunks {
+                for chunk in text.chunks.iter() {
                     if let TextFlow::Path(text_path) = &chunk.text_flow {
                         xml.start_svg_element(EId::TextPath);
 

@@ -669,7 +669,12 @@ fn node_to_user_coordinates(
             // 3. The fills/strokes of the outlined text.
 
             // 1.
-            for chunk in &mut text.chunks {
+            // cardstock patch: the chunks may be shared with other texts too.
+            let chunks: &mut [crate::TextChunk] = match plain_chunks(&text.chunks) {
+                true => &mut [],
+                false => Arc::make_mut(&mut text.chunks).as_mut_slice(),
+            };
+            for chunk in chunks {
                 for span in &mut chunk.spans {
                     process_fill(
                         &mut span.fill,
@@ -768,6 +773,24 @@ fn node_to_user_coordinates(
             }
         }
     }
+}
+
+/// Whether every fill and stroke of a text's chunks, decorations included, is a
+/// plain colour (cardstock patch).
+fn plain_chunks(chunks: &[crate::TextChunk]) -> bool {
+    let fill = |f: &Option<Fill>| f.as_ref().is_none_or(|f| plain_paint(&f.paint, &f.context_element));
+    let stroke =
+        |s: &Option<Stroke>| s.as_ref().is_none_or(|s| plain_paint(&s.paint, &s.context_element));
+    let style = |d: &Option<crate::TextDecorationStyle>| {
+        d.as_ref().is_none_or(|d| fill(&d.fill) && stroke(&d.stroke))
+    };
+    chunks.iter().flat_map(|c| &c.spans).all(|s| {
+        fill(&s.fill)
+            && stroke(&s.stroke)
+            && style(&s.decoration.underline)
+            && style(&s.decoration.overline)
+            && style(&s.decoration.line_through)
+    })
 }
 
 /// Whether a paint needs nothing from [`update_paint_servers`] (cardstock patch).

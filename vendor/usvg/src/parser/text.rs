@@ -129,7 +129,7 @@ pub(crate) fn convert(
         dy: pos_list.iter().map(|v| v.dy.unwrap_or(0.0)).collect(),
         rotate: rotate_list,
         writing_mode,
-        chunks,
+        chunks: Arc::new(chunks),
         abs_transform: parent.abs_transform,
         // All fields below will be reset by `text_to_paths`.
         bounding_box: dummy,

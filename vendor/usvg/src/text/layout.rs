@@ -204,7 +204,7 @@ pub(crate) fn layout_text(
 ) -> Option<(Vec<Span>, NonZeroRect)> {
     let mut fonts_cache: FontsCache = HashMap::new();
 
-    for chunk in &text_node.chunks {
+    for chunk in text_node.chunks.iter() {
         for span in &chunk.spans {
             if !fonts_cache.contains_key(&span.font) {
                 if let Some(font) =
@@ -221,7 +221,7 @@ pub(crate) fn layout_text(
     let mut last_x = 0.0;
     let mut last_y = 0.0;
     let mut bbox = BBox::default();
-    for chunk in &text_node.chunks {
+    for chunk in text_node.chunks.iter() {
         let (x, y) = match chunk.text_flow {
             TextFlow::Linear => (chunk.x.unwrap_or(last_x), chunk.y.unwrap_or(last_y)),
             TextFlow::Path(_) => (0.0, 0.0),

@@ -264,6 +264,7 @@ pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cach
 /// coordinates (before its transform).
 #[derive(Clone)]
 struct Laid {
+    chunks: Arc<Vec<crate::TextChunk>>,
     layouted: Arc<Vec<layout::Span>>,
     bbox: tiny_skia_path::NonZeroRect,
     flattened: Arc<crate::Group>,
@@ -272,6 +273,8 @@ struct Laid {
 
 impl Laid {
     fn apply(self, text: &mut Text) {
+        // The key holds every field of the chunks: the kept ones are the same.
+        text.chunks = self.chunks;
         text.layouted = self.layouted;
         text.bounding_box = self.bbox.to_rect();
         text.abs_bounding_box = self.bbox.transform(text.abs_transform).unwrap_or(self.bbox).to_rect();
@@ -308,6 +311,7 @@ fn lay_out(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Optio
     text.layouted = Arc::new(layouted);
     let (flattened, stroke_bbox) = flatten::flatten(text, cache)?;
     Some(Laid {
+        chunks: text.chunks.clone(),
         layouted: text.layouted.clone(),
         bbox,
         flattened: Arc::new(flattened),
@@ -384,7 +388,7 @@ impl TextLayouts {
         k.floats(rotate);
         k.byte(*writing_mode as u8);
         k.len(chunks.len());
-        for chunk in chunks {
+        for chunk in chunks.iter() {
             let crate::TextChunk {
                 x,
                 y,

@@ -580,7 +580,8 @@ pub struct Text {
     pub(crate) dy: Vec<f32>,
     pub(crate) rotate: Vec<f32>,
     pub(crate) writing_mode: WritingMode,
-    pub(crate) chunks: Vec<TextChunk>,
+    // cardstock patch: shared (`Arc`) between texts with a kept layout.
+    pub(crate) chunks: Arc<Vec<TextChunk>>,
     pub(crate) abs_transform: Transform,
     pub(crate) bounding_box: Rect,
     pub(crate) abs_bounding_box: Rect,
