@@ -2,7 +2,7 @@
 //! strict undefined values, limits against runaway templates, and the filters and
 //! functions templates and data expressions use.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -399,6 +399,7 @@ pub fn environment(
     env.add_function("shuffle", shuffle);
     env.add_function("connected", connected);
     env.add_function("steps", steps);
+    env.add_function("close_pairs", close_pairs);
     env.add_function(
         errors::LINE_MARKER,
         |state: &State, line: usize| -> String {
@@ -733,6 +734,66 @@ fn along(state: &State, points: Value, n: i64, kwargs: Kwargs) -> Result<Value, 
         }
     }
     Ok(Value::from(out))
+}
+
+/// Most points `close_pairs` takes.
+const MAX_CLOSE_POINTS: usize = 100_000;
+
+/// `close_pairs(points, distance)`: every pair of `points` (`[x, y, ...]` or
+/// `{x, y}`) less than `distance` apart, as `[i, j, d]` (0-based positions, `i < j`,
+/// `d` their distance), ordered by `i` then `j`. Points are sorted into a grid of
+/// `distance`-wide cells, so checking that a board's spaces or tokens keep apart
+/// costs about the number of points, not its square.
+fn close_pairs(state: &State, points: Value, distance: f64) -> Result<Value, Error> {
+    let fail = |m: String| Error::new(ErrorKind::InvalidOperation, format!("close_pairs(): {m}"));
+    if !(distance > 0.0 && distance.is_finite()) {
+        return Err(fail(format!(
+            "distance must be a positive number, not {distance}"
+        )));
+    }
+    let mut pts = Vec::new();
+    for p in points.try_iter()? {
+        if pts.len() == MAX_CLOSE_POINTS {
+            return Err(fail(format!("more than {MAX_CLOSE_POINTS} points")));
+        }
+        let coord = |i: usize, name: &str| -> Result<f64, Error> {
+            let v = match p.kind() {
+                ValueKind::Map => p.get_attr(name)?,
+                _ => p.get_item_by_index(i)?,
+            };
+            f64::try_from(v.clone()).map_err(|_| fail(format!("point {p} has no number {name}")))
+        };
+        pts.push((coord(0, "x")?, coord(1, "y")?));
+    }
+    state.consume_fuel(pts.len() as u64)?;
+    let cell = |v: f64| (v / distance).floor() as i64;
+    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+    for (i, &(x, y)) in pts.iter().enumerate() {
+        grid.entry((cell(x), cell(y))).or_default().push(i);
+    }
+    let mut pairs = Vec::new();
+    for (i, &(x, y)) in pts.iter().enumerate() {
+        let (cx, cy) = (cell(x), cell(y));
+        for gx in cx - 1..=cx + 1 {
+            for gy in cy - 1..=cy + 1 {
+                let near = grid.get(&(gx, gy)).map(Vec::as_slice).unwrap_or_default();
+                state.consume_fuel(near.len() as u64)?;
+                for &j in near.iter().filter(|&&j| j > i) {
+                    let d = ((pts[j].0 - x).powi(2) + (pts[j].1 - y).powi(2)).sqrt();
+                    if d < distance {
+                        pairs.push((i, j, d));
+                    }
+                }
+            }
+        }
+    }
+    pairs.sort_by_key(|&(i, j, _)| (i, j));
+    Ok(Value::from(
+        pairs
+            .into_iter()
+            .map(|(i, j, d)| Value::from(vec![Value::from(i), Value::from(j), Value::from(d)]))
+            .collect::<Vec<_>>(),
+    ))
 }
 
 fn font_spec(kwargs: &Kwargs) -> Result<FontSpec, Error> {
@@ -1080,6 +1141,55 @@ mod tests {
         let project = Project::new(crate::source::MemoryFiles::new());
         let text = Typesetting::new(&project, "g", FontBook::builtin());
         environment(Arc::new(OnceLock::new()), Arc::new(text))
+    }
+
+    #[test]
+    fn close_pairs_finds_every_pair_a_scan_finds() {
+        let e = env();
+        let r = |t: &str| e.render_str(t, ()).unwrap();
+        assert_eq!(
+            r("{{ close_pairs([[0, 0], [3, 4], [10, 0], {'x': 3, 'y': 4.5}], 5.5) }}"),
+            "[[0, 1, 5.0], [0, 3, 5.408326913195984], [1, 3, 0.5]]"
+        );
+        assert_eq!(r("{{ close_pairs([], 1) }}"), "[]");
+        assert!(e
+            .render_str("{{ close_pairs([[0, 0]], 0) }}", ())
+            .unwrap_err()
+            .to_string()
+            .contains("close_pairs(): distance must be a positive number"));
+        assert!(e
+            .render_str("{{ close_pairs([['a', 0]], 1) }}", ())
+            .unwrap_err()
+            .to_string()
+            .contains("has no number x"));
+        // Against checking every pair, on a spread of points with many near ones.
+        let mut x: u64 = 7;
+        let mut pts = Vec::new();
+        for _ in 0..400 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            pts.push((
+                (x >> 40) as f64 % 200.0 / 3.0,
+                (x >> 20) as f64 % 150.0 / 3.0,
+            ));
+        }
+        let list: Vec<String> = pts.iter().map(|(a, b)| format!("[{a}, {b}]")).collect();
+        let got = r(&format!(
+            "{{% for p in close_pairs([{}], 2.5) %}}{{{{ p[0] }}}}-{{{{ p[1] }}}} {{% endfor %}}",
+            list.join(", ")
+        ));
+        let mut want = Vec::new();
+        for i in 0..pts.len() {
+            for j in i + 1..pts.len() {
+                let d = ((pts[j].0 - pts[i].0).powi(2) + (pts[j].1 - pts[i].1).powi(2)).sqrt();
+                if d < 2.5 {
+                    want.push(format!("{i}-{j} "));
+                }
+            }
+        }
+        assert!(want.len() > 50, "{}", want.len());
+        assert_eq!(got, want.concat());
     }
 
     #[test]
