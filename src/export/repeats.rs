@@ -55,13 +55,16 @@ type Arena = Vec<Children>;
 /// held, which keeps that address from being reused; entries of dropped trees are
 /// swept out as new ones come.
 #[derive(Default)]
-pub struct Digests(Mutex<HashMap<usize, (Weak<Tree>, Arc<Arena>)>>);
+pub struct Digests(Mutex<ByTree>);
+
+/// Hashed trees by address, each with a `Weak` to its tree.
+type ByTree = HashMap<usize, (Weak<Tree>, Arc<Arena>)>;
 
 impl Digests {
     /// `tree`'s groups, hashed.
     fn of(&self, tree: &Arc<Tree>) -> Arc<Arena> {
         let key = Arc::as_ptr(tree) as usize;
-        let known = |m: &HashMap<usize, (Weak<Tree>, Arc<Arena>)>| {
+        let known = |m: &ByTree| {
             m.get(&key)
                 .filter(|(weak, _)| weak.upgrade().is_some_and(|t| Arc::ptr_eq(&t, tree)))
                 .map(|(_, arena)| arena.clone())
@@ -80,7 +83,7 @@ impl Digests {
         arena
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (Weak<Tree>, Arc<Arena>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ByTree> {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
