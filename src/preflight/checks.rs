@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use usvg::{Node, Tree};
 
 use super::cover::common_area;
-use super::elements::{points, Leaf, What};
+use super::elements::{corners, half_stroke, points, Leaf, What};
 use super::shape::Cut;
 use super::MIN_DPI;
 use crate::units::{fmt_num, MM_PER_IN};
@@ -57,11 +57,28 @@ impl Face<'_> {
         self.cut.margin(to_mm(x), to_mm(y))
     }
 
-    /// The smallest margin of anything `leaves` paint (strokes included).
-    fn min_margin(&self, leaves: &[&Leaf]) -> Option<f64> {
+    /// The smallest margin of anything `leaves` paint (strokes included), exact
+    /// when it is under `enough`; otherwise some value of at least `enough`.
+    ///
+    /// Every cut shape's margin is concave (the distance inside a convex shape),
+    /// so over a parallelogram it is least at a corner: an outline whose bounds'
+    /// corners are all `enough` inside is not measured point by point (most
+    /// text is nowhere near the safe zone).
+    fn min_margin(&self, leaves: &[&Leaf], enough: f64) -> Option<f64> {
         let mut m: Option<f64> = None;
         for leaf in leaves {
             for o in &leaf.outlines {
+                let half = half_stroke(o) as f64 * self.mm_per_unit;
+                let least = corners(o)
+                    .iter()
+                    .map(|p| self.margin(p.x, p.y))
+                    .fold(f64::INFINITY, f64::min)
+                    - half;
+                // A thousandth of a millimetre for the corners' rounding in f32.
+                if least >= enough + 1e-3 {
+                    m = Some(m.map_or(least, |m| m.min(least)));
+                    continue;
+                }
                 let (pts, half) = points(o);
                 for p in pts {
                     let v = self.margin(p.x, p.y) - half as f64 * self.mm_per_unit;
@@ -99,8 +116,10 @@ pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
 /// keep-visible element as a whole.
 fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     let edge = face.cut.edge();
+    // Margins down to this are fine (a twentieth of a millimetre is rounding).
+    let fine = face.safe - 0.05;
     let mut report = |what: String, margin: f64, element| {
-        if margin >= face.safe - 0.05 {
+        if margin >= fine {
             return;
         }
         let message = if margin < 0.0 {
@@ -121,12 +140,12 @@ fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
         });
     };
     for leaf in leaves {
-        if let (What::Text(_), Some(m)) = (&leaf.what, face.min_margin(&[leaf])) {
+        if let (What::Text(_), Some(m)) = (&leaf.what, face.min_margin(&[leaf], fine)) {
             report(leaf.what.describe(), m, leaf.element);
         }
     }
     for (k, group) in keep_groups(leaves) {
-        if let Some(m) = face.min_margin(&group) {
+        if let Some(m) = face.min_margin(&group, fine) {
             report("a keep-visible element".into(), m, Some(k));
         }
     }
@@ -322,4 +341,67 @@ fn blank_edge(tree: &Tree) -> Option<f64> {
     }
     let pct = blank as f64 * 100.0 / total as f64;
     (pct > 2.0).then_some(pct)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::Shape;
+    use crate::preflight::elements::{leaves, Elements};
+
+    #[test]
+    fn margins_under_the_safe_zone_stay_exact_when_corners_skip_the_rest() {
+        let fonts = crate::fonts::FontBook::builtin();
+        let images = Arc::new(crate::svg::Images::none());
+        let mut svg = String::from(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">"##,
+        );
+        for i in 0..60 {
+            let (x, y) = ((i * 7 % 64) as f64 - 2.0, (i * 13 % 54) as f64 - 2.0);
+            svg.push_str(&format!(
+                r##"<text x="{x}" y="{y}" font-size="{}" transform="rotate({} {x} {y})">Edge {i}</text>
+<path d="M{x} {y}q6 -4 9 2" fill="none" stroke="#000000" stroke-width="{}"/>"##,
+                2.0 + (i % 5) as f64,
+                i * 17 % 360,
+                0.2 + (i % 4) as f64 * 0.6
+            ));
+        }
+        svg.push_str("</svg>");
+        let tree = crate::svg::parse(&svg, &images, &fonts).unwrap();
+        let elements = Elements::read(&svg).unwrap();
+        let leaves = leaves(&tree, &elements);
+        assert_eq!(leaves.len(), 120);
+        let (mut near, mut skipped) = (0, 0);
+        for shape in [Shape::Rect, Shape::Rounded, Shape::Round, Shape::Triangle] {
+            let face = Face {
+                tree: &tree,
+                cut: Cut {
+                    shape,
+                    w: 60.0,
+                    h: 50.0,
+                },
+                bleed: 0.0,
+                safe: 3.0,
+                mm_per_unit: 60.0 / tree.size().width() as f64,
+            };
+            let fine = face.safe - 0.05;
+            for leaf in &leaves {
+                let exact = face.min_margin(&[leaf], f64::INFINITY).unwrap();
+                let quick = face.min_margin(&[leaf], fine).unwrap();
+                if exact < fine {
+                    assert_eq!(quick, exact, "{shape:?}: {:?}", leaf.what);
+                    near += 1;
+                } else {
+                    assert!(quick >= fine, "{shape:?}: {quick} for {exact}");
+                    skipped += usize::from(quick != exact);
+                }
+            }
+        }
+        assert!(
+            near > 50 && skipped > 100,
+            "{near} near the cut, {skipped} skipped"
+        );
+    }
 }

@@ -338,8 +338,26 @@ pub fn points(o: &Outline) -> (Vec<Point>, f32) {
         }
     }
     o.ts.map_points(&mut pts);
-    let half = o.stroke.as_ref().map_or(0.0, |s| s.width / 2.0) * scale_of(o.ts);
-    (pts, half)
+    (pts, half_stroke(o))
+}
+
+/// Half the stroke width an outline carries, in the face's coordinates.
+pub fn half_stroke(o: &Outline) -> f32 {
+    o.stroke.as_ref().map_or(0.0, |s| s.width / 2.0) * scale_of(o.ts)
+}
+
+/// The corners of an outline's bounds (of all its points, control points too), in
+/// the face's coordinates: a parallelogram holding every point [`points`] gives.
+pub fn corners(o: &Outline) -> [Point; 4] {
+    let b = o.path.bounds();
+    let mut c = [
+        Point::from_xy(b.left(), b.top()),
+        Point::from_xy(b.right(), b.top()),
+        Point::from_xy(b.right(), b.bottom()),
+        Point::from_xy(b.left(), b.bottom()),
+    ];
+    o.ts.map_points(&mut c);
+    c
 }
 
 /// Pixel width of a PNG, JPEG or GIF from its header.
