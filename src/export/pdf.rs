@@ -16,7 +16,7 @@ use krilla::outline::{Outline, OutlineNode};
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, FillRule, Stroke, StrokeDash};
 use krilla::surface::Surface;
-use krilla::text::{Font, TextDirection};
+use krilla::text::{Font, GlyphId, KrillaGlyph};
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
@@ -204,13 +204,32 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
             if *upwards {
                 surface.push_transform(&Transform::from_rotate_at(-90.0, pt(at.0), pt(at.1)));
             }
-            surface.draw_text(
+            let glyphs: Vec<KrillaGlyph> = crate::text::label_glyphs(text)
+                .map(|(glyphs, upem)| {
+                    let em = |v: i32| v as f32 / upem as f32;
+                    glyphs
+                        .into_iter()
+                        .map(|g| {
+                            KrillaGlyph::new(
+                                GlyphId::new(g.id),
+                                em(g.x_advance),
+                                em(g.x_offset),
+                                em(g.y_offset),
+                                em(g.y_advance),
+                                g.range,
+                                None,
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            surface.draw_glyphs(
                 Point::from_xy(pt(at.0 + dx), pt(at.1)),
+                &glyphs,
                 font.clone(),
-                pt(*size),
                 text,
+                pt(*size),
                 false,
-                TextDirection::LeftToRight,
             );
             if *upwards {
                 surface.pop();

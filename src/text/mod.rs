@@ -144,6 +144,15 @@ pub(crate) fn face_for(
 /// script and language (building one walks the font's feature lists); the same
 /// glyphs as `rustybuzz::shape`.
 fn shape(face: &'static rustybuzz::Face<'static>, text: &str) -> rustybuzz::GlyphBuffer {
+    shape_in(face, text, None)
+}
+
+/// [`shape`] in `direction` (for `None`, the one the text's script has).
+fn shape_in(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    direction: Option<rustybuzz::Direction>,
+) -> rustybuzz::GlyphBuffer {
     type Key = (
         usize,
         rustybuzz::Direction,
@@ -154,6 +163,9 @@ fn shape(face: &'static rustybuzz::Face<'static>, text: &str) -> rustybuzz::Glyp
     let mut buf = rustybuzz::UnicodeBuffer::new();
     buf.push_str(text);
     buf.guess_segment_properties();
+    if let Some(d) = direction {
+        buf.set_direction(d);
+    }
     let script = buf.script();
     if script == rustybuzz::script::UNKNOWN {
         return rustybuzz::shape(face, &[], buf);
@@ -183,6 +195,50 @@ fn shape(face: &'static rustybuzz::Face<'static>, text: &str) -> rustybuzz::Glyp
         }
     };
     rustybuzz::shape_with_plan(face, &plan, buf)
+}
+
+/// One glyph of a label, as [`label_glyphs`] shapes it; lengths in font units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelGlyph {
+    pub id: u32,
+    pub x_advance: i32,
+    pub x_offset: i32,
+    pub y_offset: i32,
+    pub y_advance: i32,
+    /// The bytes of the label this glyph sets.
+    pub range: std::ops::Range<usize>,
+}
+
+/// A sheet label's glyphs in the built-in regular font, left to right, with the
+/// glyphs krilla's `Surface::draw_text` would shape (its `naive_shape`), but from
+/// the kept shaping face and plan: krilla parses the font's layout tables again for
+/// every label. With the font's units per em.
+pub fn label_glyphs(text: &str) -> Result<(Vec<LabelGlyph>, u16), TextError> {
+    let face = face_for(&FontSpec::default(), &FontBook::builtin())?;
+    let out = shape_in(face, text, Some(rustybuzz::Direction::LeftToRight));
+    let (infos, positions) = (out.glyph_infos(), out.glyph_positions());
+    let glyphs = infos
+        .iter()
+        .zip(positions)
+        .enumerate()
+        .map(|(i, (info, pos))| {
+            // A cluster runs to the next glyph of another cluster.
+            let start = info.cluster as usize;
+            let end = infos[i + 1..]
+                .iter()
+                .find(|next| next.cluster != info.cluster)
+                .map_or(text.len(), |next| next.cluster as usize);
+            LabelGlyph {
+                id: info.glyph_id,
+                x_advance: pos.x_advance,
+                x_offset: pos.x_offset,
+                y_offset: pos.y_offset,
+                y_advance: pos.y_advance,
+                range: start..end,
+            }
+        })
+        .collect();
+    Ok((glyphs, face.units_per_em() as u16))
 }
 
 /// Width of `text` (one line, no markup) in millimetres at `size` mm.
@@ -321,6 +377,58 @@ pub fn outline(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn label_glyphs_are_what_a_fresh_face_shapes_left_to_right() {
+        // What krilla's draw_text does: parse the font, shape left to right.
+        let data = crate::fonts::FONTS
+            .iter()
+            .find(|(name, _)| *name == "Lato-Regular.ttf")
+            .map(|(_, d)| *d)
+            .unwrap();
+        let fresh = rustybuzz::Face::from_slice(data, 0).unwrap();
+        for text in [
+            "Parcel Delivery · sheet 3 of 12 · fronts",
+            "office affinity fjord — AVATAR Te Yo",
+            "שלום 12",
+            "",
+        ] {
+            let mut buf = rustybuzz::UnicodeBuffer::new();
+            buf.push_str(text);
+            buf.guess_segment_properties();
+            buf.set_direction(rustybuzz::Direction::LeftToRight);
+            let want = rustybuzz::shape(&fresh, &[], buf);
+            let (got, upem) = label_glyphs(text).unwrap();
+            assert_eq!(upem, fresh.units_per_em() as u16);
+            assert_eq!(got.len(), want.len(), "{text}");
+            for ((g, info), pos) in got
+                .iter()
+                .zip(want.glyph_infos())
+                .zip(want.glyph_positions())
+            {
+                assert_eq!(
+                    (
+                        g.id,
+                        g.x_advance,
+                        g.x_offset,
+                        g.y_offset,
+                        g.y_advance,
+                        g.range.start
+                    ),
+                    (
+                        info.glyph_id,
+                        pos.x_advance,
+                        pos.x_offset,
+                        pos.y_offset,
+                        pos.y_advance,
+                        info.cluster as usize
+                    ),
+                    "{text}"
+                );
+                assert!(g.range.end > g.range.start && g.range.end <= text.len());
+            }
+        }
+    }
 
     #[test]
     fn measures() {
