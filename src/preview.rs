@@ -718,10 +718,10 @@ fn hex(bytes: &[u8]) -> String {
 /// The hash of picture `i` of `store` at `dpi`.
 fn picture_hash(store: &FaceStore, i: usize, dpi: f64, images: &Mutex<ImageVersions>) -> String {
     let (w, h) = store.sizes[i];
-    let svg = &store.svgs[i];
-    let linked = images.lock().map(|mut v| v.of(svg)).unwrap_or_default();
+    let svg = store.svg(i);
+    let linked = images.lock().map(|mut v| v.of(&svg)).unwrap_or_default();
     let salt = format!("{}|{linked}", store.fonts().fingerprint());
-    face_hash(svg, w, h, dpi, &salt)
+    face_hash(&svg, w, h, dpi, &salt)
 }
 
 /// A face's picture hash: its SVG text, size, resolution and the cardstock

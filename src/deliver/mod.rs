@@ -100,11 +100,11 @@ pub fn deliver(
     }
     let delivered = &mut result.value;
     if opts.svg {
-        for (name, text) in r.store.names.iter().zip(&r.store.svgs) {
+        for (i, name) in r.store.names.iter().enumerate() {
             delivered.outputs.add(
                 format!("{prefix}/svg/{name}.svg"),
                 "face (SVG)",
-                text.clone().into_bytes(),
+                r.store.svg(i).into_owned().into_bytes(),
             );
         }
     }
@@ -159,7 +159,7 @@ pub(crate) fn face_png(
     };
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
-    hasher.update(r.store.svgs[i].as_bytes());
+    hasher.update(r.store.svg(i).as_bytes());
     hasher.update(
         format!(
             "|{w}|{h}|{dpi}|{color:?}|pHYs|fdeflate|{}",

@@ -115,7 +115,7 @@ fn face(
     let Some(plan) = plans[o.component].get(o.face) else {
         return Vec::new();
     };
-    let text = &store.svgs[i];
+    let text = &store.svg(i);
     let check = || findings(rendered, comp, plan.shape, profile, i).ok_or(());
     let findings = match cache {
         None => check().ok(),
@@ -164,7 +164,7 @@ fn findings(
 ) -> Option<Findings> {
     let store = &rendered.store;
     let tree = store.tree(i)?;
-    let text = &store.svgs[i];
+    let text = &store.svg(i);
     let elements = Elements::read(text).unwrap_or_default();
     let geometry = |tree| face_geometry(tree, comp, shape, profile.safe);
     // Elements are named by ids: parse a copy with an id on every element when the
