@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use usvg::Tree;
 
-use crate::diag::{Diagnostic, Diagnostics, Reported};
+use crate::diag::{Diagnostic, Diagnostics, Reported, Severity};
 use crate::fonts::FontBook;
 use crate::model::{Component, Side};
 use crate::render::{FacePlan, Locator, Renderer};
@@ -59,11 +59,16 @@ pub struct FaceStore<'a> {
 /// every face of every seed game, so those are parsed once.
 pub const TREE_BUDGET: usize = 128 << 20;
 
+/// Faces rendered at a time. Each batch goes into the store (which keeps texts past
+/// [`SVG_TEXT_BUDGET`] deflated) before the next is rendered, so a pad of 1,000
+/// sheets never holds its 1,000 texts as rendered at once.
+const RENDER_BATCH: usize = 128;
+
 /// Bytes of SVG text a game keeps as written; past it, faces' texts are kept
 /// deflated (about a tenth of the size) and inflated when read. Every face of every
-/// seed game fits, and a thousand copies of Truck Off's 84 KB pad sheet take about
-/// 40 MB instead of 84 (1,000 copies: peak 214 -> 168 MB).
-const SVG_TEXT_BUDGET: usize = 32 << 20;
+/// seed game fits (Truck Off's 40 pad sheets, the most: 3.3 MB), and a thousand
+/// copies of its 84 KB sheet take about 15 MB instead of 84.
+const SVG_TEXT_BUDGET: usize = 8 << 20;
 
 /// A face's SVG text and its length.
 struct SvgText {
@@ -469,44 +474,52 @@ pub fn render_all<'a>(
     cache: Option<&'a ParseCache>,
 ) -> Reported<Option<Rendered<'a>>> {
     let mut diags = Diagnostics::default();
-    let mut rendered = Vec::new();
-    for (comp, p) in r.game.components.iter().zip(plans) {
-        if !comp.exported {
-            rendered.push(Vec::new());
-            continue;
-        }
-        rendered.push(r.render(comp, p).into_value(&mut diags));
-    }
-    if diags.has_errors() {
-        return Reported { value: None, diags };
-    }
     let mut store = FaceStore::new(
         Images::new(r.project, &r.game.id),
         r.tpl.fonts().clone(),
         cache,
     );
     let mut slots = Vec::new();
-    for (ci, (comp, faces)) in r.game.components.iter().zip(rendered).enumerate() {
+    for (ci, (comp, p)) in r.game.components.iter().zip(plans).enumerate() {
         let mut list = Vec::new();
-        for (i, face) in faces.into_iter().enumerate() {
-            let origin = |side| Origin {
-                component: ci,
-                face: i,
-                side,
-                label: face.plan.label.clone(),
-            };
-            let front = store.add(comp, origin(Side::Front), &face.front);
-            let back = face
-                .back
-                .as_ref()
-                .map(|b| store.add(comp, origin(Side::Back), b));
-            list.push(Slot {
-                front,
-                back,
-                plan: face.plan,
-            });
+        let mut found = Vec::new();
+        for (b, batch) in p.chunks(RENDER_BATCH).enumerate().filter(|_| comp.exported) {
+            let first = b * RENDER_BATCH;
+            let Reported {
+                value: faces,
+                diags: d,
+            } = r.render(comp, batch, first);
+            found.extend(d.items);
+            if diags.has_errors() || found.iter().any(|d| d.severity == Severity::Error) {
+                continue; // nothing is stored, but every batch is reported
+            }
+            for (k, face) in faces.into_iter().enumerate() {
+                let origin = |side| Origin {
+                    component: ci,
+                    face: first + k,
+                    side,
+                    label: face.plan.label.clone(),
+                };
+                let front = store.add(comp, origin(Side::Front), &face.front);
+                let back = face
+                    .back
+                    .as_ref()
+                    .map(|b| store.add(comp, origin(Side::Back), b));
+                list.push(Slot {
+                    front,
+                    back,
+                    plan: face.plan,
+                });
+            }
         }
+        // One bad template gives the same error for every row (and every batch):
+        // reported once, as `Renderer::render` does within a batch.
+        found.dedup_by(|a, b| a.message == b.message && a.file == b.file && a.span == b.span);
+        diags.extend(found);
         slots.push(list);
+    }
+    if diags.has_errors() {
+        return Reported { value: None, diags };
     }
     Reported {
         value: Some(Rendered {

@@ -193,7 +193,15 @@ impl Renderer<'_> {
 
     /// Renders the front (and back) SVG of every planned face of `comp`, on all
     /// cores, in the plans' order.
-    pub fn render(&self, comp: &Component, plans: &[FacePlan]) -> Reported<Vec<Face>> {
+    ///
+    /// `plans` are the component's faces from number `first` (0-based) on: a
+    /// component's faces may be rendered a batch at a time.
+    pub fn render(
+        &self,
+        comp: &Component,
+        plans: &[FacePlan],
+        first: usize,
+    ) -> Reported<Vec<Face>> {
         if comp.def.front.is_none() {
             return self.render_art(comp, plans);
         }
@@ -211,7 +219,7 @@ impl Renderer<'_> {
             .par_iter()
             .enumerate()
             .map(|(index, p)| {
-                let ctx = self.face_context(comp, index, p);
+                let ctx = self.face_context(comp, first + index, p);
                 let f = self.render_side(comp, &front, &ctx, p, Side::Front);
                 let mut diags = f.diags.items;
                 let b = back.as_ref().map(|b| {
