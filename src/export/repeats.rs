@@ -57,15 +57,21 @@ type Arena = Vec<Children>;
 #[derive(Default)]
 pub struct Digests(Mutex<ByTree>);
 
-/// Hashed trees by address, each with a `Weak` to its tree.
-type ByTree = HashMap<usize, (Weak<Tree>, Arc<Arena>)>;
+/// Hashed trees by address, each with a `Weak` to its tree, and the size at which
+/// the entries of dropped trees are swept out next.
+#[derive(Default)]
+struct ByTree {
+    trees: HashMap<usize, (Weak<Tree>, Arc<Arena>)>,
+    sweep_at: usize,
+}
 
 impl Digests {
     /// `tree`'s groups, hashed.
     fn of(&self, tree: &Arc<Tree>) -> Arc<Arena> {
         let key = Arc::as_ptr(tree) as usize;
         let known = |m: &ByTree| {
-            m.get(&key)
+            m.trees
+                .get(&key)
                 .filter(|(weak, _)| weak.upgrade().is_some_and(|t| Arc::ptr_eq(&t, tree)))
                 .map(|(_, arena)| arena.clone())
         };
@@ -76,10 +82,13 @@ impl Digests {
         digest_group(tree.root(), &mut arena, &mut HashMap::new());
         let arena = Arc::new(arena);
         let mut m = self.lock();
-        if m.len() >= SWEEP_AT {
-            m.retain(|_, (weak, _)| weak.strong_count() > 0);
+        if m.trees.len() >= m.sweep_at {
+            // Twice what is alive: the sweeps cost a constant a tree, and the
+            // arenas of dropped trees never outnumber the live ones much.
+            m.trees.retain(|_, (weak, _)| weak.strong_count() > 0);
+            m.sweep_at = (2 * m.trees.len()).max(SWEEP_AT);
         }
-        m.insert(key, (Arc::downgrade(tree), arena.clone()));
+        m.trees.insert(key, (Arc::downgrade(tree), arena.clone()));
         arena
     }
 
@@ -90,8 +99,8 @@ impl Digests {
     }
 }
 
-/// Entries [`Digests`] holds before it drops those of trees no longer alive.
-const SWEEP_AT: usize = 256;
+/// Fewest entries [`Digests`] holds before it drops those of trees no longer alive.
+const SWEEP_AT: usize = 16;
 
 /// Faces learnt from: the first this many distinct faces of a document. Runs that
 /// repeat among them are shared wherever they occur later; what first repeats only
