@@ -23,8 +23,8 @@ use crate::svg::{self, Images, Located};
 ///
 /// Parsed trees are kept up to [`TREE_BUDGET`] (estimated from the SVG text, the
 /// least recently used dropped first) and parsed again when a later stage needs one
-/// that was dropped: memory stays flat however many faces a game has (`--copies`),
-/// and a game whose faces all fit is parsed once, as before.
+/// that was dropped: the trees' memory is bounded however many faces a game has
+/// (`--copies`), and a game whose faces all fit is parsed once, as before.
 pub struct FaceStore<'a> {
     /// Full size (trim + bleed) in mm.
     pub sizes: Vec<(f64, f64)>,
