@@ -338,18 +338,27 @@ impl Files for DiskFiles {
             let Some(name) = e.file_name().to_str().map(String::from) else {
                 continue; // not UTF-8: no data or template name can refer to it
             };
-            // Links are followed (inside the project only); a dangling link is
-            // listed as a file, so reading it gives a clear "does not exist".
-            let inside = e
-                .path()
-                .canonicalize()
-                .map_or(true, |real| real.starts_with(&self.canonical));
-            let kind = match std::fs::metadata(e.path()) {
-                _ if !inside => EntryKind::Outside,
-                Ok(m) if m.is_dir() => EntryKind::Folder,
-                Ok(m) if m.is_file() => EntryKind::File,
-                Ok(_) => EntryKind::Special,
-                Err(_) => EntryKind::File,
+            // An entry that is no link is where the (real) folder is, and the
+            // folder's listing says what it is: no system call. Links are followed
+            // (inside the project only); a dangling link is listed as a file, so
+            // reading it gives a clear "does not exist".
+            let kind = match e.file_type() {
+                Ok(t) if t.is_dir() => EntryKind::Folder,
+                Ok(t) if t.is_file() => EntryKind::File,
+                Ok(t) if !t.is_symlink() => EntryKind::Special,
+                _ => {
+                    let inside = e
+                        .path()
+                        .canonicalize()
+                        .map_or(true, |real| real.starts_with(&self.canonical));
+                    match std::fs::metadata(e.path()) {
+                        _ if !inside => EntryKind::Outside,
+                        Ok(m) if m.is_dir() => EntryKind::Folder,
+                        Ok(m) if m.is_file() => EntryKind::File,
+                        Ok(_) => EntryKind::Special,
+                        Err(_) => EntryKind::File,
+                    }
+                }
             };
             out.push(Entry { name, kind });
         }
