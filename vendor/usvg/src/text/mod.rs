@@ -223,14 +223,12 @@ pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cach
         .clone()
         .filter(|kept| Arc::ptr_eq(&kept.fontdb, &cache.fontdb));
     let key = kept.as_ref().and_then(|_| TextLayouts::key(text));
-    if let (Some(kept), Some(key)) = (&kept, &key) {
-        if let Some(hit) = kept.get(key) {
-            return hit.map(|laid| laid.apply(text));
-        }
-    }
     let Some((kept, key)) = kept.zip(key) else {
         return lay_out(text, resolver, cache).map(|laid| laid.apply(text));
     };
+    if let Some(hit) = kept.get(&key) {
+        return hit.map(|laid| laid.apply(text));
+    }
     // The application's resolver may report a font or a glyph it could not find
     // (cardstock turns that into an error naming the face): a layout that needed
     // such an answer is not kept, so every face that asks for it is told again.
@@ -254,7 +252,8 @@ pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cach
     };
     let laid = lay_out(text, &watching, cache);
     // A font loaded by the resolver while laying out made a new database.
-    if !missed.load(std::sync::atomic::Ordering::Relaxed) && Arc::ptr_eq(&kept.fontdb, &cache.fontdb) {
+    let missed = missed.load(std::sync::atomic::Ordering::Relaxed);
+    if !missed && Arc::ptr_eq(&kept.fontdb, &cache.fontdb) {
         kept.insert(key, laid.clone());
     }
     laid.map(|laid| laid.apply(text))
