@@ -224,10 +224,10 @@ pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cach
         .filter(|kept| Arc::ptr_eq(&kept.fontdb, &cache.fontdb));
     let key = kept.as_ref().and_then(|_| TextLayouts::key(text));
     let Some((kept, key)) = kept.zip(key) else {
-        return lay_out(text, resolver, cache).map(|laid| laid.apply(text));
+        return lay_out(text, resolver, cache).and_then(|laid| laid.apply(text));
     };
     if let Some(hit) = kept.get(&key) {
-        return hit.map(|laid| laid.apply(text));
+        return hit.and_then(|laid| laid.apply(text));
     }
     // The application's resolver may report a font or a glyph it could not find
     // (cardstock turns that into an error naming the face): a layout that needed
@@ -256,7 +256,7 @@ pub(crate) fn convert(text: &mut Text, resolver: &FontResolver, cache: &mut Cach
     if !missed && Arc::ptr_eq(&kept.fontdb, &cache.fontdb) {
         kept.insert(key, laid.clone());
     }
-    laid.map(|laid| laid.apply(text))
+    laid.and_then(|laid| laid.apply(text))
 }
 
 /// A text's layout, flattened outlines and their bounds in the text's own
@@ -271,19 +271,18 @@ struct Laid {
 }
 
 impl Laid {
-    fn apply(self, text: &mut Text) {
+    /// Puts the layout on `text`; `None` (the text is dropped, as usvg does) when
+    /// its transform cannot place the bounds.
+    fn apply(self, text: &mut Text) -> Option<()> {
         // The key holds every field of the chunks: the kept ones are the same.
         text.chunks = self.chunks;
         text.layouted = self.layouted;
         text.bounding_box = self.bbox.to_rect();
-        text.abs_bounding_box = self.bbox.transform(text.abs_transform).unwrap_or(self.bbox).to_rect();
+        text.abs_bounding_box = self.bbox.transform(text.abs_transform)?.to_rect();
         text.flattened = self.flattened;
         text.stroke_bounding_box = self.stroke_bbox.to_rect();
-        text.abs_stroke_bounding_box = self
-            .stroke_bbox
-            .transform(text.abs_transform)
-            .unwrap_or(self.stroke_bbox)
-            .to_rect();
+        text.abs_stroke_bounding_box = self.stroke_bbox.transform(text.abs_transform)?.to_rect();
+        Some(())
     }
 
     /// Roughly the bytes this layout holds, for the store's budget.
