@@ -287,17 +287,15 @@ pub fn write(
     let ahead = Ahead::default();
     std::thread::scope(|scope| {
         let prefetch = scope.spawn(|| ahead.prefetch(&placed, faces));
-        let written = draw(
+        let job = Job {
             title,
             sheets,
             faces,
             digests,
             bookmarks,
             compress,
-            &placed,
-            &ahead,
-            prefetch.thread(),
-        );
+        };
+        let written = draw(job, &placed, &ahead, prefetch.thread());
         ahead.done.store(true, Ordering::Relaxed);
         prefetch.thread().unpark();
         written
@@ -335,20 +333,33 @@ impl Ahead {
     }
 }
 
+/// What [`write`] was asked for.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    title: &'a str,
+    sheets: &'a [Sheet],
+    faces: &'a super::Faces<'a>,
+    digests: &'a Digests,
+    bookmarks: &'a [Bookmark],
+    compress: bool,
+}
+
 /// [`write`]'s work: the pages, each distinct face drawn once (`placed`: in the
 /// order they first print), telling `prefetch` after each face.
-#[allow(clippy::too_many_arguments)]
 fn draw(
-    title: &str,
-    sheets: &[Sheet],
-    faces: &super::Faces,
-    digests: &Digests,
-    bookmarks: &[Bookmark],
-    compress: bool,
+    job: Job,
     placed: &[usize],
     ahead: &Ahead,
     prefetch: &std::thread::Thread,
 ) -> Result<Vec<u8>, PdfError> {
+    let Job {
+        title,
+        sheets,
+        faces,
+        digests,
+        bookmarks,
+        compress,
+    } = job;
     let settings = SerializeSettings {
         xmp_metadata: false,
         enable_tagging: false,
