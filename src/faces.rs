@@ -483,7 +483,9 @@ pub fn render_all<'a>(
     for (ci, (comp, p)) in r.game.components.iter().zip(plans).enumerate() {
         let mut list = Vec::new();
         let mut found = Vec::new();
-        for (b, batch) in p.chunks(RENDER_BATCH).enumerate().filter(|_| comp.exported) {
+        // Sets this build does not export get no faces.
+        let exported = if comp.exported { &p[..] } else { &[] };
+        for (b, batch) in exported.chunks(RENDER_BATCH).enumerate() {
             let first = b * RENDER_BATCH;
             let Reported {
                 value: faces,
