@@ -37,6 +37,13 @@ pub(crate) fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
 }
 
 /// The error output of a `check` that must fail.
+/// The errors of the fixture project with `from` replaced by `to` in `file`.
+fn failing_edit(file: &str, from: &str, to: &str) -> String {
+    let p = fixture_project();
+    edit(&p.path().join(file), from, to);
+    failing_check(p.path())
+}
+
 fn failing_check(dir: &Path) -> String {
     let o = run_within(dir, &["check"], Duration::from_secs(60));
     let (stdout, stderr) = texts(&o);
@@ -258,13 +265,11 @@ fn oversized_input_stops_with_an_error_naming_it() {
     assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
 
     // A part 0.001 mm wide.
-    let p = fixture_project();
-    edit(
-        &p.path().join("data/mini/game.toml"),
+    let e = failing_edit(
+        "data/mini/game.toml",
         "size = \"chit-3/4in\"",
         "size = { width = \"0.001mm\", height = \"10mm\" }",
     );
-    let e = failing_check(p.path());
     assert!(
         e.contains("size 0.001 x 10 mm is under the 2 mm minimum for a side of a part"),
         "{e}"
@@ -283,13 +288,11 @@ fn oversized_input_stops_with_an_error_naming_it() {
 
     // A `join` that writes 4 million characters of text into one face (laid out,
     // it took 6.6 GB): refused before the text is laid out, at the template line.
-    let p = fixture_project();
-    edit(
-        &p.path().join("templates/mini/card.svg"),
+    let e = failing_edit(
+        "templates/mini/card.svg",
         "{% block body %}",
         "{% block body %}<text>{{ range(100000)|join('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx') }}</text>",
     );
-    let e = failing_check(p.path());
     assert!(
         e.contains("the face has 4388867 characters of text, over the limit of 50000"),
         "{e}"
@@ -300,13 +303,11 @@ fn oversized_input_stops_with_an_error_naming_it() {
 #[test]
 fn nan_and_infinity_are_refused_at_load() {
     for value in ["nan", "inf", "-inf"] {
-        let p = fixture_project();
-        edit(
-            &p.path().join("data/mini/game.toml"),
+        let e = failing_edit(
+            "data/mini/game.toml",
             "cost = 3",
             &format!("cost = {value}"),
         );
-        let e = failing_check(p.path());
         assert!(
             e.contains("`nan` and `inf` are not numbers a game can print or check"),
             "{e}"
