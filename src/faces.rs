@@ -14,7 +14,7 @@ use usvg::Tree;
 use crate::diag::{Diagnostic, Diagnostics, Reported, Severity};
 use crate::fonts::FontBook;
 use crate::model::{Component, Side};
-use crate::render::{FacePlan, Locator, Renderer};
+use crate::render::{FacePlan, Insert, Locator, Part, Renderer};
 use crate::svg::{self, Images, Located};
 
 /// Distinct face pictures. Each face's SVG is parsed when a stage first asks for it
@@ -43,6 +43,10 @@ pub struct FaceStore<'a> {
     kept: Mutex<Kept>,
     /// Faces by the SHA-256 of their SVG text.
     by_text: HashMap<[u8; 32], usize>,
+    /// For each face written over a layer: which, and where it is in the text.
+    layered: Vec<Option<LayerRef>>,
+    /// The layers, each parsed once for all the faces over it.
+    layers: Vec<LayerEntry>,
     /// The images the faces refer to.
     images: Arc<Images>,
     /// The game's fonts.
@@ -109,6 +113,20 @@ impl SvgText {
     }
 }
 
+/// A face's layer ([`crate::render::Layer`]): its number in the store and where it
+/// went in the face's text.
+#[derive(Debug, Clone)]
+pub struct LayerRef {
+    pub layer: usize,
+    pub at: Insert,
+}
+
+/// A layer's text, parsed when a face over it is first parsed.
+struct LayerEntry {
+    text: String,
+    tree: std::sync::OnceLock<Option<Arc<Tree>>>,
+}
+
 /// Parsed tree bytes per byte of SVG text, for [`TREE_BUDGET`].
 const TREE_BYTES_PER_SVG_BYTE: usize = 30;
 
@@ -136,6 +154,12 @@ struct Kept {
 pub enum FaceLocator {
     Template(Locator, PathBuf),
     Art(PathBuf),
+    /// A front written over a layer: each part located in its own template.
+    Layered {
+        front: Box<FaceLocator>,
+        layer: Box<FaceLocator>,
+        at: Insert,
+    },
     /// The template, when it could not be rendered again.
     Unknown(PathBuf),
 }
@@ -151,6 +175,11 @@ impl FaceLocator {
                 None => (file.clone(), None),
             },
             FaceLocator::Unknown(file) => (file.clone(), None),
+            FaceLocator::Layered { front, layer, at } => match range.map(|r| at.part(r)) {
+                None => front.locate(None),
+                Some(Part::Front(r)) => front.locate(Some(r)),
+                Some(Part::Layer(r)) => layer.locate(Some(r)),
+            },
         }
     }
 }
@@ -211,14 +240,32 @@ impl<'a> FaceStore<'a> {
             parsed: Vec::new(),
             kept: Mutex::new(Kept::default()),
             by_text: HashMap::new(),
+            layered: Vec::new(),
+            layers: Vec::new(),
             images: Arc::new(images),
             fonts,
             cache,
         }
     }
 
-    /// The index of the face with SVG `text`, adding it if it is new.
-    fn add(&mut self, comp: &Component, origin: Origin, text: &str) -> usize {
+    /// Adds a layer's text; its number in the store.
+    fn add_layer(&mut self, text: String) -> usize {
+        self.layers.push(LayerEntry {
+            text,
+            tree: Default::default(),
+        });
+        self.layers.len() - 1
+    }
+
+    /// The index of the face with SVG `text` (written over `layer`, if any), adding
+    /// it if it is new.
+    fn add(
+        &mut self,
+        comp: &Component,
+        origin: Origin,
+        text: &str,
+        layer: Option<LayerRef>,
+    ) -> usize {
         use sha2::Digest;
         let key: [u8; 32] = sha2::Sha256::digest(text.as_bytes()).into();
         if let Some(&i) = self.by_text.get(&key) {
@@ -246,6 +293,7 @@ impl<'a> FaceStore<'a> {
                 SvgText::deflated(text)
             });
         self.origins.push(origin);
+        self.layered.push(layer);
         self.parsed.push(Mutex::new(Parsed::Not));
         self.by_text.insert(key, i);
         i
@@ -291,7 +339,16 @@ impl<'a> FaceStore<'a> {
             Parsed::Failed(_) => return None,
             Parsed::Not | Parsed::Dropped => {}
         }
-        match parse_cached(&self.svg(i), &self.images, &self.fonts, self.cache) {
+        let text = self.svg(i);
+        let parse = || match &self.layered[i] {
+            Some(l) => self.parse_layered(&text, l),
+            None => svg::parse(&text, &self.images, &self.fonts),
+        };
+        let parsed_now = match self.cache {
+            None => parse().map(Arc::new),
+            Some(c) => c.get_or_make(parse_key(&text, &self.fonts), || parse().map(Arc::new)),
+        };
+        match parsed_now {
             Ok(t) => {
                 *parsed = Parsed::Tree(t.clone());
                 drop(parsed);
@@ -302,6 +359,30 @@ impl<'a> FaceStore<'a> {
                 *parsed = Parsed::Failed(problems);
                 None
             }
+        }
+    }
+
+    /// A face written over a layer, parsed: the layer's tree (parsed once) under the
+    /// tree of the face's own text, which is the tree of the whole text
+    /// (`usvg::Tree::with_under`). The whole text is parsed instead when that cannot
+    /// be done (the layer does not parse, say), and it reports the problems.
+    fn parse_layered(&self, text: &str, l: &LayerRef) -> Result<Tree, Vec<Located>> {
+        let whole = || svg::parse(text, &self.images, &self.fonts);
+        let Some(entry) = self.layers.get(l.layer) else {
+            return whole();
+        };
+        let under = entry.tree.get_or_init(|| {
+            svg::parse(&entry.text, &self.images, &self.fonts)
+                .ok()
+                .map(Arc::new)
+        });
+        // The element limit holds for the face as a whole.
+        let (Some(under), false) = (under, text.matches('<').count() > svg::MAX_ELEMENTS) else {
+            return whole();
+        };
+        match svg::parse(&l.at.front_text(text), &self.images, &self.fonts) {
+            Ok(own) => own.with_under(under).map_or_else(whole, Ok),
+            Err(_) => whole(),
         }
     }
 
@@ -382,6 +463,25 @@ impl<'a> FaceStore<'a> {
             .get(o.component)
             .and_then(|p| p.get(o.face))
             .and_then(crate::render::art_file);
+        if let (Some(l), Side::Front) = (&self.layered[i], o.side) {
+            let shape = plans
+                .get(o.component)
+                .and_then(|p| p.get(o.face))
+                .map(|p| p.shape);
+            let front = match r.locator(comp, &plans[o.component], o.face, o.side) {
+                Some(l) => FaceLocator::Template(l, template()),
+                None => FaceLocator::Unknown(template()),
+            };
+            let layer = match shape.and_then(|s| r.layer_locator(comp, s)) {
+                Some((l, file)) => FaceLocator::Template(l, file),
+                None => FaceLocator::Unknown(template()),
+            };
+            return FaceLocator::Layered {
+                front: Box::new(front),
+                layer: Box::new(layer),
+                at: l.at.clone(),
+            };
+        }
         match (&comp.def.front, art) {
             // Finished art: the art file itself (its text was read as a source).
             (None, Some(art)) => FaceLocator::Art(match o.side {
@@ -451,20 +551,6 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Parses one face, or takes it from the watch-mode cache.
-fn parse_cached(
-    text: &str,
-    images: &Arc<Images>,
-    fonts: &FontBook,
-    cache: Option<&ParseCache>,
-) -> Result<Arc<Tree>, Vec<Located>> {
-    let parse = || svg::parse(text, images, fonts).map(Arc::new);
-    match cache {
-        None => parse(),
-        Some(c) => c.get_or_make(parse_key(text, fonts), parse),
-    }
-}
-
 /// Renders the faces of every exported component and lists each distinct picture
 /// once. Parsing is left to [`FaceStore::parse_all`] (or to the stages that use a
 /// face first). `None` if a template had an error (reported).
@@ -485,12 +571,28 @@ pub fn render_all<'a>(
         let mut found = Vec::new();
         // Sets this build does not export get no faces.
         let exported = if comp.exported { &p[..] } else { &[] };
+        // The set's layers, one per cut shape its faces use, each rendered once.
+        let mut layers = HashMap::new();
+        let mut layer_ids = HashMap::new();
+        if comp.def.layer.is_some() {
+            for plan in exported {
+                if layers.contains_key(&plan.shape) {
+                    continue;
+                }
+                let Reported { value, diags: d } = r.render_layer(comp, plan.shape);
+                found.extend(d.items);
+                if let Some(layer) = value {
+                    layer_ids.insert(plan.shape, store.add_layer(layer.text.clone()));
+                    layers.insert(plan.shape, layer);
+                }
+            }
+        }
         for (b, batch) in exported.chunks(RENDER_BATCH).enumerate() {
             let first = b * RENDER_BATCH;
             let Reported {
                 value: faces,
                 diags: d,
-            } = r.render(comp, batch, first);
+            } = r.render(comp, batch, first, &layers);
             found.extend(d.items);
             if diags.has_errors() || found.iter().any(|d| d.severity == Severity::Error) {
                 continue; // nothing is stored, but every batch is reported
@@ -502,11 +604,17 @@ pub fn render_all<'a>(
                     side,
                     label: face.plan.label.clone(),
                 };
-                let front = store.add(comp, origin(Side::Front), &face.front);
+                let layer = face.layer.as_ref().and_then(|(shape, at)| {
+                    Some(LayerRef {
+                        layer: *layer_ids.get(shape)?,
+                        at: at.clone(),
+                    })
+                });
+                let front = store.add(comp, origin(Side::Front), &face.front, layer);
                 let back = face
                     .back
                     .as_ref()
-                    .map(|b| store.add(comp, origin(Side::Back), b));
+                    .map(|b| store.add(comp, origin(Side::Back), b, None));
                 list.push(Slot {
                     front,
                     back,

@@ -207,4 +207,105 @@ mod tests {
             );
         }
     }
+
+    /// Renders a tree at 4 px a mm.
+    fn pixels(tree: &usvg::Tree) -> Vec<u8> {
+        let size = tree.size().to_int_size().scale_by(4.0).unwrap();
+        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+        let ts = resvg::tiny_skia::Transform::from_scale(4.0, 4.0);
+        resvg::render(tree, ts, &mut pixmap.as_mut());
+        pixmap.take()
+    }
+
+    #[test]
+    fn a_tree_with_a_layer_under_it_is_the_tree_of_the_whole_text() {
+        use crate::render::Layer;
+        let images = Arc::new(Images::none());
+        let fonts = FontBook::builtin_fresh();
+        // A layer with what usvg keeps in lists (a gradient, a clip path, a mask, a
+        // filter), root attributes that must reach its content, and text.
+        let layer = Layer::read(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="60mm" height="40mm" viewBox="0 0 60 40" font-family="Bebas Neue" fill="#2a9d8f" opacity="0.8">
+<defs><linearGradient id="sky"><stop offset="0" stop-color="#ffcc00"/><stop offset="1" stop-color="#0000ff"/></linearGradient>
+<clipPath id="round"><circle cx="30" cy="20" r="15"/></clipPath>
+<mask id="half"><rect width="30" height="40" fill="#ffffff"/></mask>
+<filter id="soft"><feGaussianBlur stdDeviation="0.5"/></filter>
+<path id="mark" d="M0 0L4 0L2 3Z"/></defs>
+<rect x="-2" y="-2" width="64" height="44" fill="url(#sky)"/>
+<g clip-path="url(#round)"><rect width="60" height="40" fill="#e76f51"/></g>
+<rect x="5" y="25" width="20" height="10" mask="url(#half)" filter="url(#soft)"/>
+<use xlink:href="#mark" x="50" y="5"/>
+<text x="4" y="10" font-size="6">TRUCK OFF</text>
+</svg>"##
+                .into(),
+        )
+        .unwrap();
+        for front in [
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40" font-family="Lato">
+<linearGradient id="ink"><stop offset="0" stop-color="#000000"/><stop offset="1" stop-color="#ff0000"/></linearGradient>
+<text x="4" y="20" font-size="5" fill="url(#ink)">SHEET 7</text>
+<rect x="40" y="30" width="10" height="5" clip-path="url(#c)"/><clipPath id="c"><circle cx="45" cy="32" r="3"/></clipPath>
+</svg>"##,
+            // An identity viewBox: the content is the root group's own.
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40"><text x="4" y="20" font-size="5">SHEET 8</text></svg>"##,
+            // A front that draws nothing.
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40"/>"##,
+            // A front whose root is not drawn: neither is the layer in it.
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40" display="none"><rect width="9" height="9"/></svg>"##,
+        ] {
+            let layer = if front.contains("viewBox") {
+                layer.text.clone()
+            } else {
+                layer.text.replace(
+                    r#"width="60mm" height="40mm" viewBox="0 0 60 40""#,
+                    r#"width="60" height="40""#,
+                )
+            };
+            let layer = Layer::read(layer).unwrap();
+            let composed = layer.under(front).unwrap().unwrap();
+            let whole = svg::parse(&composed.text, &images, &fonts).unwrap();
+            let under = svg::parse(&layer.text, &images, &fonts).unwrap();
+            let own = svg::parse(&composed.at.front_text(&composed.text), &images, &fonts).unwrap();
+            let put = own.with_under(&under).expect("the trees fit");
+            assert_eq!(written(&put), written(&whole), "{front}");
+            assert_eq!(pixels(&put), pixels(&whole), "{front}");
+            assert_eq!(
+                format!("{:?}", put.root().abs_stroke_bounding_box()),
+                format!("{:?}", whole.root().abs_stroke_bounding_box())
+            );
+            assert_eq!(text_bounds(&put), text_bounds(&whole));
+            assert_eq!(
+                (
+                    put.linear_gradients().len(),
+                    put.clip_paths().len(),
+                    put.masks().len(),
+                    put.filters().len()
+                ),
+                (
+                    whole.linear_gradients().len(),
+                    whole.clip_paths().len(),
+                    whole.masks().len(),
+                    whole.filters().len()
+                ),
+            );
+        }
+        // Trees laid out another way do not fit: the whole text is parsed instead.
+        let other = |attrs: &str| {
+            svg::parse(&format!(r#"<svg xmlns="http://www.w3.org/2000/svg" {attrs}><rect width="5" height="5"/></svg>"#), &images, &fonts).unwrap()
+        };
+        let mm = other(r#"width="60mm" height="40mm" viewBox="0 0 60 40""#);
+        assert!(mm
+            .clone()
+            .with_under(&other(r#"width="60mm" height="40mm" viewBox="0 0 30 20""#))
+            .is_none());
+        assert!(mm
+            .clone()
+            .with_under(&other(
+                r#"width="60mm" height="40mm" viewBox="0 0 60 40" background-color="red""#
+            ))
+            .is_none());
+        assert!(mm
+            .with_under(&other(r#"width="61mm" height="40mm" viewBox="0 0 60 40""#))
+            .is_none());
+    }
 }

@@ -271,6 +271,19 @@ impl LoadContext<'_> {
                 "write `front = \"card.svg\"`, or `art = \"art/cards/*.svg\"` for finished art",
             ));
         }
+        if let (Some(layer), None) = (&def.layer, &def.front) {
+            return Err(self
+                .at(
+                    &cid,
+                    Diagnostic::error(
+                        "`layer` is drawn under a front template, and this component has none",
+                    ),
+                    layer.span(),
+                )
+                .hint(
+                    "draw the shared content into the art files, or use `front` with the layer",
+                ));
+        }
         // A shop fixes each part's full size: its bleed replaces the component's, and
         // a set the shop does not make is left out.
         let mut exported = true;

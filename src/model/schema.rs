@@ -112,6 +112,11 @@ pub struct ComponentDef {
     /// Front template, in `templates/<game>/` (or `common/...`).
     #[serde(default)]
     pub front: Option<Spanned<String>>,
+    /// A template drawn under every front, rendered once for the whole set: what all
+    /// the fronts share (a score pad's map and grid, a card frame). It sees the game
+    /// and `face`, not a face's own values (`row`, `item`, `copy`, `index`, `qty`).
+    #[serde(default)]
+    pub layer: Option<Spanned<String>>,
     /// Instead of a template: finished art files to impose, one face each, as a
     /// pattern (`"art/contracts/*.svg"`) or a list, relative to `data/<game>/`.
     /// SVG files are used as they are; PNG/JPEG files fill the face with its bleed.

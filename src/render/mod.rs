@@ -2,9 +2,10 @@
 //! the SVG text of each face's front and back (templates through minijinja, or
 //! finished art files read through the project).
 
+mod layer;
 mod plan;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -12,6 +13,7 @@ use base64::Engine as _;
 use minijinja::Value;
 use rayon::prelude::*;
 
+pub use layer::{Composed, Insert, Layer, LayerError, Part};
 pub use plan::{art_file, plan, FacePlan, MAX_PARTS, MAX_QTY};
 
 use crate::diag::{Diagnostic, Reported};
@@ -26,6 +28,8 @@ use crate::units::fmt_num;
 pub struct Face {
     pub plan: FacePlan,
     pub front: String,
+    /// The layer under the front (by cut shape) and where it went in `front`.
+    pub layer: Option<(Shape, Insert)>,
     pub back: Option<String>,
 }
 
@@ -60,6 +64,9 @@ impl Locator {
         Some((template_file(span.name()), source))
     }
 }
+
+/// The values a face's template sees that a layer does not ([`Renderer::render_layer`]).
+const FACE_VALUES: [&str; 5] = ["row", "item", "copy", "index", "qty"];
 
 /// Everything rendering a game's faces needs.
 #[derive(Clone, Copy)]
@@ -159,19 +166,34 @@ impl Renderer<'_> {
     ) -> Reported<Option<String>> {
         let mut c = ctx.clone();
         c.insert("face".into(), face_value(comp, p.shape, side));
+        self.render_template(comp, name, c, Some(&p.label))
+    }
+
+    /// Renders template `name` with context `c` (`face` in it): the SVG text, and
+    /// every warning and error, naming the face's row if it has one.
+    fn render_template(
+        &self,
+        comp: &Component,
+        name: &str,
+        mut c: Context,
+        row: Option<&str>,
+    ) -> Reported<Option<String>> {
         let (log, log_value) = RenderLog::new();
         c.insert(LOG.into(), log_value);
         let rendered = self.tpl.render(name, &c);
+        let with_row = |d: Diagnostic| match row {
+            Some(label) => d.with("row", label.to_string()),
+            None => d,
+        };
         let mut diags: Vec<Diagnostic> = log
             .take()
             .into_iter()
             .map(|w| {
-                comp_diag(
+                with_row(comp_diag(
                     self.game,
                     comp,
                     Diagnostic::warning(w).at(template_file(name), None),
-                )
-                .with("row", p.label.clone())
+                ))
                 .with("template", format!("templates/{name}"))
                 .hint("shorten the text, widen its box, or lower the minimum size")
             })
@@ -181,8 +203,7 @@ impl Renderer<'_> {
             Err(e) => {
                 let d = render_error(self.tpl, self.project, &self.game.file, name, &c, &e);
                 diags.push(
-                    comp_diag(self.game, comp, d)
-                        .with("row", p.label.clone())
+                    with_row(comp_diag(self.game, comp, d))
                         .with("template", format!("templates/{name}")),
                 );
                 None
@@ -191,16 +212,84 @@ impl Renderer<'_> {
         Reported::new(svg, diags)
     }
 
+    /// The name of `comp`'s layer template, resolved (or why it is missing).
+    fn layer_template(&self, comp: &Component) -> Option<Result<String, Diagnostic>> {
+        let reference = comp.def.layer.as_ref()?;
+        Some(
+            self.tpl
+                .resolve(&self.game.id, reference.get_ref())
+                .map_err(|why| {
+                    comp_diag(self.game, comp, Diagnostic::error(why.to_string()))
+                        .at(&self.game.file, Some(reference.span()))
+                        .hint("create the template file or fix the name in `layer`")
+                }),
+        )
+    }
+
+    /// The context of `comp`'s layer: the game's, and `face` (front, `shape`).
+    fn layer_context(&self, comp: &Component, shape: Shape) -> Context {
+        let mut c = self.base.clone();
+        c.insert("face".into(), face_value(comp, shape, Side::Front));
+        c
+    }
+
+    /// Renders `comp`'s layer for its faces of cut `shape`, once for the whole set
+    /// (`None` if the set has no layer, or with the errors that stopped it).
+    pub fn render_layer(&self, comp: &Component, shape: Shape) -> Reported<Option<Layer>> {
+        let name = match self.layer_template(comp) {
+            None => return Reported::new(None, []),
+            Some(Err(d)) => return Reported::new(None, [d]),
+            Some(Ok(n)) => n,
+        };
+        let Reported { value, diags } =
+            self.render_template(comp, &name, self.layer_context(comp, shape), None);
+        let mut diags = diags.items;
+        // A face's own value is missing from a layer by design: say where it goes.
+        for d in &mut diags {
+            if FACE_VALUES
+                .iter()
+                .any(|v| d.message == format!("template uses `{v}`, which the data does not have"))
+            {
+                d.message = d
+                    .message
+                    .replace("which the data does not have", "which a layer does not see");
+                d.hint = Some(
+                    "a layer is drawn the same under every front: draw what differs from face to face in the front template".into(),
+                );
+            }
+        }
+        let layer = value.and_then(|text| match Layer::read(text) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                diags.push(self.layer_error(comp, &name, &e));
+                None
+            }
+        });
+        Reported::new(layer, diags)
+    }
+
+    /// The error of a layer that cannot go under a front.
+    fn layer_error(&self, comp: &Component, name: &str, e: &LayerError) -> Diagnostic {
+        let span = comp.def.layer.as_ref().map(|l| l.span());
+        comp_diag(self.game, comp, Diagnostic::error(e.to_string()))
+            .at(&self.game.file, span)
+            .with("template", format!("templates/{name}"))
+            .hint(e.hint())
+    }
+
     /// Renders the front (and back) SVG of every planned face of `comp`, on all
     /// cores, in the plans' order.
     ///
     /// `plans` are the component's faces from number `first` (0-based) on: a
     /// component's faces may be rendered a batch at a time.
+    /// `layers` are the set's layers by cut shape ([`Renderer::render_layer`]):
+    /// each front is written over its shape's layer.
     pub fn render(
         &self,
         comp: &Component,
         plans: &[FacePlan],
         first: usize,
+        layers: &HashMap<Shape, Layer>,
     ) -> Reported<Vec<Face>> {
         if comp.def.front.is_none() {
             return self.render_art(comp, plans);
@@ -222,20 +311,37 @@ impl Renderer<'_> {
                 let ctx = self.face_context(comp, first + index, p);
                 let f = self.render_side(comp, &front, &ctx, p, Side::Front);
                 let mut diags = f.diags.items;
+                let (f_value, layer) = match (f.value, layers.get(&p.shape)) {
+                    (Some(text), Some(layer)) => match layer.under(&text) {
+                        Ok(Some(c)) => (Some(c.text), Some((p.shape, c.at))),
+                        Ok(None) => (Some(text), None),
+                        Err(e) => {
+                            let name = comp.def.layer.as_ref().map_or("", |l| l.get_ref());
+                            diags.push(
+                                self.layer_error(comp, name, &e)
+                                    .with("row", p.label.clone()),
+                            );
+                            (None, None)
+                        }
+                    },
+                    (v, _) => (v, None),
+                };
                 let b = back.as_ref().map(|b| {
                     let r = self.render_side(comp, b, &ctx, p, Side::Back);
                     diags.extend(r.diags.items);
                     r.value
                 });
-                let face = match (f.value, b) {
+                let face = match (f_value, b) {
                     (Some(front), None) => Some(Face {
                         plan: p.clone(),
                         front,
+                        layer,
                         back: None,
                     }),
                     (Some(front), Some(Some(back))) => Some(Face {
                         plan: p.clone(),
                         front,
+                        layer,
                         back: Some(back),
                     }),
                     _ => None,
@@ -292,6 +398,20 @@ impl Renderer<'_> {
         Some(Locator { spans })
     }
 
+    /// Renders `comp`'s layer (for cut `shape`) again, recording where each piece of
+    /// its output comes from, with the template's file.
+    pub fn layer_locator(&self, comp: &Component, shape: Shape) -> Option<(Locator, PathBuf)> {
+        let name = self.layer_template(comp)?.ok()?;
+        let (_, spans) = self
+            .tpl
+            .env
+            .get_template(&name)
+            .ok()?
+            .render_with_spans(self.layer_context(comp, shape))
+            .ok()?;
+        Some((Locator { spans }, template_file(&name)))
+    }
+
     /// Faces from finished art files (`art = "art/*.svg"`): SVG files as they are, PNG
     /// and JPEG files stretched over the face and its bleed.
     fn render_art(&self, comp: &Component, plans: &[FacePlan]) -> Reported<Vec<Face>> {
@@ -309,6 +429,7 @@ impl Renderer<'_> {
                 Ok(Face {
                     plan: p.clone(),
                     front: self.art_svg(comp, path)?,
+                    layer: None,
                     back: back.clone(),
                 })
             })

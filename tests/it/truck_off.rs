@@ -558,3 +558,123 @@ fn a4_paper_prints_a5_sheets_two_up() {
         "A5"
     );
 }
+
+// ---- The pad's layer: what every sheet shows, rendered once ----
+
+/// The templates folder of a data folder's copy.
+fn templates_of(data: &Path) -> std::path::PathBuf {
+    data.join("../../templates/truck-off")
+}
+
+#[test]
+fn each_sheet_is_its_layer_and_its_own_front() {
+    let dir = built().join("truck-off/home/svg/pad");
+    let one = std::fs::read_to_string(dir.join("001-front.svg")).unwrap();
+    let two = std::fs::read_to_string(dir.join("002-front.svg")).unwrap();
+    // The layer's content comes first, once, inside the front's root element.
+    let root_end = one.find('>').unwrap() + 1;
+    assert!(
+        one[root_end..].starts_with("<g "),
+        "{}",
+        &one[..root_end + 40]
+    );
+    assert_eq!(one.matches("SCORE</text>").count(), 1);
+    assert!(one.find("SCORE</text>").unwrap() < one.find("SHEET 1</text>").unwrap());
+    // Sheets differ only in what the front draws.
+    assert_eq!(one.replace("SHEET 1<", "SHEET 2<"), two);
+    roxmltree::Document::parse(&one).unwrap();
+}
+
+#[test]
+fn a_layer_cannot_use_what_differs_between_sheets() {
+    let out = broken(|d| {
+        edit(
+            &templates_of(d).join("sheet-layer.svg"),
+            "{{ shapes.background(face, \"#ffffff\") }}",
+            "{{ shapes.background(face, \"#ffffff\") }}\n<text x=\"9\" y=\"9\">{{ copy }}</text>",
+        )
+    });
+    assert!(
+        out.contains("error: template uses `copy`, which a layer does not see"),
+        "{out}"
+    );
+    assert!(
+        out.contains("templates/truck-off/sheet-layer.svg:17:22"),
+        "{out}"
+    );
+    assert!(
+        out.contains("draw what differs from face to face in the front template"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_layer_of_another_size_or_with_the_fronts_ids_is_refused() {
+    let out = broken(|d| {
+        std::fs::write(
+            templates_of(d).join("sheet-layer.svg"),
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="139.7mm" height="215.9mm" viewBox="0 0 100 100"><rect width="9" height="9"/></svg>"#,
+        )
+        .unwrap()
+    });
+    assert!(
+        out.contains("error: the layer's root <svg> has viewBox `0 0 100 100` but the front's has `0 0 139.7 215.9`"),
+        "{out}"
+    );
+    assert!(out.contains("data/truck-off/game.toml:90"), "{out}");
+    assert!(out.contains("extend common/face.svg in both"), "{out}");
+    let out = broken(|d| {
+        for f in ["sheet-layer.svg", "sheet.svg"] {
+            edit(
+                &templates_of(d).join(f),
+                "{% call pad.space(face) %}",
+                "{% call pad.space(face) %}<rect id=\"twice\" width=\"1\" height=\"1\"/>",
+            );
+        }
+    });
+    assert!(
+        out.contains("error: the layer and the front both define id `twice`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ids must be unique in the face the two make"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_layer_needs_a_front_template() {
+    let out = broken(|d| {
+        std::fs::create_dir_all(d.join("art")).unwrap();
+        std::fs::write(d.join("art/sheet.svg"), r#"<svg xmlns="http://www.w3.org/2000/svg" width="139.7mm" height="215.9mm" viewBox="0 0 139.7 215.9"/>"#).unwrap();
+        edit(
+            &d.join("game.toml"),
+            "front = \"sheet.svg\"",
+            "art = \"art/*.svg\"",
+        );
+    });
+    assert!(
+        out.contains("error: `layer` is drawn under a front template, and this component has none"),
+        "{out}"
+    );
+}
+
+#[test]
+fn what_preflight_finds_in_the_layer_points_at_the_layer() {
+    let tmp = project_copy(&["truck-off"]);
+    edit(
+        &tmp.path().join("templates/truck-off/sheet-layer.svg"),
+        "{{ shapes.background(face, \"#ffffff\") }}",
+        "{{ shapes.background(face, \"#ffffff\") }}\n<text x=\"-2\" y=\"3\" font-size=\"4\">EDGE</text>",
+    );
+    let o = run(tmp.path(), &["build", "truck-off", "--copies", "3"]);
+    let (stdout, stderr) = texts(&o);
+    let out = format!("{stdout}\n{stderr}");
+    assert!(out.contains("text \"EDGE\""), "{out}");
+    assert!(
+        out.contains("templates/truck-off/sheet-layer.svg:17:1"),
+        "{out}"
+    );
+    // One warning for the three sheets that show it.
+    assert_eq!(out.matches("text \"EDGE\"").count(), 1, "{out}");
+}

@@ -530,6 +530,7 @@ pub(crate) fn convert_doc(svg_doc: &svgtree::Document, opt: &Options) -> Result<
         filters: Vec::new(),
         #[cfg(feature = "text")]
         fontdb: opt.fontdb.clone(),
+        root_content: crate::tree::RootContent::Hidden,
     };
 
     if !svg.is_visible_element(opt) {
@@ -577,6 +578,11 @@ pub(crate) fn convert_doc(svg_doc: &svgtree::Document, opt: &Options) -> Result<
     }
 
     let root_ts = view_box.to_transform(tree.size());
+    tree.root_content = match (root_ts.is_identity(), background_color.is_some()) {
+        (_, true) => crate::tree::RootContent::Other,
+        (true, false) => crate::tree::RootContent::Direct,
+        (false, false) => crate::tree::RootContent::Wrapped(root_ts),
+    };
     if root_ts.is_identity() && background_color.is_none() {
         convert_children(svg_doc.root(), &state, &mut cache, &mut tree.root);
     } else {
@@ -622,6 +628,7 @@ pub(crate) fn convert_doc(svg_doc: &svgtree::Document, opt: &Options) -> Result<
     }
 
     if restore_viewbox {
+        tree.root_content = crate::tree::RootContent::Other;
         calculate_svg_bbox(&mut tree);
     }
 
