@@ -421,6 +421,16 @@ impl<'a> FaceStore<'a> {
         self.svgs[i].text()
     }
 
+    /// The layer face `i` is written over, if any.
+    pub fn layer_of(&self, i: usize) -> Option<&LayerRef> {
+        self.layered.get(i)?.as_ref()
+    }
+
+    /// Number of layers.
+    pub fn layer_count(&self) -> usize {
+        self.layers.len()
+    }
+
     /// The fonts the faces are parsed with.
     pub fn fonts(&self) -> &Arc<FontBook> {
         &self.fonts

@@ -94,6 +94,44 @@ impl Elements {
         Some(out)
     }
 
+    /// The elements of `text` from byte `at` on, numbered from `at` (for a layer's
+    /// part of a front's text: [`Elements::over`]).
+    pub fn from(text: &str, at: usize) -> Option<Elements> {
+        let mut e = Elements::read(text)?;
+        if e.list.iter().any(|el| el.start.start < at) {
+            return None;
+        }
+        e.shift(at, false);
+        Some(e)
+    }
+
+    /// Moves every position by `by`, back (`forward` false) or forward.
+    fn shift(&mut self, by: usize, forward: bool) {
+        let mv = |p: usize| if forward { p + by } else { p - by };
+        for el in &mut self.list {
+            el.start = mv(el.start.start)..mv(el.start.end);
+            el.insert_at = el.insert_at.map(mv);
+        }
+    }
+
+    /// The elements of a front's text with `layer` put in at byte `at` (`len`
+    /// bytes): `layer`'s (numbered from `at`, [`Elements::from`]) and then `own`, the
+    /// front's, read from its own text. The same as reading the whole text, without
+    /// reading the layer again for every front.
+    pub fn over(layer: &Elements, at: usize, len: usize, mut own: Elements) -> Elements {
+        let mut out = Elements {
+            list: layer.list.clone(),
+            by_id: layer.by_id.clone(),
+        };
+        out.shift(at, true);
+        own.shift(len, true);
+        let n = out.list.len();
+        out.by_id
+            .extend(own.by_id.into_iter().map(|(id, i)| (id, i + n)));
+        out.list.extend(own.list);
+        out
+    }
+
     /// Whether any element is marked keep-visible.
     pub fn any_keep(&self) -> bool {
         self.list.iter().any(|e| e.keep)
@@ -407,5 +445,33 @@ mod tests {
         assert_eq!(e.of("cs-2"), Some(2));
         assert_eq!(e.of("t"), Some(3));
         assert_eq!(e.of("dot"), None, "inside defs: named by the use");
+    }
+
+    #[test]
+    fn a_fronts_elements_are_its_layers_then_its_own() {
+        let layer = crate::render::Layer::read(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="9mm" height="9mm" viewBox="0 0 9 9" class="keep-visible"><defs><path id="p" d="M0 0H1"/></defs><rect id="a" width="1" height="1"/><g><use href="#p"/><text>x<tspan>y</tspan></text></g></svg>"##.into(),
+        )
+        .unwrap();
+        let front = r##"<svg xmlns="http://www.w3.org/2000/svg" width="9mm" height="9mm" viewBox="0 0 9 9"><rect class="keep-visible" width="1" height="1"/><circle id="b" r="1"/></svg>"##;
+        let c = layer.under(front).unwrap().unwrap();
+        let at = c.at.range.clone();
+        let part = Elements::from(&format!("{}</svg>", &c.text[..at.end]), at.start).unwrap();
+        let own = Elements::read(&c.at.front_text(&c.text)).unwrap();
+        let put = Elements::over(&part, at.start, at.len(), own);
+        let whole = Elements::read(&c.text).unwrap();
+        let ids = |e: &Elements| {
+            let mut v: Vec<_> = e.by_id.iter().map(|(k, v)| (k.clone(), *v)).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(format!("{:?}", put.list), format!("{:?}", whole.list));
+        assert_eq!(ids(&put), ids(&whole));
+        assert_eq!(
+            put.list.len(),
+            7,
+            "the layer's <g>, its four, the front's two"
+        );
+        assert_eq!(put.tagged(&c.text), whole.tagged(&c.text));
     }
 }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
-use crate::faces::Rendered;
+use crate::faces::{FaceStore, Rendered};
 use crate::model::{Component, Severity, Shape, Side};
 use crate::profile::Profile;
 use crate::render::{FacePlan, Renderer};
@@ -54,9 +54,10 @@ pub fn check_cached(
     profile: &Profile,
     cache: Option<&Cache>,
 ) -> Vec<Diagnostic> {
+    let layers = LayerElements::new(&rendered.store);
     let per_face: Vec<Vec<Located>> = (0..rendered.store.len())
         .into_par_iter()
-        .map(|i| face(r, plans, rendered, profile, cache, i))
+        .map(|i| face(r, plans, rendered, profile, cache, &layers, i))
         .collect();
     report(r, rendered, profile, per_face)
 }
@@ -70,9 +71,44 @@ pub fn parse_and_check(
     rendered: &Rendered,
     profile: &Profile,
 ) -> Vec<Vec<Located>> {
+    let layers = LayerElements::new(&rendered.store);
     rendered
         .store
-        .parse_all_with(|i| face(r, plans, rendered, profile, None, i))
+        .parse_all_with(|i| face(r, plans, rendered, profile, None, &layers, i))
+}
+
+/// The elements of each layer's part of the fronts over it, read once (from the
+/// first front that needs them).
+struct LayerElements(Vec<std::sync::OnceLock<Option<Elements>>>);
+
+impl LayerElements {
+    fn new(store: &FaceStore) -> Self {
+        LayerElements(
+            (0..store.layer_count())
+                .map(|_| Default::default())
+                .collect(),
+        )
+    }
+
+    /// The elements of face `i`'s text.
+    fn of(&self, store: &FaceStore, i: usize, text: &str) -> Elements {
+        let whole = || Elements::read(text).unwrap_or_default();
+        let Some(l) = store.layer_of(i) else {
+            return whole();
+        };
+        let at = l.at.range.clone();
+        let layer = self.0.get(l.layer).and_then(|cell| {
+            cell.get_or_init(|| {
+                let prefix = format!("{}</svg>", text.get(..at.end)?);
+                Elements::from(&prefix, at.start)
+            })
+            .as_ref()
+        });
+        match (layer, Elements::read(&l.at.front_text(text))) {
+            (Some(layer), Some(own)) => Elements::over(layer, at.start, at.len(), own),
+            _ => whole(),
+        }
+    }
 }
 
 /// A face's findings, shared between builds.
@@ -107,6 +143,7 @@ fn face(
     rendered: &Rendered,
     profile: &Profile,
     cache: Option<&Cache>,
+    layers: &LayerElements,
     i: usize,
 ) -> Vec<Located> {
     let store = &rendered.store;
@@ -116,7 +153,7 @@ fn face(
         return Vec::new();
     };
     let text = &store.svg(i);
-    let check = || findings(rendered, comp, plan.shape, profile, i).ok_or(());
+    let check = || findings(rendered, comp, plan.shape, profile, layers, i).ok_or(());
     let findings = match cache {
         None => check().ok(),
         Some(c) => {
@@ -133,7 +170,7 @@ fn face(
     let Some(findings) = findings.filter(|f| !f.is_empty()) else {
         return Vec::new();
     };
-    let elements = Elements::read(text).unwrap_or_default();
+    let elements = layers.of(store, i, text);
     let locator = store.locator(r, plans, i);
     let locate = |e: Option<usize>| locator.locate(e.map(|e| elements.list[e].start.clone()));
     findings
@@ -160,12 +197,13 @@ fn findings(
     comp: &Component,
     shape: Shape,
     profile: &Profile,
+    layers: &LayerElements,
     i: usize,
 ) -> Option<Findings> {
     let store = &rendered.store;
     let tree = store.tree(i)?;
     let text = &store.svg(i);
-    let elements = Elements::read(text).unwrap_or_default();
+    let elements = layers.of(store, i, text);
     let geometry = |tree| face_geometry(tree, comp, shape, profile.safe);
     // Elements are named by ids: parse a copy with an id on every element when the
     // face marks keep-visible ones, or when it has something to report.
