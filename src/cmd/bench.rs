@@ -123,7 +123,7 @@ fn fixture_deck() -> cardstock::source::MemoryFiles {
     for i in 1..=DECK {
         let suit = if i % 2 == 0 { "sun" } else { "moon" };
         cards.push_str(&format!(
-            "\n[[card]]\nid = \"c{i:03}\"\nname = \"Card {i} of the benchmark deck\"\nsuit = \"{suit}\"\nvalue = {i}\n"
+            "\n[[card]]\nid = \"c{i:03}\"\nname = \"Card {i} of {DECK}\"\nsuit = \"{suit}\"\nvalue = {i}\n"
         ));
     }
     m.insert("data/mini/cards.toml", cards);

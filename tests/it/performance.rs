@@ -56,7 +56,7 @@ fn bench_deck_of_finished_art_is_imposed_with_backs() {
     }
     let pdf = deck.join("output/deck/home/deck.pdf");
     assert!(
-        pdftotext(&pdf, 1).contains("Card 1 of the benchmark"),
+        pdftotext(&pdf, 1).contains("Card 1 of 88"),
         "art text stays text"
     );
     assert!(pdftotext(&pdf, 2).contains("MINI"), "the art back");
