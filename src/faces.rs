@@ -74,7 +74,8 @@ const RENDER_BATCH: usize = 128;
 /// copies of its 84 KB sheet take about 15 MB instead of 84.
 const SVG_TEXT_BUDGET: usize = 8 << 20;
 
-/// A face's SVG text and its length.
+/// A face's SVG text (a front over a layer: its own part) and the length of
+/// the whole text.
 struct SvgText {
     len: usize,
     stored: Stored,
@@ -124,6 +125,8 @@ pub struct LayerRef {
 /// A layer's text, parsed when a face over it is first parsed.
 struct LayerEntry {
     text: String,
+    /// What a face's text has of the layer (the `<g>` put in its root element).
+    inserted: String,
     tree: std::sync::OnceLock<Option<Arc<Tree>>>,
 }
 
@@ -252,6 +255,7 @@ impl<'a> FaceStore<'a> {
     fn add_layer(&mut self, text: String) -> usize {
         self.layers.push(LayerEntry {
             text,
+            inserted: String::new(),
             tree: Default::default(),
         });
         self.layers.len() - 1
@@ -282,15 +286,32 @@ impl<'a> FaceStore<'a> {
             origin.face + 1,
             origin.side
         ));
+        // A front over a layer keeps its own text; the layer's part is kept once.
+        let front;
+        let (text, len) = match &layer {
+            Some(l) => {
+                if let Some(entry) = self.layers.get_mut(l.layer) {
+                    if entry.inserted.is_empty() {
+                        entry.inserted = text[l.at.range.clone()].to_string();
+                    }
+                }
+                front = l.at.front_text(text);
+                (front.as_str(), text.len())
+            }
+            None => (text, text.len()),
+        };
         self.svgs
             .push(if self.plain_bytes + text.len() <= SVG_TEXT_BUDGET {
                 self.plain_bytes += text.len();
                 SvgText {
-                    len: text.len(),
+                    len,
                     stored: Stored::Plain(text.to_string()),
                 }
             } else {
-                SvgText::deflated(text)
+                SvgText {
+                    len,
+                    ..SvgText::deflated(text)
+                }
             });
         self.origins.push(origin);
         self.layered.push(layer);
@@ -340,8 +361,8 @@ impl<'a> FaceStore<'a> {
             Parsed::Not | Parsed::Dropped => {}
         }
         let text = self.svg(i);
-        let parse = || match &self.layered[i] {
-            Some(l) => self.parse_layered(&text, l),
+        let parse = || match self.layered_entry(i) {
+            Some((_, entry)) => self.parse_layered(&text, &self.svgs[i].text(), entry),
             None => svg::parse(&text, &self.images, &self.fonts),
         };
         let parsed_now = match self.cache {
@@ -363,14 +384,16 @@ impl<'a> FaceStore<'a> {
     }
 
     /// A face written over a layer, parsed: the layer's tree (parsed once) under the
-    /// tree of the face's own text, which is the tree of the whole text
+    /// tree of the face's own text (`own`), which is the tree of the whole `text`
     /// (`usvg::Tree::with_under`). The whole text is parsed instead when that cannot
     /// be done (the layer does not parse, say), and it reports the problems.
-    fn parse_layered(&self, text: &str, l: &LayerRef) -> Result<Tree, Vec<Located>> {
+    fn parse_layered(
+        &self,
+        text: &str,
+        own: &str,
+        entry: &LayerEntry,
+    ) -> Result<Tree, Vec<Located>> {
         let whole = || svg::parse(text, &self.images, &self.fonts);
-        let Some(entry) = self.layers.get(l.layer) else {
-            return whole();
-        };
         let under = entry.tree.get_or_init(|| {
             svg::parse(&entry.text, &self.images, &self.fonts)
                 .ok()
@@ -380,7 +403,7 @@ impl<'a> FaceStore<'a> {
         let (Some(under), false) = (under, text.matches('<').count() > svg::MAX_ELEMENTS) else {
             return whole();
         };
-        match svg::parse(&l.at.front_text(text), &self.images, &self.fonts) {
+        match svg::parse(own, &self.images, &self.fonts) {
             Ok(own) => own.with_under(under).map_or_else(whole, Ok),
             Err(_) => whole(),
         }
@@ -418,7 +441,22 @@ impl<'a> FaceStore<'a> {
 
     /// Face `i`'s SVG text.
     pub fn svg(&self, i: usize) -> Cow<'_, str> {
-        self.svgs[i].text()
+        let own = self.svgs[i].text();
+        let Some((l, entry)) = self.layered_entry(i) else {
+            return own;
+        };
+        let at = l.at.range.start;
+        let mut text = String::with_capacity(self.svgs[i].len);
+        text.push_str(&own[..at]);
+        text.push_str(&entry.inserted);
+        text.push_str(&own[at..]);
+        Cow::Owned(text)
+    }
+
+    /// The layer face `i` is written over, with its entry.
+    fn layered_entry(&self, i: usize) -> Option<(&LayerRef, &LayerEntry)> {
+        let l = self.layered.get(i)?.as_ref()?;
+        Some((l, self.layers.get(l.layer)?))
     }
 
     /// The layer face `i` is written over, if any.
