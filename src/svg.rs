@@ -440,6 +440,12 @@ fn syntax_problem(text: &str, e: &roxmltree::Error) -> SvgProblem {
 }
 
 /// A syntax problem with the byte range of its line and column in `text`.
+/// The XML syntax error of `text`, with where it is (`None` if it is well formed).
+pub fn syntax_error(text: &str) -> Option<Located> {
+    let e = roxmltree::Document::parse(text).err()?;
+    Some(with_position(text, syntax_problem(text, &e)))
+}
+
 fn with_position(text: &str, problem: SvgProblem) -> Located {
     let offset = match &problem {
         SvgProblem::Syntax { line, col, .. } => {

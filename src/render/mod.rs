@@ -258,11 +258,31 @@ impl Renderer<'_> {
                 );
             }
         }
-        let layer = value.and_then(|text| match Layer::read(text) {
-            Ok(l) => Some(l),
-            Err(e) => {
-                diags.push(self.layer_error(comp, &name, &e));
-                None
+        let layer = value.and_then(|text| {
+            // Malformed XML is shown at the layer template's line that wrote it.
+            if let Some(p) = crate::svg::syntax_error(&text) {
+                let (msg, hint) = p.problem.describe();
+                let (file, span) = match self.layer_locator(comp, shape) {
+                    Some((l, file)) => match p.offset.and_then(|r| l.locate(r)) {
+                        Some((f, span)) => (f, Some(span)),
+                        None => (file, None),
+                    },
+                    None => (template_file(&name), None),
+                };
+                diags.push(
+                    comp_diag(self.game, comp, Diagnostic::error(msg))
+                        .at(file, span)
+                        .with("template", format!("templates/{name}"))
+                        .hint(hint),
+                );
+                return None;
+            }
+            match Layer::read(text) {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    diags.push(self.layer_error(comp, &name, &e));
+                    None
+                }
             }
         });
         Reported::new(layer, diags)

@@ -678,3 +678,24 @@ fn what_preflight_finds_in_the_layer_points_at_the_layer() {
     // One warning for the three sheets that show it.
     assert_eq!(out.matches("text \"EDGE\"").count(), 1, "{out}");
 }
+
+#[test]
+fn a_layer_that_is_not_well_formed_is_shown_in_its_template() {
+    let out = broken(|d| {
+        edit(
+            &templates_of(d).join("sheet-layer.svg"),
+            "{{ shapes.background(face, \"#ffffff\") }}",
+            "{{ shapes.background(face, \"#ffffff\") }}\n<rect x=\"1\" y=\"1\" width=\"3\" height=\"3\"",
+        )
+    });
+    assert!(
+        out.contains("error: the rendered SVG does not parse: invalid name token at 4:1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("templates/truck-off/sheet-layer.svg:18:9"),
+        "{out}"
+    );
+    // Reported once, for the layer, not for each of the 40 sheets.
+    assert_eq!(out.matches("does not parse").count(), 1, "{out}");
+}
