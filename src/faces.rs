@@ -361,9 +361,12 @@ impl<'a> FaceStore<'a> {
             Parsed::Not | Parsed::Dropped => {}
         }
         let text = self.svg(i);
+        // A front linked to its layer (by ids or a style sheet) is parsed whole.
         let parse = || match self.layered_entry(i) {
-            Some((_, entry)) => self.parse_layered(&text, &self.svgs[i].text(), entry),
-            None => svg::parse(&text, &self.images, &self.fonts),
+            Some((l, entry)) if !l.at.linked => {
+                self.parse_layered(&text, &self.svgs[i].text(), entry)
+            }
+            _ => svg::parse(&text, &self.images, &self.fonts),
         };
         let parsed_now = match self.cache {
             None => parse().map(Arc::new),

@@ -12,7 +12,9 @@
 //! (`usvg::Tree::with_under`), the tree the combined text parses to.
 //!
 //! So that the shortcut and the combined text agree, a layer's root `<svg>` must
-//! have the front's size and viewBox, and no id may be defined in both.
+//! have the front's size and viewBox, and no id may be defined in both. A front
+//! and layer that refer to each other's ids, or have a `<style>` sheet (which
+//! applies across both), are parsed as one text ([`Insert::linked`]).
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -43,6 +45,9 @@ pub struct Layer {
     root: Range<usize>,
     /// Ids the layer defines.
     ids: HashSet<String>,
+    /// What the layer refers to: ids it does not define, and whether it has a
+    /// style sheet.
+    outside: Links,
     /// The root's placing attributes, as written.
     placing: Vec<(&'static str, Option<String>)>,
 }
@@ -65,6 +70,49 @@ pub struct Insert {
     body_source: usize,
     /// Where the layer's root element is in its own text.
     root_source: Range<usize>,
+    /// Whether the front and the layer refer to each other (an id one defines and
+    /// the other uses, or a `<style>` sheet, which applies across the two): such a
+    /// face is parsed as a whole, not as two trees put together.
+    pub linked: bool,
+}
+
+/// What a document refers to beyond itself.
+#[derive(Debug, Default)]
+struct Links {
+    /// Ids used (`url(#id)`, `href="#id"`) and not defined.
+    ids: HashSet<String>,
+    /// Whether it has a `<style>` element.
+    style: bool,
+}
+
+impl Links {
+    /// What `doc` uses and does not define itself.
+    fn of(doc: &roxmltree::Document, defined: &HashSet<String>) -> Links {
+        let mut links = Links::default();
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            links.style |= node.tag_name().name() == "style";
+            for a in node.attributes() {
+                let v = a.value();
+                if a.name() == "href" {
+                    if let Some(id) = v.strip_prefix('#') {
+                        links.ids.insert(id.to_string());
+                    }
+                }
+                let mut rest = v;
+                while let Some(i) = rest.find("url(") {
+                    rest = &rest[i + 4..];
+                    let inner = rest[..rest.find(')').unwrap_or(rest.len())]
+                        .trim()
+                        .trim_matches(|c| c == '\'' || c == '"');
+                    if let Some(id) = inner.strip_prefix('#') {
+                        links.ids.insert(id.to_string());
+                    }
+                }
+            }
+        }
+        links.ids.retain(|id| !defined.contains(id));
+        links
+    }
 }
 
 /// Where a byte range of a composed front comes from.
@@ -234,9 +282,11 @@ impl Layer {
         let tag_end = if closed { open_end - 2 } else { open_end - 1 };
         open.push_str(&text[at..tag_end]);
         open.push('>');
+        let defined = ids(&doc);
         Ok(Layer {
             open,
-            ids: ids(&doc),
+            outside: Links::of(&doc, &defined),
+            ids: defined,
             placing: placing(root),
             root: r.start..name_end,
             body,
@@ -267,6 +317,12 @@ impl Layer {
         {
             return Err(LayerError::SameId(id.to_string()));
         }
+        let front_ids = ids(&doc);
+        let front_links = Links::of(&doc, &front_ids);
+        let linked = self.outside.style
+            || front_links.style
+            || front_links.ids.iter().any(|id| self.ids.contains(id))
+            || self.outside.ids.iter().any(|id| front_ids.contains(id));
         let start = root.range().start;
         let Some((open_end, closed)) = start_tag_end(front, start) else {
             return Ok(None);
@@ -298,6 +354,7 @@ impl Layer {
                 body: body_start..body_end,
                 body_source: self.body.start,
                 root_source: self.root.clone(),
+                linked,
             },
         }))
     }
@@ -386,5 +443,28 @@ mod tests {
         );
         // A front that is not XML is left for parsing to report.
         assert!(layer.under("<svg").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_front_and_layer_that_refer_to_each_other_are_linked() {
+        let layer = Layer::read(LAYER.into()).unwrap();
+        let linked = |front: &str| layer.under(front).unwrap().unwrap().at.linked;
+        let with = |body: &str| FRONT.replace("<text", &format!("{body}<text"));
+        assert!(!linked(FRONT));
+        assert!(linked(&with(r##"<use href="#bg"/>"##)));
+        assert!(linked(&with(
+            r##"<rect fill="url('#bg')" width="1" height="1"/>"##
+        )));
+        assert!(linked(&with(
+            r##"<rect style="fill: url( #bg )" width="1" height="1"/>"##
+        )));
+        assert!(linked(&with("<style>rect { fill: red }</style>")));
+        // What the front defines and uses itself does not link it.
+        assert!(!linked(&with(
+            r##"<linearGradient id="g"/><rect fill="url(#g)" width="1" height="1"/>"##
+        )));
+        // The layer using what the front defines does.
+        let layer = Layer::read(LAYER.replace("fill=\"#eee\"", "fill=\"url(#n)\"")).unwrap();
+        assert!(layer.under(FRONT).unwrap().unwrap().at.linked);
     }
 }

@@ -699,3 +699,53 @@ fn a_layer_that_is_not_well_formed_is_shown_in_its_template() {
     // Reported once, for the layer, not for each of the 40 sheets.
     assert_eq!(out.matches("does not parse").count(), 1, "{out}");
 }
+
+#[test]
+fn a_front_may_use_what_its_layer_defines() {
+    let tmp = project_copy(&["truck-off"]);
+    let t = tmp.path().join("templates/truck-off");
+    edit(
+        &t.join("sheet-layer.svg"),
+        "{% call pad.space(face) %}",
+        "{% call pad.space(face) %}<linearGradient id=\"sheet-red\"><stop offset=\"0\" stop-color=\"#ff0000\"/><stop offset=\"1\" stop-color=\"#ff0000\"/></linearGradient>",
+    );
+    edit(
+        &t.join("sheet.svg"),
+        "{% call pad.space(face) %}",
+        "{% call pad.space(face) %}<rect x=\"60\" y=\"150\" width=\"10\" height=\"10\" fill=\"url(#sheet-red)\"/>",
+    );
+    let o = run(
+        tmp.path(),
+        &[
+            "build",
+            "truck-off",
+            "--copies",
+            "1",
+            "--format",
+            "png",
+            "--dpi",
+            "100",
+        ],
+    );
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let png = std::fs::read(
+        tmp.path()
+            .join("output/truck-off/home/png/pad/001-front.png"),
+    )
+    .unwrap();
+    let mut dec = png::Decoder::new(std::io::Cursor::new(png));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let n = info.color_type.samples();
+    let red = buf[..info.buffer_size()]
+        .chunks(n)
+        .filter(|c| c[0] > 220 && c[1] < 40 && c[2] < 40)
+        .count();
+    // 10 mm square at 0.934 scale and 100 dpi: about 37 x 37 pixels.
+    assert!(
+        red > 1000,
+        "the front's rect is filled with the layer's gradient: {red} red pixels"
+    );
+}
