@@ -32,6 +32,37 @@ const PLACING: [&str; 8] = [
     "baseProfile",
 ];
 
+/// Inherited properties: set on a front's root, they reach the layer's content in
+/// the whole text unless the layer's root sets them too.
+const INHERITED: [&str; 26] = [
+    "clip-rule",
+    "color",
+    "direction",
+    "dominant-baseline",
+    "fill",
+    "fill-opacity",
+    "fill-rule",
+    "font-family",
+    "font-kerning",
+    "font-size",
+    "font-stretch",
+    "font-style",
+    "font-variant",
+    "font-weight",
+    "letter-spacing",
+    "paint-order",
+    "stroke",
+    "stroke-dasharray",
+    "stroke-dashoffset",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "stroke-miterlimit",
+    "stroke-opacity",
+    "stroke-width",
+    "text-anchor",
+    "word-spacing",
+];
+
 /// A rendered layer, read for putting under fronts.
 #[derive(Debug)]
 pub struct Layer {
@@ -50,6 +81,8 @@ pub struct Layer {
     outside: Links,
     /// The root's placing attributes, as written.
     placing: Vec<(&'static str, Option<String>)>,
+    /// The names of the root's other attributes.
+    root_attributes: HashSet<String>,
 }
 
 /// A front with its layer put under it.
@@ -70,9 +103,10 @@ pub struct Insert {
     body_source: usize,
     /// Where the layer's root element is in its own text.
     root_source: Range<usize>,
-    /// Whether the front and the layer refer to each other (an id one defines and
-    /// the other uses, or a `<style>` sheet, which applies across the two): such a
-    /// face is parsed as a whole, not as two trees put together.
+    /// Whether the front and the layer reach each other (an id one defines and the
+    /// other uses, a `<style>` sheet, which applies across the two, or what the
+    /// front's root sets and the layer's root does not set again): such a face is
+    /// parsed as a whole, not as two trees put together.
     pub linked: bool,
 }
 
@@ -283,7 +317,9 @@ impl Layer {
         open.push_str(&text[at..tag_end]);
         open.push('>');
         let defined = ids(&doc);
+        let root_attributes = root.attributes().map(|a| a.name().to_string()).collect();
         Ok(Layer {
+            root_attributes,
             open,
             outside: Links::of(&doc, &defined),
             ids: defined,
@@ -319,7 +355,16 @@ impl Layer {
         }
         let front_ids = ids(&doc);
         let front_links = Links::of(&doc, &front_ids);
-        let linked = self.outside.style
+        // What the front's root sets reaches the layer in the whole text: only an
+        // inherited property the layer's root sets again does not.
+        let root_reaches = root.attributes().any(|a| {
+            a.namespace().is_none()
+                && !PLACING.contains(&a.name())
+                && a.name() != "id"
+                && !(INHERITED.contains(&a.name()) && self.root_attributes.contains(a.name()))
+        });
+        let linked = root_reaches
+            || self.outside.style
             || front_links.style
             || front_links.ids.iter().any(|id| self.ids.contains(id))
             || self.outside.ids.iter().any(|id| front_ids.contains(id));
@@ -463,6 +508,24 @@ mod tests {
         assert!(!linked(&with(
             r##"<linearGradient id="g"/><rect fill="url(#g)" width="1" height="1"/>"##
         )));
+        // The front's root reaches the layer's content, unless the layer's root
+        // sets the same inherited property.
+        assert!(!linked(&FRONT.replace(
+            "font-family=\"Lato\"",
+            "font-family=\"Lato\" id=\"r\""
+        )));
+        assert!(linked(&FRONT.replace(
+            "font-family=\"Lato\"",
+            "font-family=\"Lato\" fill=\"red\""
+        )));
+        assert!(linked(&FRONT.replace(
+            "font-family=\"Lato\"",
+            "font-family=\"Lato\" opacity=\"0.5\""
+        )));
+        let filled =
+            Layer::read(LAYER.replace("font-family", "fill=\"blue\" font-family")).unwrap();
+        let front = FRONT.replace("font-family=\"Lato\"", "font-family=\"Lato\" fill=\"red\"");
+        assert!(!filled.under(&front).unwrap().unwrap().at.linked);
         // The layer using what the front defines does.
         let layer = Layer::read(LAYER.replace("fill=\"#eee\"", "fill=\"url(#n)\"")).unwrap();
         assert!(layer.under(FRONT).unwrap().unwrap().at.linked);
