@@ -358,10 +358,10 @@ impl Layer {
         // What the front's root sets reaches the layer in the whole text: only an
         // inherited property the layer's root sets again does not.
         let root_reaches = root.attributes().any(|a| {
-            a.namespace().is_none()
-                && !PLACING.contains(&a.name())
-                && a.name() != "id"
-                && !(INHERITED.contains(&a.name()) && self.root_attributes.contains(a.name()))
+            let plain = a.namespace().is_none();
+            let name = a.name();
+            !(plain && (PLACING.contains(&name) || name == "id"))
+                && !(plain && INHERITED.contains(&name) && self.root_attributes.contains(name))
         });
         let linked = root_reaches
             || self.outside.style
