@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use usvg::Tree;
 
 use crate::diag::{Diagnostic, Diagnostics, Reported, Severity};
+use crate::export::Stack;
 use crate::fonts::FontBook;
 use crate::model::{Component, Side};
 use crate::render::{FacePlan, Insert, Locator, Part, Renderer};
@@ -137,7 +138,7 @@ const TREE_BYTES_PER_SVG_BYTE: usize = 30;
 enum Parsed {
     /// Not parsed yet.
     Not,
-    Tree(Arc<Tree>),
+    Picture(Stack),
     /// Parsed, then dropped to keep within the budget: parse again when needed.
     Dropped,
     /// Does not parse.
@@ -202,7 +203,7 @@ pub struct Origin {
 /// Parsed faces kept between builds (watch mode, the live preview): keyed by the
 /// SVG text's hash and the game's fonts ([`parse_key`]), so an unchanged face is not
 /// parsed again. Its counts are of faces parsed and taken from it.
-pub type ParseCache = crate::kept::KeptByHash<Arc<Tree>>;
+pub type ParseCache = crate::kept::KeptByHash<Stack>;
 
 /// What decides a parsed face: its SVG text and the game's fonts.
 fn parse_key(text: &str, fonts: &FontBook) -> [u8; 32] {
@@ -337,7 +338,7 @@ impl<'a> FaceStore<'a> {
             if i >= self.len() {
                 break;
             }
-            let _tree = self.tree(i);
+            let _picture = self.picture(i);
             *lock(&done[i]) = each(i);
         });
         done.into_iter()
@@ -345,39 +346,41 @@ impl<'a> FaceStore<'a> {
             .collect()
     }
 
-    /// Face `i`, parsed now unless its tree is kept (or waiting while another thread
-    /// parses it). `None` if it does not parse: the problems are reported by
-    /// [`FaceStore::report_problems`].
-    pub fn tree(&self, i: usize) -> Option<Arc<Tree>> {
+    /// Face `i`'s picture, parsed now unless its trees are kept (or waiting while
+    /// another thread parses it). `None` if it does not parse: the problems are
+    /// reported by [`FaceStore::report_problems`].
+    pub fn picture(&self, i: usize) -> Option<Stack> {
         let mut parsed = lock(self.parsed.get(i)?);
         match &*parsed {
-            Parsed::Tree(t) => {
-                let t = t.clone();
+            Parsed::Picture(p) => {
+                let p = p.clone();
                 drop(parsed);
                 self.keep(i);
-                return Some(t);
+                return Some(p);
             }
             Parsed::Failed(_) => return None,
             Parsed::Not | Parsed::Dropped => {}
         }
         let text = self.svg(i);
+        let whole =
+            || svg::parse(&text, &self.images, &self.fonts).map(|t| Stack::one(Arc::new(t)));
         // A front linked to its layer (by ids or a style sheet) is parsed whole.
         let parse = || match self.layered_entry(i) {
-            Some((l, entry)) if !l.at.linked => {
-                self.parse_layered(&text, &self.svgs[i].text(), entry)
-            }
-            _ => svg::parse(&text, &self.images, &self.fonts),
+            Some((l, entry)) if !l.at.linked => self
+                .parse_layered(&text, &self.svgs[i].text(), entry)
+                .map_or_else(whole, Ok),
+            _ => whole(),
         };
         let parsed_now = match self.cache {
-            None => parse().map(Arc::new),
-            Some(c) => c.get_or_make(parse_key(&text, &self.fonts), || parse().map(Arc::new)),
+            None => parse(),
+            Some(c) => c.get_or_make(parse_key(&text, &self.fonts), parse),
         };
         match parsed_now {
-            Ok(t) => {
-                *parsed = Parsed::Tree(t.clone());
+            Ok(p) => {
+                *parsed = Parsed::Picture(p.clone());
                 drop(parsed);
                 self.keep(i);
-                Some(t)
+                Some(p)
             }
             Err(problems) => {
                 *parsed = Parsed::Failed(problems);
@@ -386,17 +389,12 @@ impl<'a> FaceStore<'a> {
         }
     }
 
-    /// A face written over a layer, parsed: the layer's tree (parsed once) under the
-    /// tree of the face's own text (`own`), which is the tree of the whole `text`
-    /// (`usvg::Tree::with_under`). The whole text is parsed instead when that cannot
-    /// be done (the layer does not parse, say), and it reports the problems.
-    fn parse_layered(
-        &self,
-        text: &str,
-        own: &str,
-        entry: &LayerEntry,
-    ) -> Result<Tree, Vec<Located>> {
-        let whole = || svg::parse(text, &self.images, &self.fonts);
+    /// A face written over a layer, parsed: the layer's tree (parsed once, shared by
+    /// every front over it) under the tree of the face's own text (`own`), which
+    /// draws what the whole `text` does (`usvg::Tree::stacks_on`). `None` when that
+    /// cannot be done (the layer does not parse, say): the whole text is parsed
+    /// instead, and it reports the problems.
+    fn parse_layered(&self, text: &str, own: &str, entry: &LayerEntry) -> Option<Stack> {
         let under = entry.tree.get_or_init(|| {
             svg::parse(&entry.text, &self.images, &self.fonts)
                 .ok()
@@ -404,18 +402,24 @@ impl<'a> FaceStore<'a> {
         });
         // The element limit holds for the face as a whole.
         let (Some(under), false) = (under, text.matches('<').count() > svg::MAX_ELEMENTS) else {
-            return whole();
+            return None;
         };
-        match svg::parse(own, &self.images, &self.fonts) {
-            Ok(own) => own.with_under(under).map_or_else(whole, Ok),
-            Err(_) => whole(),
-        }
+        let own = svg::parse(own, &self.images, &self.fonts).ok()?;
+        own.stacks_on(under)
+            .then(|| Stack::over(under.clone(), Arc::new(own)))
     }
 
     /// Notes that face `i`'s tree was just used, and drops the least recently used
     /// others while the kept trees are over [`TREE_BUDGET`].
     fn keep(&self, i: usize) {
-        let cost = |f: usize| self.svgs[f].len.saturating_mul(TREE_BYTES_PER_SVG_BYTE);
+        // A front over a layer keeps only its own tree: the layer's is shared.
+        let cost = |f: usize| {
+            let own = match self.layered_entry(f) {
+                Some((_, entry)) => self.svgs[f].len.saturating_sub(entry.inserted.len()),
+                None => self.svgs[f].len,
+            };
+            own.saturating_mul(TREE_BYTES_PER_SVG_BYTE)
+        };
         let mut kept = lock(&self.kept);
         kept.clock += 1;
         let now = kept.clock;
@@ -435,7 +439,7 @@ impl<'a> FaceStore<'a> {
             kept.used.remove(&f);
             kept.bytes = kept.bytes.saturating_sub(cost(f));
             if let Ok(mut cell) = self.parsed[f].try_lock() {
-                if matches!(*cell, Parsed::Tree(_)) {
+                if matches!(*cell, Parsed::Picture(_)) {
                     *cell = Parsed::Dropped;
                 }
             }
@@ -490,8 +494,8 @@ impl<'a> FaceStore<'a> {
     /// Whether every face parses (parsing those not parsed yet).
     pub fn all_parsed(&self) -> bool {
         (0..self.len()).all(|i| {
-            let parsed = matches!(*lock(&self.parsed[i]), Parsed::Tree(_) | Parsed::Dropped);
-            parsed || self.tree(i).is_some()
+            let parsed = matches!(*lock(&self.parsed[i]), Parsed::Picture(_) | Parsed::Dropped);
+            parsed || self.picture(i).is_some()
         })
     }
 
@@ -560,7 +564,7 @@ impl<'a> FaceStore<'a> {
         let mut reported = std::collections::BTreeSet::new();
         for i in 0..self.len() {
             if matches!(*lock(&self.parsed[i]), Parsed::Not) {
-                let _ = self.tree(i);
+                let _ = self.picture(i);
             }
             let parsed = lock(&self.parsed[i]);
             let Parsed::Failed(problems) = &*parsed else {

@@ -259,7 +259,7 @@ fn render_and_parse<'a>(
         Some(known) => {
             use rayon::prelude::*;
             let todo: Vec<usize> = (0..store.len()).filter(|&i| !known(store, i)).collect();
-            todo.par_iter().all(|&i| store.tree(i).is_some())
+            todo.par_iter().all(|&i| store.picture(i).is_some())
         }
     };
     built.time(

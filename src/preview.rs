@@ -11,10 +11,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use serde::Serialize;
-use usvg::Tree;
 
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::export::png::PngError;
@@ -187,7 +186,7 @@ pub struct Diag {
 #[derive(Debug)]
 enum Picture {
     Face {
-        tree: Arc<Tree>,
+        picture: crate::export::Stack,
         w_mm: f64,
         h_mm: f64,
     },
@@ -203,9 +202,11 @@ impl Preview {
     /// this build has that hash.
     pub fn png(&self, hash: &str) -> Option<Result<Vec<u8>, PngError>> {
         Some(match self.pictures.get(hash)? {
-            Picture::Face { tree, w_mm, h_mm } => {
-                crate::export::png::write(tree, *w_mm, *h_mm, self.dpi)
-            }
+            Picture::Face {
+                picture,
+                w_mm,
+                h_mm,
+            } => crate::export::png::write(picture, *w_mm, *h_mm, self.dpi),
             Picture::Marks(sheet) => crate::export::png::marks(sheet, MARKS_DPI),
         })
     }
@@ -226,7 +227,7 @@ impl Preview {
 pub struct Cache {
     parsed: ParseCache,
     preflight: crate::preflight::Cache,
-    trees: Mutex<HashMap<String, Arc<Tree>>>,
+    trees: Mutex<HashMap<String, crate::export::Stack>>,
 }
 
 impl Cache {
@@ -500,15 +501,22 @@ fn read(
     };
     for (&i, hash) in &hashes {
         // The tree of a picture the last build had too is shared, not copied.
-        let tree = match trees.get(hash) {
+        let picture = match trees.get(hash) {
             Some(t) => t.clone(),
-            None => match r.store.tree(i) {
+            None => match r.store.picture(i) {
                 Some(t) => trees.entry(hash.clone()).or_insert(t).clone(),
                 None => continue,
             },
         };
         let (w_mm, h_mm) = r.store.sizes[i];
-        pictures.insert(hash.clone(), Picture::Face { tree, w_mm, h_mm });
+        pictures.insert(
+            hash.clone(),
+            Picture::Face {
+                picture,
+                w_mm,
+                h_mm,
+            },
+        );
     }
     drop(trees);
     let mut sheets = Vec::new();

@@ -153,9 +153,9 @@ pub(crate) fn face_png(
     cache: Option<&dyn PngCache>,
 ) -> Result<Vec<u8>, PngError> {
     let (w, h) = r.store.sizes[i];
-    let tree = || r.store.tree(i).ok_or(PngError::MissingFace(i));
+    let picture = || r.store.picture(i).ok_or(PngError::MissingFace(i));
     let Some(cache) = cache else {
-        return png::write_as(tree()?.as_ref(), w, h, dpi, color);
+        return png::write_as(&picture()?, w, h, dpi, color);
     };
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
@@ -176,7 +176,7 @@ pub(crate) fn face_png(
     if let Some(bytes) = cache.get(&key) {
         return Ok(bytes);
     }
-    let bytes = png::write_as(tree()?.as_ref(), w, h, dpi, color)?;
+    let bytes = png::write_as(&picture()?, w, h, dpi, color)?;
     cache.put(&key, &bytes);
     Ok(bytes)
 }
@@ -190,7 +190,7 @@ fn pdf_file(
     bookmarks: &[pdf::Bookmark],
     with_faces: bool,
 ) -> Result<Vec<u8>, Diagnostic> {
-    let faces = |i| r.store.tree(i);
+    let faces = |i| r.store.picture(i);
     let none = |_| None;
     let faces: &crate::export::Faces = if with_faces { &faces } else { &none };
     pdf::write(title, sheets, faces, &r.digests, bookmarks, opts.compress)

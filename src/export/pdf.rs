@@ -374,7 +374,13 @@ fn draw(
     );
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
-    let mut repeats = Repeats::learn(placed.iter().filter_map(|&f| faces(f)), digests);
+    let mut repeats = Repeats::learn(
+        placed
+            .iter()
+            .filter_map(|&f| faces(f))
+            .flat_map(|p| p.trees().to_vec()),
+        digests,
+    );
     for s in sheets {
         let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
         let ps = PageSettings::new(size)
@@ -383,13 +389,15 @@ fn draw(
         let mut p = doc.start_page_with(ps);
         let mut surface = p.surface();
         for pl in &s.placements {
-            let tree = faces(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
+            let picture = faces(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
-                repeats.prepare(&tree, digests);
-                gs.draw_svg_reusing(&tree, psize, SvgSettings::default(), Some(&mut repeats));
+                for tree in picture.trees() {
+                    repeats.prepare(tree, digests);
+                    gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
+                }
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));
                 ahead.drawn.fetch_add(1, Ordering::Relaxed);

@@ -1,8 +1,8 @@
 //! PNG through resvg: one face at a given dpi (bleed included), the trim of a face,
 //! a token cut to its shape, or a whole sheet with its marks.
 
+use super::Stack;
 use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
-use usvg::Tree;
 
 use crate::geom::Segment;
 use crate::layout::{Anchor, Mark, Sheet, MARK_WIDTH};
@@ -69,13 +69,20 @@ pub fn pixmap(w: u32, h: u32) -> Result<Pixmap, PngError> {
 
 /// Renders `tree` (whose size is `w_mm` x `h_mm`) at `dpi` and encodes it as RGBA
 /// PNG tagged with that resolution.
-pub fn write(tree: &Tree, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, PngError> {
-    write_as(tree, w_mm, h_mm, dpi, PngColor::Rgba)
+pub fn write(picture: &Stack, w_mm: f64, h_mm: f64, dpi: f64) -> Result<Vec<u8>, PngError> {
+    write_as(picture, w_mm, h_mm, dpi, PngColor::Rgba)
+}
+
+/// Draws a face's trees onto `pixmap` with `ts`, bottom first.
+fn render(picture: &Stack, ts: Transform, pixmap: &mut Pixmap) {
+    for tree in picture.trees() {
+        resvg::render(tree, ts, &mut pixmap.as_mut());
+    }
 }
 
 /// Like [`write`], storing colour as `color` says.
 pub fn write_as(
-    tree: &Tree,
+    picture: &Stack,
     w_mm: f64,
     h_mm: f64,
     dpi: f64,
@@ -85,16 +92,16 @@ pub fn write_as(
     let h = mm_to_px(h_mm, dpi).round().max(1.0) as u32;
     let mut pixmap = pixmap(w, h)?;
     let ts = Transform::from_scale(
-        w as f32 / tree.size().width(),
-        h as f32 / tree.size().height(),
+        w as f32 / picture.size().width(),
+        h as f32 / picture.size().height(),
     );
-    resvg::render(tree, ts, &mut pixmap.as_mut());
+    render(picture, ts, &mut pixmap);
     encode_as(&pixmap, color, Some(dpi))
 }
 
 /// Renders only the trim area of a face (its bleed cropped away) into `w` x `h` px.
 pub fn render_trim(
-    tree: &Tree,
+    picture: &Stack,
     full_w_mm: f64,
     full_h_mm: f64,
     bleed_mm: f64,
@@ -102,7 +109,10 @@ pub fn render_trim(
     h: u32,
 ) -> Result<Pixmap, PngError> {
     let mut pixmap = pixmap(w, h)?;
-    let (tw, th) = (tree.size().width() as f64, tree.size().height() as f64);
+    let (tw, th) = (
+        picture.size().width() as f64,
+        picture.size().height() as f64,
+    );
     let trim_w_px = tw * (full_w_mm - 2.0 * bleed_mm) / full_w_mm;
     let trim_h_px = th * (full_h_mm - 2.0 * bleed_mm) / full_h_mm;
     let sx = w as f64 / trim_w_px;
@@ -117,7 +127,7 @@ pub fn render_trim(
         (-bx * sx) as f32,
         (-by * sy) as f32,
     );
-    resvg::render(tree, ts, &mut pixmap.as_mut());
+    render(picture, ts, &mut pixmap);
     Ok(pixmap)
 }
 
@@ -184,7 +194,7 @@ fn on_white(pixmap: &Pixmap) -> Vec<u8> {
 /// (Tabletop Simulator cuts tokens from the image's transparency, and cuts them
 /// cleanly only when the shape does not touch the image's edge).
 pub fn write_cut(
-    tree: &Tree,
+    picture: &Stack,
     full_w_mm: f64,
     full_h_mm: f64,
     bleed_mm: f64,
@@ -195,7 +205,7 @@ pub fn write_cut(
     let (trim_w, trim_h) = (full_w_mm - 2.0 * bleed_mm, full_h_mm - 2.0 * bleed_mm);
     let w = mm_to_px(trim_w, dpi).round().max(1.0) as u32;
     let h = mm_to_px(trim_h, dpi).round().max(1.0) as u32;
-    let face = render_trim(tree, full_w_mm, full_h_mm, bleed_mm, w, h)?;
+    let face = render_trim(picture, full_w_mm, full_h_mm, bleed_mm, w, h)?;
     let mut out = pixmap(w + 2 * border, h + 2 * border)?;
     let mut mask = tiny_skia::Mask::new(out.width(), out.height()).ok_or(PngError::Alloc {
         width: out.width(),
@@ -246,13 +256,13 @@ pub fn sheet(sheet: &Sheet, faces: &super::Faces, dpi: f64) -> Result<Pixmap, Pn
     let mut page = pixmap(px(sheet.width), px(sheet.height))?;
     page.fill(tiny_skia::Color::WHITE);
     for pl in &sheet.placements {
-        let tree = faces(pl.face).ok_or(PngError::MissingFace(pl.face))?;
+        let picture = faces(pl.face).ok_or(PngError::MissingFace(pl.face))?;
         // The face is drawn into a pixmap the size of its clip: that is the clip.
         let (cx, cy) = ((pl.clip.x * scale).round(), (pl.clip.y * scale).round());
         let mut part = pixmap(px(pl.clip.w), px(pl.clip.h))?;
         let (sx, sy) = (
-            pl.w * scale / tree.size().width() as f64,
-            pl.h * scale / tree.size().height() as f64,
+            pl.w * scale / picture.size().width() as f64,
+            pl.h * scale / picture.size().height() as f64,
         );
         let ts = if pl.rotate180 {
             Transform::from_row(
@@ -273,7 +283,7 @@ pub fn sheet(sheet: &Sheet, faces: &super::Faces, dpi: f64) -> Result<Pixmap, Pn
                 (pl.y * scale - cy) as f32,
             )
         };
-        resvg::render(&tree, ts, &mut part.as_mut());
+        render(&picture, ts, &mut part);
         page.draw_pixmap(
             cx as i32,
             cy as i32,

@@ -41,7 +41,8 @@ pub struct Finding {
 
 /// One face's geometry.
 pub struct Face<'a> {
-    pub tree: &'a Tree,
+    /// The face's trees, bottom first ([`crate::export::Stack`]).
+    pub trees: &'a [std::sync::Arc<Tree>],
     pub cut: Cut,
     pub bleed: f64,
     /// Safe distance inside the cut line, in mm.
@@ -267,11 +268,11 @@ fn background(face: &Face, out: &mut Vec<Finding>) {
     use crate::model::Shape;
     if face.bleed <= 0.0
         || !matches!(face.cut.shape, Shape::Rect | Shape::Rounded)
-        || has_full_background(face.tree)
+        || face.trees.iter().any(|t| has_full_background(t))
     {
         return;
     }
-    if let Some(blank) = blank_edge(face.tree) {
+    if let Some(blank) = blank_edge(face.trees) {
         out.push(Finding {
             check: Check::Background,
             message: format!(
@@ -318,18 +319,21 @@ fn has_full_background(tree: &Tree) -> bool {
 }
 
 /// Percentage of the outermost pixel ring left unpainted, if any.
-fn blank_edge(tree: &Tree) -> Option<f64> {
+fn blank_edge(trees: &[std::sync::Arc<Tree>]) -> Option<f64> {
     let scale = 0.5f32; // about 2 px per mm: enough to see a gap, cheap to render
+    let size = trees.first()?.size();
     let (w, h) = (
-        (tree.size().width() * scale).floor() as u32,
-        (tree.size().height() * scale).floor() as u32,
+        (size.width() * scale).floor() as u32,
+        (size.height() * scale).floor() as u32,
     );
     let mut pm = resvg::tiny_skia::Pixmap::new(w.max(2), h.max(2))?;
-    resvg::render(
-        tree,
-        resvg::tiny_skia::Transform::from_scale(scale, scale),
-        &mut pm.as_mut(),
-    );
+    for tree in trees {
+        resvg::render(
+            tree,
+            resvg::tiny_skia::Transform::from_scale(scale, scale),
+            &mut pm.as_mut(),
+        );
+    }
     let (w, h) = (pm.width(), pm.height());
     let ring = (0..w)
         .flat_map(|x| [(x, 0), (x, h - 1)])
@@ -369,14 +373,15 @@ mod tests {
             ));
         }
         svg.push_str("</svg>");
-        let tree = crate::svg::parse(&svg, &images, &fonts).unwrap();
+        let tree = std::sync::Arc::new(crate::svg::parse(&svg, &images, &fonts).unwrap());
         let elements = Elements::read(&svg).unwrap();
         let leaves = leaves(&tree, &elements);
+        let trees = [tree.clone()];
         assert_eq!(leaves.len(), 120);
         let (mut near, mut skipped) = (0, 0);
         for shape in [Shape::Rect, Shape::Rounded, Shape::Round, Shape::Triangle] {
             let face = Face {
-                tree: &tree,
+                trees: &trees,
                 cut: Cut {
                     shape,
                     w: 60.0,

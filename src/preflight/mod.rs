@@ -201,21 +201,27 @@ fn findings(
     i: usize,
 ) -> Option<Findings> {
     let store = &rendered.store;
-    let tree = store.tree(i)?;
+    let picture = store.picture(i)?;
     let text = &store.svg(i);
     let elements = layers.of(store, i, text);
-    let geometry = |tree| face_geometry(tree, comp, shape, profile.safe);
+    let check = |trees: &[Arc<usvg::Tree>]| {
+        let leaves: Vec<_> = trees
+            .iter()
+            .flat_map(|t| elements::leaves(t, &elements))
+            .collect();
+        checks::check(&face_geometry(trees, comp, shape, profile.safe), &leaves)
+    };
     // Elements are named by ids: parse a copy with an id on every element when the
     // face marks keep-visible ones, or when it has something to report.
     let mut findings = Vec::new();
     if !elements.any_keep() {
-        findings = checks::check(&geometry(&tree), &elements::leaves(&tree, &elements));
+        findings = check(picture.trees());
         if findings.is_empty() {
             return Some(Arc::default());
         }
     }
     if let Some(tagged) = store.parse_text(&elements.tagged(text)) {
-        findings = checks::check(&geometry(&tagged), &elements::leaves(&tagged, &elements));
+        findings = check(&[Arc::new(tagged)]);
     }
     Some(Arc::new(findings))
 }
@@ -224,18 +230,19 @@ fn findings(
 /// use a tenth of their smaller side as the safe distance when that is less, as a
 /// 3 mm zone would leave a 3/4 in chit almost no room.
 fn face_geometry<'a>(
-    tree: &'a usvg::Tree,
+    trees: &'a [Arc<usvg::Tree>],
     comp: &Component,
     shape: crate::model::Shape,
     safe: f64,
 ) -> Face<'a> {
     let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
+    let width = trees.first().map_or(1.0, |t| t.size().width() as f64);
     Face {
-        tree,
+        trees,
         cut: Cut { shape, w, h },
         bleed: b,
         safe: safe.min(w.min(h) * 0.1),
-        mm_per_unit: (w + 2.0 * b) / tree.size().width() as f64,
+        mm_per_unit: (w + 2.0 * b) / width,
     }
 }
 

@@ -8,8 +8,9 @@
 //! put first inside its root element, in a `<g>` carrying the attributes of the
 //! layer's root (its `font-family`, say). That text is what the SVG files, the live
 //! preview and every message see. Parsing takes the shortcut: the layer is parsed
-//! once, each front's own text alone, and the two trees are put together
-//! (`usvg::Tree::with_under`), the tree the combined text parses to.
+//! once, each front's own text alone, and the face is drawn as the two trees one
+//! over the other (`export::Stack`, `usvg::Tree::stacks_on`), which draws what the
+//! combined text does.
 //!
 //! So that the shortcut and the combined text agree, a layer's root `<svg>` must
 //! have the front's size and viewBox, and no id may be defined in both. A front

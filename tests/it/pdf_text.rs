@@ -66,7 +66,7 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, std::sync::Arc<usvg::Tree>) {
     let bytes = pdf::write(
         "text",
         std::slice::from_ref(&sheet),
-        &|_| Some(tree.clone()),
+        &|_| Some(cardstock::export::Stack::one(tree.clone())),
         &Default::default(),
         &[],
         true,
@@ -130,7 +130,13 @@ fn pdf_text_lands_where_the_png_has_it() {
     let dir = tempfile::tempdir().unwrap();
     let (_, tree) = face_pdf(dir.path());
     let path = dir.path().join("face.pdf");
-    let png = cardstock::export::png::write(&tree, 69.5, 94.9, 150.0).unwrap();
+    let png = cardstock::export::png::write(
+        &cardstock::export::Stack::one(tree.clone()),
+        69.5,
+        94.9,
+        150.0,
+    )
+    .unwrap();
     let from_svg = Pixmap::decode_png(&png).unwrap();
     let (w, h) = (from_svg.width().to_string(), from_svg.height().to_string());
     let o = Command::new("pdftoppm")

@@ -126,7 +126,7 @@ pub(super) fn render_images(
 
 /// One image as PNG.
 fn render(comp: &Component, r: &Rendered, dpi: f64, spec: &Spec) -> Result<Vec<u8>, PngError> {
-    let tree = |i: usize| r.store.tree(i).ok_or(PngError::MissingFace(i));
+    let picture = |i: usize| r.store.picture(i).ok_or(PngError::MissingFace(i));
     let per_inch = |px: u32| px as f64 / (comp.size.width / MM_PER_IN);
     match spec {
         Spec::Sheet { faces, grid, slot } => {
@@ -135,7 +135,7 @@ fn render(comp: &Component, r: &Rendered, dpi: f64, spec: &Spec) -> Result<Vec<u
         }
         Spec::Trim { face, px, color } => {
             let (fw, fh) = r.store.sizes[*face];
-            let p = png::render_trim(tree(*face)?.as_ref(), fw, fh, comp.bleed, px.0, px.1)?;
+            let p = png::render_trim(&picture(*face)?, fw, fh, comp.bleed, px.0, px.1)?;
             png::encode_as(&p, *color, Some(per_inch(px.0)))
         }
         Spec::Cut {
@@ -148,15 +148,7 @@ fn render(comp: &Component, r: &Rendered, dpi: f64, spec: &Spec) -> Result<Vec<u
                 true => mm_to_px(TOKEN_BORDER_MM, dpi).ceil().max(4.0) as u32,
                 false => 0,
             };
-            png::write_cut(
-                tree(*face)?.as_ref(),
-                fw,
-                fh,
-                comp.bleed,
-                *shape,
-                dpi,
-                border,
-            )
+            png::write_cut(&picture(*face)?, fw, fh, comp.bleed, *shape, dpi, border)
         }
     }
 }
@@ -180,8 +172,10 @@ fn sheet_pixmap(
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(e) => {
                 let (fw, fh) = r.store.sizes[f];
-                let tree = r.store.tree(f).ok_or(PngError::MissingFace(f))?;
-                e.insert(png::render_trim(&tree, fw, fh, comp.bleed, slot.0, slot.1)?)
+                let picture = r.store.picture(f).ok_or(PngError::MissingFace(f))?;
+                e.insert(png::render_trim(
+                    &picture, fw, fh, comp.bleed, slot.0, slot.1,
+                )?)
             }
         };
         let (x, y) = ((k % cols) as u32 * slot.0, (k / cols) as u32 * slot.1);

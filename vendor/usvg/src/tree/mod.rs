@@ -1621,7 +1621,7 @@ pub struct Tree {
     pub(crate) filters: Vec<Arc<filter::Filter>>,
     #[cfg(feature = "text")]
     pub(crate) fontdb: Arc<fontdb::Database>,
-    /// Where the root element's children are (cardstock patch, for [`Tree::with_under`]).
+    /// How the root element was drawn (cardstock patch, for [`Tree::stacks_on`]).
     pub(crate) root_content: RootContent,
 }
 
@@ -1715,57 +1715,21 @@ impl Tree {
         &self.fontdb
     }
 
-    /// This tree with `under`'s content drawn first, beneath its own (cardstock
-    /// patch): the tree of this document with `under`'s root children put first in
-    /// its root element, without parsing them again. `None` unless both root
-    /// elements were drawn the same way (same size and viewBox transform, no
-    /// `background-color`): parse the combined document instead.
-    pub fn with_under(mut self, under: &Tree) -> Option<Tree> {
+    /// Whether drawing `under` and then this tree, each as it is, draws what this
+    /// document would with `under`'s root children put first in its root element
+    /// (cardstock patch): both root elements drawn the same way (same size and
+    /// viewBox transform, no `background-color`), and this one drawn at all.
+    pub fn stacks_on(&self, under: &Tree) -> bool {
         if self.size != under.size {
-            return None;
+            return false;
         }
         match (self.root_content, under.root_content) {
-            (RootContent::Hidden, _) => return Some(self),
-            (_, RootContent::Hidden) => return Some(self),
-            (RootContent::Direct, RootContent::Direct) => {}
-            (RootContent::Wrapped(a), RootContent::Wrapped(b)) if a == b => {}
-            _ => return None,
+            (RootContent::Hidden, _) => false,
+            (_, RootContent::Hidden) => true,
+            (RootContent::Direct, RootContent::Direct) => true,
+            (RootContent::Wrapped(a), RootContent::Wrapped(b)) => a == b,
+            _ => false,
         }
-        fn content(root: &mut Group, how: RootContent) -> Option<&mut Group> {
-            match how {
-                RootContent::Wrapped(_) => match root.children.as_mut_slice() {
-                    [Node::Group(g)] => Some(g.as_mut()),
-                    _ => None,
-                },
-                _ => Some(root),
-            }
-        }
-        let below = match under.root_content {
-            RootContent::Wrapped(_) => match under.root.children.as_slice() {
-                [Node::Group(g)] => &g.children,
-                _ => return None,
-            },
-            _ => &under.root.children,
-        };
-        let how = self.root_content;
-        let target = content(&mut self.root, how)?;
-        let own = std::mem::take(&mut target.children);
-        target.children = below.iter().cloned().chain(own).collect();
-        target.calculate_bounding_boxes();
-        if matches!(how, RootContent::Wrapped(_)) {
-            self.root.calculate_bounding_boxes();
-        }
-        self.linear_gradients.clear();
-        self.radial_gradients.clear();
-        self.patterns.clear();
-        self.clip_paths.clear();
-        self.masks.clear();
-        self.filters.clear();
-        self.collect_paint_servers();
-        self.root.collect_clip_paths(&mut self.clip_paths);
-        self.root.collect_masks(&mut self.masks);
-        self.root.collect_filters(&mut self.filters);
-        Some(self)
     }
 
     pub(crate) fn collect_paint_servers(&mut self) {
