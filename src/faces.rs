@@ -59,9 +59,10 @@ pub struct FaceStore<'a> {
 /// Bytes of parsed trees a game keeps at once, estimated as [`TREE_BYTES_PER_SVG_BYTE`]
 /// times their SVG text (measured on a Truck Off pad sheet parsed alone: 84 KB of
 /// SVG, 2.5 MB parsed). The estimate is of a face whose texts are its own: faces
-/// that repeat texts share their layouts (the usvg patch's `TextLayouts`), so
-/// Truck Off's 40 sheets take about 6 MB in all, not 100. 128 estimated MB hold
-/// every face of every seed game, so those are parsed once.
+/// that repeat texts share their layouts (the usvg patch's `TextLayouts`). A front
+/// over a layer counts its own text only: the layer's tree is kept once, outside
+/// the budget, for as long as the store. 128 estimated MB hold every face of every
+/// seed game, so those are parsed once.
 pub const TREE_BUDGET: usize = 128 << 20;
 
 /// Faces rendered at a time. Each batch goes into the store (which keeps texts past
