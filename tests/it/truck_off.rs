@@ -749,3 +749,25 @@ fn a_front_may_use_what_its_layer_defines() {
         "the front's rect is filled with the layer's gradient: {red} red pixels"
     );
 }
+
+#[test]
+fn a_problem_in_the_layers_svg_is_shown_at_its_line_once() {
+    let out = broken(|d| {
+        edit(
+            &templates_of(d).join("sheet-layer.svg"),
+            "{{ shapes.background(face, \"#ffffff\") }}",
+            "{{ shapes.background(face, \"#ffffff\") }}\n<text x=\"9\" y=\"9\" font-family=\"Nosuchfont\">X</text>",
+        )
+    });
+    assert!(
+        out.contains(
+            "error: text uses font-family `Nosuchfont`, which none of the game's fonts has"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("templates/truck-off/sheet-layer.svg:17:32"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Nosuchfont`, which").count(), 1, "{out}");
+}
