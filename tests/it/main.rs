@@ -17,6 +17,7 @@ mod golden;
 mod hostile;
 mod inside_track;
 mod interstate;
+mod layers;
 mod new_game;
 mod parcel_delivery;
 mod pdf_text;
