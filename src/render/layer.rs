@@ -14,8 +14,9 @@
 //!
 //! So that the shortcut and the combined text agree, a layer's root `<svg>` must
 //! have the front's size and viewBox, and no id may be defined in both. A front
-//! and layer that refer to each other's ids, or have a `<style>` sheet (which
-//! applies across both), are parsed as one text ([`Insert::linked`]).
+//! and layer that refer to each other's ids, that have a `<style>` sheet (which
+//! applies across both), or whose front root sets what would reach the layer's
+//! content are parsed as one text ([`Insert::linked`]).
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -82,7 +83,7 @@ pub struct Layer {
     outside: Links,
     /// The root's placing attributes, as written.
     placing: Vec<(&'static str, Option<String>)>,
-    /// The names of the root's other attributes.
+    /// The names of the root's attributes.
     root_attributes: HashSet<String>,
 }
 
