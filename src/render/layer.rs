@@ -163,7 +163,7 @@ pub enum Part {
 impl Insert {
     /// The text of the front alone (without the layer) from the composed text.
     pub fn front_text(&self, composed: &str) -> String {
-        let mut s = String::with_capacity(composed.len() - self.range.len());
+        let mut s = String::with_capacity(composed.len().saturating_sub(self.range.len()));
         s.push_str(&composed[..self.range.start]);
         s.push_str(&composed[self.range.end..]);
         s
@@ -175,9 +175,11 @@ impl Insert {
         if r.start < self.range.start {
             Part::Front(r.start..r.end.min(self.range.start))
         } else if r.start >= self.range.end {
-            Part::Front(r.start - n..r.end - n)
+            Part::Front(r.start - n..r.end.saturating_sub(n).max(r.start - n))
         } else if r.start >= self.body.start && r.start < self.body.end {
-            let shift = |p: usize| p.min(self.body.end) - self.body.start + self.body_source;
+            let shift = |p: usize| {
+                p.clamp(self.body.start, self.body.end) - self.body.start + self.body_source
+            };
             Part::Layer(shift(r.start)..shift(r.end))
         } else {
             Part::Layer(self.root_source.clone())
