@@ -118,17 +118,26 @@ impl Renderer<'_> {
             Side::Front => comp.def.front.as_ref()?,
             Side::Back => comp.def.back.as_ref()?,
         };
-        Some(
-            self.tpl
-                .resolve(&self.game.id, reference.get_ref())
-                .map_err(|why| {
-                    comp_diag(self.game, comp, Diagnostic::error(why.to_string()))
-                        .at(&self.game.file, Some(reference.span()))
-                        .hint(format!(
-                            "create the template file or fix the name in `{side}`"
-                        ))
-                }),
-        )
+        Some(self.resolve(comp, reference, side.name()))
+    }
+
+    /// The template `reference` (the value of `comp`'s field `key`) names, resolved
+    /// (or why it is missing, at that value).
+    fn resolve(
+        &self,
+        comp: &Component,
+        reference: &crate::model::Spanned<String>,
+        key: &str,
+    ) -> Result<String, Diagnostic> {
+        self.tpl
+            .resolve(&self.game.id, reference.get_ref())
+            .map_err(|why| {
+                comp_diag(self.game, comp, Diagnostic::error(why.to_string()))
+                    .at(&self.game.file, Some(reference.span()))
+                    .hint(format!(
+                        "create the template file or fix the name in `{key}`"
+                    ))
+            })
     }
 
     /// The context of face `index` of `comp` (without `face`).
@@ -214,16 +223,7 @@ impl Renderer<'_> {
 
     /// The name of `comp`'s layer template, resolved (or why it is missing).
     fn layer_template(&self, comp: &Component) -> Option<Result<String, Diagnostic>> {
-        let reference = comp.def.layer.as_ref()?;
-        Some(
-            self.tpl
-                .resolve(&self.game.id, reference.get_ref())
-                .map_err(|why| {
-                    comp_diag(self.game, comp, Diagnostic::error(why.to_string()))
-                        .at(&self.game.file, Some(reference.span()))
-                        .hint("create the template file or fix the name in `layer`")
-                }),
-        )
+        Some(self.resolve(comp, comp.def.layer.as_ref()?, "layer"))
     }
 
     /// The context of `comp`'s layer: the game's, and `face` (front, `shape`).
