@@ -352,24 +352,16 @@ fn draw(
     ahead: &Ahead,
     prefetch: &std::thread::Thread,
 ) -> Result<Vec<u8>, PdfError> {
-    let Job {
-        title,
-        sheets,
-        faces,
-        digests,
-        bookmarks,
-        compress,
-    } = job;
     let settings = SerializeSettings {
         xmp_metadata: false,
         enable_tagging: false,
-        compress_content_streams: compress,
+        compress_content_streams: job.compress,
         ..SerializeSettings::default()
     };
     let mut doc = Document::new_with(settings);
     doc.set_metadata(
         Metadata::new()
-            .title(title.to_string())
+            .title(job.title.to_string())
             .creator("cardstock".to_string()),
     );
     let font = label_font()?;
@@ -377,11 +369,11 @@ fn draw(
     let mut repeats = Repeats::learn(
         placed
             .iter()
-            .filter_map(|&f| faces(f))
+            .filter_map(|&f| (job.faces)(f))
             .flat_map(|p| p.trees().to_vec()),
-        digests,
+        job.digests,
     );
-    for s in sheets {
+    for s in job.sheets {
         let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
         let ps = PageSettings::new(size)
             .with_trim_box(krect(&s.trim))
@@ -389,13 +381,13 @@ fn draw(
         let mut p = doc.start_page_with(ps);
         let mut surface = p.surface();
         for pl in &s.placements {
-            let picture = faces(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
+            let picture = (job.faces)(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
                 for tree in picture.trees() {
-                    repeats.prepare(tree, digests);
+                    repeats.prepare(tree, job.digests);
                     gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
                 }
                 gs.finish();
@@ -421,9 +413,9 @@ fn draw(
         surface.finish();
         p.finish();
     }
-    if !bookmarks.is_empty() {
+    if !job.bookmarks.is_empty() {
         let mut outline = Outline::new();
-        for b in bookmarks {
+        for b in job.bookmarks {
             outline.push_child(OutlineNode::new(
                 b.title.clone(),
                 XyzDestination::new(b.page, Point::from_xy(0.0, 0.0)),
