@@ -129,6 +129,8 @@ struct LayerEntry {
     text: String,
     /// What a face's text has of the layer (the `<g>` put in its root element).
     inserted: String,
+    /// Its elements (its `<`), for the limit on a whole face.
+    inserted_elements: usize,
     tree: std::sync::OnceLock<Option<Arc<Tree>>>,
 }
 
@@ -258,6 +260,7 @@ impl<'a> FaceStore<'a> {
         self.layers.push(LayerEntry {
             text,
             inserted: String::new(),
+            inserted_elements: 0,
             tree: Default::default(),
         });
         self.layers.len() - 1
@@ -295,6 +298,7 @@ impl<'a> FaceStore<'a> {
                 if let Some(entry) = self.layers.get_mut(l.layer) {
                     if entry.inserted.is_empty() {
                         entry.inserted = text[l.at.range.clone()].to_string();
+                        entry.inserted_elements = entry.inserted.matches('<').count();
                     }
                 }
                 front = l.at.front_text(text);
@@ -362,19 +366,9 @@ impl<'a> FaceStore<'a> {
             Parsed::Failed(_) => return None,
             Parsed::Not | Parsed::Dropped => {}
         }
-        let text = self.svg(i);
-        let whole =
-            || svg::parse(&text, &self.images, &self.fonts).map(|t| Stack::one(Arc::new(t)));
-        // A front linked to its layer (by ids or a style sheet) is parsed whole.
-        let parse = || match self.layered_entry(i) {
-            Some((l, entry)) if !l.at.linked => self
-                .parse_layered(&text, &self.svgs[i].text(), entry)
-                .map_or_else(whole, Ok),
-            _ => whole(),
-        };
         let parsed_now = match self.cache {
-            None => parse(),
-            Some(c) => c.get_or_make(parse_key(&text, &self.fonts), parse),
+            None => self.parse(i),
+            Some(c) => c.get_or_make(parse_key(&self.svg(i), &self.fonts), || self.parse(i)),
         };
         match parsed_now {
             Ok(p) => {
@@ -390,19 +384,34 @@ impl<'a> FaceStore<'a> {
         }
     }
 
-    /// A face written over a layer, parsed: the layer's tree (parsed once, shared by
-    /// every front over it) under the tree of the face's own text (`own`), which
-    /// draws what the whole `text` does (`usvg::Tree::stacks_on`). `None` when that
-    /// cannot be done (the layer does not parse, say): the whole text is parsed
-    /// instead, and it reports the problems.
-    fn parse_layered(&self, text: &str, own: &str, entry: &LayerEntry) -> Option<Stack> {
+    /// Parses face `i`: a front over a layer as the layer's tree and its own when
+    /// they stack; any other face, and a front linked to its layer (by ids or a
+    /// style sheet), from its whole text.
+    fn parse(&self, i: usize) -> Result<Stack, Vec<Located>> {
+        if let Some((l, entry)) = self.layered_entry(i) {
+            if !l.at.linked {
+                if let Some(stack) = self.parse_layered(&self.svgs[i].text(), entry) {
+                    return Ok(stack);
+                }
+            }
+        }
+        svg::parse(&self.svg(i), &self.images, &self.fonts).map(|t| Stack::one(Arc::new(t)))
+    }
+
+    /// A front over a layer, parsed: the layer's tree (parsed once, shared by every
+    /// front over it) under the tree of the front's own text (`own`), which draws
+    /// what the whole text does (`usvg::Tree::stacks_on`). `None` when that cannot
+    /// be done (the layer does not parse, say): the whole text is parsed instead,
+    /// and it reports the problems.
+    fn parse_layered(&self, own: &str, entry: &LayerEntry) -> Option<Stack> {
         let under = entry.tree.get_or_init(|| {
             svg::parse(&entry.text, &self.images, &self.fonts)
                 .ok()
                 .map(Arc::new)
         });
         // The element limit holds for the face as a whole.
-        let (Some(under), false) = (under, text.matches('<').count() > svg::MAX_ELEMENTS) else {
+        let elements = own.matches('<').count() + entry.inserted_elements;
+        let (Some(under), false) = (under, elements > svg::MAX_ELEMENTS) else {
             return None;
         };
         let own = svg::parse(own, &self.images, &self.fonts).ok()?;
@@ -465,6 +474,12 @@ impl<'a> FaceStore<'a> {
     fn layered_entry(&self, i: usize) -> Option<(&LayerRef, &LayerEntry)> {
         let l = self.layered.get(i)?.as_ref()?;
         Some((l, self.layers.get(l.layer)?))
+    }
+
+    /// Face `i`'s own SVG text: a front over a layer without the layer's part
+    /// ([`FaceStore::svg`] has the whole).
+    pub fn own_svg(&self, i: usize) -> Cow<'_, str> {
+        self.svgs[i].text()
     }
 
     /// The layer face `i` is written over, if any.

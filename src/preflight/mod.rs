@@ -90,21 +90,21 @@ impl LayerElements {
         )
     }
 
-    /// The elements of face `i`'s text.
-    fn of(&self, store: &FaceStore, i: usize, text: &str) -> Elements {
-        let whole = || Elements::read(text).unwrap_or_default();
+    /// The elements of face `i`'s (whole) text.
+    fn of(&self, store: &FaceStore, i: usize) -> Elements {
+        let whole = || Elements::read(&store.svg(i)).unwrap_or_default();
         let Some(l) = store.layer_of(i) else {
             return whole();
         };
         let at = l.at.range.clone();
         let layer = self.0.get(l.layer).and_then(|cell| {
             cell.get_or_init(|| {
-                let prefix = format!("{}</svg>", text.get(..at.end)?);
+                let prefix = format!("{}</svg>", store.svg(i).get(..at.end)?);
                 Elements::from(&prefix, at.start)
             })
             .as_ref()
         });
-        match (layer, Elements::read(&l.at.front_text(text))) {
+        match (layer, Elements::read(&store.own_svg(i))) {
             (Some(layer), Some(own)) => Elements::over(layer, at.start, at.len(), own),
             _ => whole(),
         }
@@ -152,13 +152,12 @@ fn face(
     let Some(plan) = plans[o.component].get(o.face) else {
         return Vec::new();
     };
-    let text = &store.svg(i);
     let check = || findings(rendered, comp, plan.shape, profile, layers, i).ok_or(());
     let findings = match cache {
         None => check().ok(),
         Some(c) => {
             let key = cache_key(
-                text,
+                &store.svg(i),
                 store.fonts().fingerprint(),
                 comp,
                 plan.shape,
@@ -170,7 +169,7 @@ fn face(
     let Some(findings) = findings.filter(|f| !f.is_empty()) else {
         return Vec::new();
     };
-    let elements = layers.of(store, i, text);
+    let elements = layers.of(store, i);
     let locator = store.locator(r, plans, i);
     let locate = |e: Option<usize>| locator.locate(e.map(|e| elements.list[e].start.clone()));
     findings
@@ -202,8 +201,7 @@ fn findings(
 ) -> Option<Findings> {
     let store = &rendered.store;
     let picture = store.picture(i)?;
-    let text = &store.svg(i);
-    let elements = layers.of(store, i, text);
+    let elements = layers.of(store, i);
     let check = |trees: &[Arc<usvg::Tree>]| {
         let leaves: Vec<_> = trees
             .iter()
@@ -220,7 +218,7 @@ fn findings(
             return Some(Arc::default());
         }
     }
-    if let Some(tagged) = store.parse_text(&elements.tagged(text)) {
+    if let Some(tagged) = store.parse_text(&elements.tagged(&store.svg(i))) {
         findings = check(&[Arc::new(tagged)]);
     }
     Some(Arc::new(findings))
