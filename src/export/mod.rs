@@ -36,6 +36,12 @@ impl Stack {
     }
 }
 
+impl From<Arc<Tree>> for Stack {
+    fn from(tree: Arc<Tree>) -> Stack {
+        Stack::one(tree)
+    }
+}
+
 /// The parsed picture of each face index, for the exporters (`None`: no such face,
 /// or a sheet drawn without faces).
 pub type Faces<'a> = dyn Fn(usize) -> Option<Stack> + Sync + 'a;

@@ -130,13 +130,7 @@ fn pdf_text_lands_where_the_png_has_it() {
     let dir = tempfile::tempdir().unwrap();
     let (_, tree) = face_pdf(dir.path());
     let path = dir.path().join("face.pdf");
-    let png = cardstock::export::png::write(
-        &cardstock::export::Stack::one(tree.clone()),
-        69.5,
-        94.9,
-        150.0,
-    )
-    .unwrap();
+    let png = cardstock::export::png::write(&tree.clone().into(), 69.5, 94.9, 150.0).unwrap();
     let from_svg = Pixmap::decode_png(&png).unwrap();
     let (w, h) = (from_svg.width().to_string(), from_svg.height().to_string());
     let o = Command::new("pdftoppm")

@@ -150,13 +150,7 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     let path = dir.path().join("cards.pdf");
     std::fs::write(&path, &bytes).unwrap();
     for (page, tree) in trees.iter().enumerate() {
-        let png = cardstock::export::png::write(
-            &cardstock::export::Stack::one(tree.clone()),
-            69.5,
-            94.9,
-            100.0,
-        )
-        .unwrap();
+        let png = cardstock::export::png::write(&tree.clone().into(), 69.5, 94.9, 100.0).unwrap();
         let want = Pixmap::decode_png(&png).unwrap();
         let (w, h) = (want.width().to_string(), want.height().to_string());
         let n = (page + 1).to_string();
