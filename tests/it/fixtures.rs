@@ -29,12 +29,7 @@ fn overlay(from: &Path, to: &Path) {
 }
 
 fn run_case(case: &Path) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     overlay(case, tmp.path());
     let args = std::fs::read_to_string(case.join("args.txt")).unwrap_or_else(|_| "build".into());
     let args: Vec<&str> = args.split_whitespace().collect();
@@ -106,12 +101,7 @@ fn fixture_corpus() {
 
 #[test]
 fn base_fixture_builds() {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     let o = run(tmp.path(), &["build"]);
     assert!(o.status.success(), "{:?}", texts(&o));
     assert!(tmp.path().join("output/mini/home/mini.pdf").is_file());

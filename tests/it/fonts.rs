@@ -17,12 +17,7 @@ fn routed_gothic() -> PathBuf {
 /// The fixture corpus's small game (`mini`), with the card face drawing its name
 /// in `family` and a second line of `note` in the default font.
 pub fn mini_project(family: &str, note: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     std::fs::write(
         tmp.path().join("templates/mini/card.svg"),
         format!(

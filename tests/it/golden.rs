@@ -28,13 +28,9 @@ struct Gray {
 }
 
 fn decode(png_bytes: &[u8]) -> Gray {
-    let mut dec = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
+    let (info, buf) = decode_png(png_bytes);
     let n = info.color_type.samples();
-    let px = buf[..info.buffer_size()]
+    let px = buf
         .chunks(n)
         .map(|c| match n {
             1 | 2 => c[0],

@@ -5,12 +5,7 @@ use crate::common::*;
 
 #[test]
 fn each_cut_shape_gets_its_own_layer() {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     edit(
         &tmp.path().join("data/mini/game.toml"),
         "table = \"card\"\nfront = \"card.svg\"",

@@ -84,12 +84,7 @@ fn art_must_exist_inside_the_game() {
 
 #[test]
 fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
         .args(["watch", "--max-builds", "3"])
         .current_dir(tmp.path())
@@ -156,12 +151,7 @@ fn watch_rebuilds_the_edited_face_and_keeps_good_output() {
 
 #[test]
 fn editing_one_card_rewrites_only_its_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     let o = run(tmp.path(), &["build", "--format", "pdf,png"]);
     assert!(o.status.success(), "{:?}", texts(&o));
     let png = tmp.path().join("output/mini/home/png/cards");

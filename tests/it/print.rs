@@ -604,12 +604,7 @@ fn home_pdfs(out: &Path) -> Vec<PathBuf> {
 
 /// A copy of the fixture game with the shared templates.
 pub fn fixture_project() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     copy_dir(&repo().join("profiles"), &tmp.path().join("profiles"));
     tmp
 }

@@ -3,19 +3,9 @@
 
 use crate::common::*;
 
-fn base_project() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
-    tmp
-}
-
 #[test]
 fn failed_build_keeps_the_previous_pdf_byte_identical() {
-    let tmp = base_project();
+    let tmp = base_copy();
     let o = run(tmp.path(), &["build", "--format", "pdf,svg"]);
     assert!(o.status.success(), "{:?}", texts(&o));
     let pdf = tmp.path().join("output/mini/home/mini.pdf");
@@ -62,7 +52,7 @@ fn failed_build_keeps_the_previous_pdf_byte_identical() {
 
 #[test]
 fn special_characters_render_as_text() {
-    let tmp = base_project();
+    let tmp = base_copy();
     edit(
         &tmp.path().join("data/mini/cards.toml"),
         "name = \"Three & Co\"",
@@ -85,7 +75,7 @@ fn special_characters_render_as_text() {
 
 #[test]
 fn output_stays_in_the_output_folder() {
-    let tmp = base_project();
+    let tmp = base_copy();
     for bad in ["data", "templates", "data/mini", "."] {
         let o = run(tmp.path(), &["build", "--out", bad]);
         assert_eq!(o.status.code(), Some(1), "--out {bad}");
@@ -102,7 +92,7 @@ fn output_stays_in_the_output_folder() {
 
 #[test]
 fn warnings_exit_zero_unless_denied() {
-    let tmp = base_project();
+    let tmp = base_copy();
     edit(
         &tmp.path().join("templates/mini/card.svg"),
         "{% block body %}",

@@ -8,17 +8,6 @@ use std::path::Path;
 
 use crate::common::*;
 
-/// The fixtures' small game in a temporary folder.
-fn mini() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
-    tmp
-}
-
 /// A workbook with the sheet `card` (the `value` of `three` a formula), an empty
 /// `Sheet2`, and `qty` of `two` as given.
 pub(crate) fn cards_xlsx(path: &Path, two_qty: f64) {
@@ -50,7 +39,7 @@ pub(crate) fn cards_xlsx(path: &Path, two_qty: f64) {
 
 #[test]
 fn xlsx_sheet_is_a_table() {
-    let tmp = mini();
+    let tmp = base_copy();
     let data = tmp.path().join("data/mini");
     std::fs::remove_file(data.join("cards.toml")).unwrap();
     // The card template prints the value, which is a formula for `three`.
@@ -75,7 +64,7 @@ fn xlsx_sheet_is_a_table() {
 
 #[test]
 fn xlsx_errors_name_sheet_row_and_column() {
-    let tmp = mini();
+    let tmp = base_copy();
     let data = tmp.path().join("data/mini");
     std::fs::remove_file(data.join("cards.toml")).unwrap();
     cards_xlsx(&data.join("cards.xlsx"), 0.0);
@@ -136,7 +125,7 @@ fn an_ods_that_repeats_a_cell_millions_of_times_is_refused_before_it_is_read() {
     // ODS says how often a row or a cell repeats; a damaged or hostile file can
     // claim a million rows of 16,384 filled columns in a few bytes, which the
     // spreadsheet reader would lay out cell by cell (minutes, gigabytes).
-    let tmp = mini();
+    let tmp = base_copy();
     let data = tmp.path().join("data/mini");
     std::fs::remove_file(data.join("suits.toml")).unwrap();
     let huge = SUITS_ODS.replacen(
@@ -159,7 +148,7 @@ fn an_ods_that_repeats_a_cell_millions_of_times_is_refused_before_it_is_read() {
 
 #[test]
 fn ods_sheet_is_a_table() {
-    let tmp = mini();
+    let tmp = base_copy();
     let data = tmp.path().join("data/mini");
     std::fs::remove_file(data.join("suits.toml")).unwrap();
     suits_ods(&data.join("suits.ods"));
@@ -181,7 +170,7 @@ fn ods_sheet_is_a_table() {
 fn csv_values_read_back() {
     // The valid-csv-table fixture's data: a quoted "007" stays text, an unquoted
     // 042 keeps its zero, a quoted cell keeps its comma.
-    let tmp = mini();
+    let tmp = base_copy();
     let case = repo().join("tests/fixtures/valid-csv-table");
     std::fs::remove_file(tmp.path().join("data/mini/cards.toml")).unwrap();
     std::fs::copy(

@@ -51,12 +51,7 @@ fn words(pdf: &Path, page: usize) -> Vec<Word> {
 /// The mini game with a card face of `body` (template code) and a game icon
 /// `coin.svg`: a solid red square, easy to find in the raster.
 fn project(body: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
-    copy_dir(
-        &repo().join("templates/common"),
-        &tmp.path().join("templates/common"),
-    );
+    let tmp = base_copy();
     std::fs::create_dir_all(tmp.path().join("templates/mini/icons")).unwrap();
     std::fs::write(
         tmp.path().join("templates/mini/icons/coin.svg"),

@@ -566,6 +566,17 @@ fn templates_of(data: &Path) -> std::path::PathBuf {
     data.join("../../templates/truck-off")
 }
 
+/// Adds `line` to the pad's layer in the templates folder `templates`, as line 17
+/// (right after the sheet's background).
+fn add_to_layer(templates: &Path, line: &str) {
+    let background = "{{ shapes.background(face, \"#ffffff\") }}";
+    edit(
+        &templates.join("sheet-layer.svg"),
+        background,
+        &format!("{background}\n{line}"),
+    );
+}
+
 #[test]
 fn each_sheet_is_its_layer_and_its_own_front() {
     let dir = built().join("truck-off/home/svg/pad");
@@ -587,13 +598,7 @@ fn each_sheet_is_its_layer_and_its_own_front() {
 
 #[test]
 fn a_layer_cannot_use_what_differs_between_sheets() {
-    let out = broken(|d| {
-        edit(
-            &templates_of(d).join("sheet-layer.svg"),
-            "{{ shapes.background(face, \"#ffffff\") }}",
-            "{{ shapes.background(face, \"#ffffff\") }}\n<text x=\"9\" y=\"9\">{{ copy }}</text>",
-        )
-    });
+    let out = broken(|d| add_to_layer(&templates_of(d), "<text x=\"9\" y=\"9\">{{ copy }}</text>"));
     assert!(
         out.contains("error: template uses `copy`, which a layer does not see"),
         "{out}"
@@ -662,10 +667,9 @@ fn a_layer_needs_a_front_template() {
 #[test]
 fn what_preflight_finds_in_the_layer_points_at_the_layer() {
     let tmp = project_copy(&["truck-off"]);
-    edit(
-        &tmp.path().join("templates/truck-off/sheet-layer.svg"),
-        "{{ shapes.background(face, \"#ffffff\") }}",
-        "{{ shapes.background(face, \"#ffffff\") }}\n<text x=\"-2\" y=\"3\" font-size=\"4\">EDGE</text>",
+    add_to_layer(
+        &tmp.path().join("templates/truck-off"),
+        "<text x=\"-2\" y=\"3\" font-size=\"4\">EDGE</text>",
     );
     let o = run(tmp.path(), &["build", "truck-off", "--copies", "3"]);
     let (stdout, stderr) = texts(&o);
@@ -682,10 +686,9 @@ fn what_preflight_finds_in_the_layer_points_at_the_layer() {
 #[test]
 fn a_layer_that_is_not_well_formed_is_shown_in_its_template() {
     let out = broken(|d| {
-        edit(
-            &templates_of(d).join("sheet-layer.svg"),
-            "{{ shapes.background(face, \"#ffffff\") }}",
-            "{{ shapes.background(face, \"#ffffff\") }}\n<rect x=\"1\" y=\"1\" width=\"3\" height=\"3\"",
+        add_to_layer(
+            &templates_of(d),
+            "<rect x=\"1\" y=\"1\" width=\"3\" height=\"3\"",
         )
     });
     assert!(
@@ -733,14 +736,9 @@ fn a_front_may_use_what_its_layer_defines() {
             .join("output/truck-off/home/png/pad/001-front.png"),
     )
     .unwrap();
-    let mut dec = png::Decoder::new(std::io::Cursor::new(png));
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let n = info.color_type.samples();
-    let red = buf[..info.buffer_size()]
-        .chunks(n)
+    let (info, buf) = decode_png(&png);
+    let red = buf
+        .chunks(info.color_type.samples())
         .filter(|c| c[0] > 220 && c[1] < 40 && c[2] < 40)
         .count();
     // 10 mm square at 0.934 scale and 100 dpi: about 37 x 37 pixels.
@@ -753,10 +751,9 @@ fn a_front_may_use_what_its_layer_defines() {
 #[test]
 fn a_problem_in_the_layers_svg_is_shown_at_its_line_once() {
     let out = broken(|d| {
-        edit(
-            &templates_of(d).join("sheet-layer.svg"),
-            "{{ shapes.background(face, \"#ffffff\") }}",
-            "{{ shapes.background(face, \"#ffffff\") }}\n<text x=\"9\" y=\"9\" font-family=\"Nosuchfont\">X</text>",
+        add_to_layer(
+            &templates_of(d),
+            "<text x=\"9\" y=\"9\" font-family=\"Nosuchfont\">X</text>",
         )
     });
     assert!(

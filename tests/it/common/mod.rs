@@ -64,6 +64,30 @@ pub fn project_copy(games: &[&str]) -> tempfile::TempDir {
     tmp
 }
 
+/// A PNG's pixels, 8 bits a sample (palettes expanded), with its size and colour
+/// type.
+pub fn decode_png(bytes: &[u8]) -> (png::OutputInfo, Vec<u8>) {
+    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info, buf)
+}
+
+/// A temporary copy of the fixture game (`tests/fixtures/base/`) with the shared
+/// templates it uses.
+pub fn base_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("tests/fixtures/base"), tmp.path());
+    copy_dir(
+        &repo().join("templates/common"),
+        &tmp.path().join("templates/common"),
+    );
+    tmp
+}
+
 /// Replaces `from` with `to` in a file (which must contain `from`).
 pub fn edit(path: &Path, from: &str, to: &str) {
     let s = std::fs::read_to_string(path).unwrap();
