@@ -14,7 +14,7 @@ use usvg::Tree;
 use crate::diag::{Diagnostic, Diagnostics, Reported, Severity};
 use crate::export::Stack;
 use crate::fonts::FontBook;
-use crate::model::{Component, Side};
+use crate::model::{Component, Shape, Side};
 use crate::render::{FacePlan, Insert, Locator, Part, Renderer};
 use crate::svg::{self, Images, Located};
 
@@ -646,15 +646,18 @@ pub fn render_all<'a>(
         let mut layers = HashMap::new();
         let mut layer_ids = HashMap::new();
         if comp.def.layer.is_some() {
+            let mut shapes: Vec<Shape> = Vec::new();
             for plan in exported {
-                if layers.contains_key(&plan.shape) {
-                    continue;
+                if !shapes.contains(&plan.shape) {
+                    shapes.push(plan.shape);
                 }
-                let Reported { value, diags: d } = r.render_layer(comp, plan.shape);
+            }
+            for shape in shapes {
+                let Reported { value, diags: d } = r.render_layer(comp, shape);
                 found.extend(d.items);
                 if let Some(layer) = value {
-                    layer_ids.insert(plan.shape, store.add_layer(layer.text.clone()));
-                    layers.insert(plan.shape, layer);
+                    layer_ids.insert(shape, store.add_layer(layer.text.clone()));
+                    layers.insert(shape, layer);
                 }
             }
         }
