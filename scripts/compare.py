@@ -14,7 +14,8 @@ the same SVG faces and interleaved so that a busy machine hurts every tool alike
 - typst writing the same 89 faces as PNGs at 300 ppi (one page a face), against
   cardstock's PNGs;
 - every game in `data/` built at once (wall time, peak memory), Truck Off's PDF
-  sizes, and Truck Off with `--copies 40 / 200` (memory flat in the faces).
+  sizes, and Truck Off's peak memory with `--copies 40 / 200 / 1000` (PDF) and
+  `--copies 40 / 200 / 600` (every sheet as SVG and PNG): memory flat in the faces.
 
 Each target of the "Performance" section is printed as a ratio or a figure at the
 end, with the target beside it.
@@ -243,11 +244,19 @@ def main():
     pdfs = os.path.join(games_out, "truck-off", "home")
     for name in ("truck-off.pdf", "truck-off-pad-pad-size.pdf"):
         targets.append((f"Truck Off {name}", f"{os.path.getsize(os.path.join(pdfs, name)) / 1000:.0f} KB", "at most 400 KB"))
-    copies = {}
-    for n in (40, 200):
-        shutil.rmtree(games_out, ignore_errors=True)
-        copies[n] = peak_kb([cs, "build", "truck-off", "--copies", str(n), "--project", ROOT, "--out", games_out], ROOT)
-    targets.append(("Truck Off peak memory, --copies 40 -> 200", f"{copies[40] / 1024:.0f} -> {copies[200] / 1024:.0f} MB", "flat"))
+    def copies_peaks(counts, *args):
+        peaks = []
+        for n in counts:
+            shutil.rmtree(games_out, ignore_errors=True)
+            build = [cs, "build", "truck-off", "--copies", str(n), *args, "--project", ROOT, "--out", games_out]
+            peaks.append(f"{peak_kb(build, ROOT) / 1024:.0f}")
+        return " / ".join(peaks) + " MB"
+    targets.append(("Truck Off peak memory, PDF, --copies 40 / 200 / 1000", copies_peaks((40, 200, 1000)), "flat"))
+    targets.append((
+        "Truck Off peak memory, each sheet as SVG and PNG (100 dpi), --copies 40 / 200 / 600",
+        copies_peaks((40, 200, 600), "--format", "svg,png", "--dpi", "100"),
+        "flat",
+    ))
     targets.append(("watch: save -> PDF on the deck, median", f"{med(edits):.0f} ms", "under 50 ms"))
 
     print("| what | measured |\n| --- | --- |")

@@ -1,6 +1,8 @@
 //! What a build makes, resolved before the game is loaded: paper, formats, the
 //! print profile, and the run settings templates see.
 
+use std::path::PathBuf;
+
 use crate::eval::Settings;
 use crate::layout::Media;
 use crate::model::{Paper, Target};
@@ -34,6 +36,10 @@ pub struct Options {
     /// Encode the profile's files (PDF, PNG, ...). Off for the live preview, which
     /// needs only where each face prints (the `printed` list delivery still makes).
     pub encode: bool,
+    /// The output folder, where the build's files wait on disk once
+    /// [`crate::output::MEMORY_BUDGET`] of them are in memory; `None` holds them
+    /// all in memory (the live preview and the benchmark, which write nothing).
+    pub spill_into: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -51,6 +57,7 @@ impl Default for Options {
             compress: true,
             printer_margin: None,
             encode: true,
+            spill_into: None,
         }
     }
 }

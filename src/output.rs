@@ -7,23 +7,208 @@
 //! should be is refused, and a link where a file should be is replaced, never
 //! written through.
 
+mod spill;
+
+use std::borrow::Cow;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Bytes of a game's files held in memory until they are written. Past it, each
+/// new file waits on disk in a private folder of the output folder
+/// ([`spill`]), so a build of a thousand face PNGs or SVGs holds no more of them
+/// than this: memory stays flat in the number of faces. Every seed game's PDFs
+/// fit (the largest game's are 2 MB).
+pub const MEMORY_BUDGET: usize = 16 << 20;
 
 /// Files a build produced, relative to the output folder, not yet written.
 #[derive(Debug, Default)]
 pub struct Outputs {
-    pub files: Vec<(PathBuf, Vec<u8>)>,
-    /// What each file is, for the manifest (same order as `files`).
-    pub what: Vec<String>,
+    files: Vec<OutputFile>,
+    /// Where files past the memory budget wait; `None`: all are held in memory.
+    spill: Option<SpillTo>,
+}
+
+/// One file of a build, not yet written.
+#[derive(Debug)]
+pub struct OutputFile {
+    /// Relative to the output folder.
+    pub path: PathBuf,
+    /// What it is, for the manifest.
+    pub what: String,
+    pub body: Body,
+}
+
+/// A file's bytes: in memory, or, past the memory budget, waiting on disk or
+/// found already written.
+#[derive(Debug)]
+pub enum Body {
+    Memory(Vec<u8>),
+    /// In the build's spill folder.
+    Disk {
+        path: PathBuf,
+        len: u64,
+    },
+    /// The very bytes the file in the output folder already holds: left as it is
+    /// when written, unless the file changed meanwhile (then the write fails and
+    /// leaves every old file).
+    Written {
+        path: PathBuf,
+        stamp: Stamp,
+    },
+}
+
+/// What a file looked like when its bytes were compared: if any of it changed,
+/// so may have the bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    /// The file itself (device and inode), on Unix.
+    id: (u64, u64),
+}
+
+impl Stamp {
+    /// The stamp of the regular file (not a link) at `path`.
+    fn of(path: &Path) -> Option<Stamp> {
+        let m = fs::symlink_metadata(path).ok()?;
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        m.is_file().then(|| Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            id,
+        })
+    }
+}
+
+impl Body {
+    /// Its length in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            Body::Memory(b) => b.len() as u64,
+            Body::Disk { len, .. } => *len,
+            Body::Written { stamp, .. } => stamp.len,
+        }
+    }
+
+    /// Whether it has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Its bytes (read back from disk if they are there).
+    pub fn bytes(&self) -> std::io::Result<Cow<'_, [u8]>> {
+        match self {
+            Body::Memory(b) => Ok(Cow::Borrowed(b)),
+            Body::Disk { path, .. } | Body::Written { path, .. } => fs::read(path).map(Cow::Owned),
+        }
+    }
+}
+
+/// The output folder a build's files spill into past [`MEMORY_BUDGET`], and the
+/// bytes held in memory so far.
+#[derive(Debug)]
+struct SpillTo {
+    out: PathBuf,
+    /// The game's folder in it, which the files' paths are relative to.
+    under: PathBuf,
+    budget: usize,
+    held: AtomicUsize,
+    /// Made when the first file spills; `None` if it could not be made (the files
+    /// are then held in memory, and writing them reports what is wrong).
+    folder: OnceLock<Option<spill::Spill>>,
 }
 
 impl Outputs {
+    /// Files for the folder `under` of the output folder `out` ([`write_all`]'s
+    /// arguments), that spill to disk, into a private folder of `out`, once
+    /// `budget` bytes of them are held in memory.
+    pub fn spilling_into(out: &Path, under: &Path, budget: usize) -> Outputs {
+        Outputs {
+            files: Vec::new(),
+            spill: Some(SpillTo {
+                out: out.to_path_buf(),
+                under: under.to_path_buf(),
+                budget,
+                held: AtomicUsize::new(0),
+                folder: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// The body of the file `rel` holding `bytes`: in memory while within the
+    /// budget; past it, the file already written if it holds these bytes (a
+    /// rebuild), else a copy in the spill folder. Safe to call from many threads
+    /// (faces rasterised in parallel each spill as soon as they are encoded).
+    pub fn body(&self, rel: &Path, bytes: Vec<u8>) -> Body {
+        let Some(to) = &self.spill else {
+            return Body::Memory(bytes);
+        };
+        let len = bytes.len();
+        if to
+            .held
+            .fetch_add(len, Ordering::Relaxed)
+            .saturating_add(len)
+            <= to.budget
+        {
+            // An encoder's buffer may have twice the room it filled.
+            let mut bytes = bytes;
+            bytes.shrink_to_fit();
+            return Body::Memory(bytes);
+        }
+        to.held.fetch_sub(len, Ordering::Relaxed);
+        let rel = to.under.join(rel);
+        let path = to.out.join(&rel);
+        let folders_real = check_plain(&rel).is_ok()
+            && real_folders_exist(&to.out, rel.parent().unwrap_or(Path::new(""))).is_ok();
+        if folders_real {
+            let before = Stamp::of(&path);
+            if let (true, Some(stamp)) = (holds(&path, &bytes), before) {
+                if Stamp::of(&path).as_ref() == Some(&stamp) {
+                    return Body::Written { path, stamp };
+                }
+            }
+        }
+        let folder = to.folder.get_or_init(|| spill::Spill::new(&to.out).ok());
+        match folder.as_ref().map(|f| f.keep(&bytes)) {
+            Some(Ok(path)) => Body::Disk {
+                path,
+                len: len as u64,
+            },
+            _ => {
+                to.held.fetch_add(len, Ordering::Relaxed);
+                Body::Memory(bytes)
+            }
+        }
+    }
+
     /// Adds a file and a short description of it. `rel` must be a plain relative path.
     pub fn add(&mut self, rel: impl Into<PathBuf>, what: impl Into<String>, bytes: Vec<u8>) {
-        self.files.push((rel.into(), bytes));
-        self.what.push(what.into());
+        let rel = rel.into();
+        let body = self.body(&rel, bytes);
+        self.push(rel, what, body);
+    }
+
+    /// Adds a file whose body was made by [`Outputs::body`].
+    pub fn push(&mut self, rel: impl Into<PathBuf>, what: impl Into<String>, body: Body) {
+        self.files.push(OutputFile {
+            path: rel.into(),
+            what: what.into(),
+            body,
+        });
+    }
+
+    /// The files, in the order they were added.
+    pub fn files(&self) -> &[OutputFile] {
+        &self.files
     }
 
     /// `manifest.json`: every file, its size and what it is.
@@ -31,8 +216,7 @@ impl Outputs {
         let files: Vec<serde_json::Value> = self
             .files
             .iter()
-            .zip(&self.what)
-            .map(|((p, b), w)| serde_json::json!({ "path": p.to_string_lossy().replace('\\', "/"), "bytes": b.len(), "what": w }))
+            .map(|f| serde_json::json!({ "path": f.path.to_string_lossy().replace('\\', "/"), "bytes": f.body.len(), "what": f.what }))
             .collect();
         let v = serde_json::json!({ "game": game, "profile": profile, "files": files });
         let mut out = serde_json::to_vec_pretty(&v).unwrap_or_default();
@@ -50,6 +234,9 @@ pub enum WriteError {
     NotAFolder(PathBuf),
     /// The output folder is (or resolves into) the project's sources.
     Protected { out: PathBuf, folder: String },
+    /// An output file another program changed while the build ran, after the
+    /// build found it already held what it would write.
+    ChangedMeanwhile(PathBuf),
     /// The operating system refused.
     Io {
         path: PathBuf,
@@ -74,6 +261,11 @@ impl std::fmt::Display for WriteError {
                 f,
                 "refusing to write output into {}: it holds or is inside the project's {folder}/ folder",
                 out.display()
+            ),
+            WriteError::ChangedMeanwhile(p) => write!(
+                f,
+                "{} changed while this build ran (another program wrote it)",
+                p.display()
             ),
             WriteError::Io { path, error } => {
                 let why = match error.kind() {
@@ -100,6 +292,9 @@ impl WriteError {
                 "remove the link from the output folder: cardstock writes only into folders it owns"
             }
             WriteError::Protected { .. } => "choose an output folder of its own, e.g. --out output",
+            WriteError::ChangedMeanwhile(_) => {
+                "build again; the previous output was left as it was"
+            }
             WriteError::Io { error, .. } if error.kind() == std::io::ErrorKind::FileTooLarge => {
                 "check the file size limit (`ulimit -f`) and free disk space; the previous output was left as it was"
             }
@@ -249,8 +444,17 @@ fn real_folders_exist(out: &Path, rel_dir: &Path) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// Whether `path` is a regular file (not a link) holding exactly `body`.
+fn unchanged(path: &Path, body: &Body) -> bool {
+    match body {
+        Body::Memory(bytes) => holds(path, bytes),
+        Body::Disk { path: kept, .. } => spill::same_files(kept, path),
+        Body::Written { stamp, .. } => Stamp::of(path).as_ref() == Some(stamp),
+    }
+}
+
 /// Whether `path` is a regular file (not a link) holding exactly `bytes`.
-fn unchanged(path: &Path, bytes: &[u8]) -> bool {
+fn holds(path: &Path, bytes: &[u8]) -> bool {
     let Ok(meta) = fs::symlink_metadata(path) else {
         return false;
     };
@@ -265,6 +469,27 @@ fn unchanged(path: &Path, bytes: &[u8]) -> bool {
         .open(path)
         .and_then(|f| f.take(bytes.len() as u64 + 1).read_to_end(&mut old))
         .is_ok_and(|_| old == bytes)
+}
+
+/// Puts `body` at `path` (a new file in the staging folder), synced to disk. A
+/// body waiting on disk is linked there (copied where the file system cannot
+/// link), so the build's files stay whole until they are dropped.
+fn stage(path: &Path, body: &Body) -> std::io::Result<()> {
+    match body {
+        Body::Memory(bytes) => {
+            let mut f = OpenOptions::new().write(true).create_new(true).open(path)?;
+            f.write_all(bytes)?;
+            f.sync_all()
+        }
+        Body::Disk { path: kept, .. } => {
+            if fs::hard_link(kept, path).is_err() {
+                fs::copy(kept, path)?;
+            }
+            File::open(path)?.sync_all()
+        }
+        // Checked unchanged before anything is staged.
+        Body::Written { .. } => Ok(()),
+    }
 }
 
 /// The prefix of a staging folder's name.
@@ -297,21 +522,22 @@ fn remove_stale_staging(out: &Path) {
 /// bytes did not change are left alone, time stamps too. The caller holds the
 /// folder's [`lock`].
 pub fn write_all(outputs: &Outputs, out: &Path, under: &Path) -> Result<(), WriteError> {
-    let files: Vec<(PathBuf, &[u8])> = outputs
+    let files: Vec<(PathBuf, &Body)> = outputs
         .files
         .iter()
-        .map(|(p, b)| (under.join(p), b.as_slice()))
+        .map(|f| (under.join(&f.path), &f.body))
         .collect();
     write_files(files.iter().map(|(p, b)| (p.as_path(), *b)), out)
 }
 
 fn write_files<'a>(
-    files: impl Iterator<Item = (&'a Path, &'a [u8])>,
+    files: impl Iterator<Item = (&'a Path, &'a Body)>,
     out: &Path,
 ) -> Result<(), WriteError> {
     fs::create_dir_all(out).map_err(io(out))?;
     remove_stale_staging(out);
-    let files: Vec<(&Path, &[u8])> = files.collect();
+    spill::remove_stale(out);
+    let files: Vec<(&Path, &Body)> = files.collect();
     for (rel, _) in &files {
         check_plain(rel)?;
         // Every folder on the way must be real before anything is read through it.
@@ -319,12 +545,19 @@ fn write_files<'a>(
             real_folders_exist(out, dir)?;
         }
     }
-    let changed: Vec<(&Path, &[u8])> = files
+    let changed: Vec<(&Path, &Body)> = files
         .into_iter()
-        .filter(|(rel, bytes)| !unchanged(&out.join(rel), bytes))
+        .filter(|(rel, body)| !unchanged(&out.join(rel), body))
         .collect();
     if changed.is_empty() {
         return Ok(());
+    }
+    // A file found holding the new bytes has changed since: those bytes are gone.
+    if let Some((rel, _)) = changed
+        .iter()
+        .find(|(_, body)| matches!(body, Body::Written { .. }))
+    {
+        return Err(WriteError::ChangedMeanwhile(out.join(rel)));
     }
     // 1. Stage: every new file in a private folder (mode 0700, random name).
     let staging = tempfile::Builder::new()
@@ -333,18 +566,10 @@ fn write_files<'a>(
         .map_err(io(out))?;
     let new_dir = staging.path().join("new");
     let old_dir = staging.path().join("old");
-    for (i, (rel, bytes)) in changed.iter().enumerate() {
-        let path = new_dir.join(i.to_string());
+    fs::create_dir_all(&new_dir).map_err(io(&new_dir))?;
+    for (i, (rel, body)) in changed.iter().enumerate() {
         // An error names the file being written, not its staging copy.
-        let target = out.join(rel);
-        fs::create_dir_all(&new_dir).map_err(io(&new_dir))?;
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(io(&target))?;
-        f.write_all(bytes).map_err(io(&target))?;
-        f.sync_all().map_err(io(&target))?;
+        stage(&new_dir.join(i.to_string()), body).map_err(io(&out.join(rel)))?;
     }
     fs::create_dir_all(&old_dir).map_err(io(&old_dir))?;
     // 2. Move into place, keeping each replaced file, and undo on any failure.
@@ -519,6 +744,117 @@ mod tests {
             .filter(|n| n.starts_with(STAGING))
             .collect();
         assert_eq!(left, [".cardstock-staging-b"]);
+    }
+
+    /// The names in `dir` that start with `prefix`.
+    fn named(dir: &Path, prefix: &str) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(prefix))
+            .collect()
+    }
+
+    #[test]
+    fn files_past_the_budget_wait_on_disk_and_are_written_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        let mut o = Outputs::spilling_into(out, Path::new("game"), 10);
+        o.add("a.svg", "", b"small".to_vec());
+        o.add("sub/b.png", "", vec![7; 100_000]);
+        o.add("c.svg", "", b"also over".to_vec());
+        let kinds: Vec<_> = o.files().iter().map(|f| &f.body).collect();
+        assert!(matches!(kinds[0], Body::Memory(_)), "{kinds:?}");
+        assert!(
+            matches!(kinds[1], Body::Disk { len: 100_000, .. }),
+            "{kinds:?}"
+        );
+        assert!(matches!(kinds[2], Body::Disk { .. }), "{kinds:?}");
+        assert_eq!(named(out, ".cardstock-spill-").len(), 1);
+        assert!(String::from_utf8(o.manifest("g", "home"))
+            .unwrap()
+            .contains("\"bytes\": 100000"));
+        write_all(&o, out, Path::new("game")).unwrap();
+        assert_eq!(fs::read(out.join("game/a.svg")).unwrap(), b"small");
+        assert_eq!(
+            fs::read(out.join("game/sub/b.png")).unwrap(),
+            vec![7; 100_000]
+        );
+        assert_eq!(fs::read(out.join("game/c.svg")).unwrap(), b"also over");
+        drop(o);
+        assert_eq!(named(out, ".cardstock-"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_rebuild_leaves_files_it_finds_already_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        let build = |bytes: &[u8]| {
+            let mut o = Outputs::spilling_into(out, Path::new("game"), 0);
+            o.add("big.png", "", bytes.to_vec());
+            o
+        };
+        write_all(&build(b"first"), out, Path::new("game")).unwrap();
+        let written = Stamp::of(&out.join("game/big.png")).unwrap();
+        // The same bytes again: found written, neither spilled nor written.
+        let again = build(b"first");
+        assert!(matches!(again.files()[0].body, Body::Written { .. }));
+        assert_eq!(named(out, ".cardstock-spill-"), Vec::<String>::new());
+        write_all(&again, out, Path::new("game")).unwrap();
+        assert_eq!(Stamp::of(&out.join("game/big.png")), Some(written));
+        // Changed by another program after the build compared it: nothing is
+        // written, and the write says so.
+        let again = build(b"first");
+        fs::write(out.join("game/big.png"), b"other").unwrap();
+        let e = write_all(&again, out, Path::new("game")).unwrap_err();
+        assert!(matches!(e, WriteError::ChangedMeanwhile(_)), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with("big.png changed while this build ran (another program wrote it)"),
+            "{e}"
+        );
+        assert_eq!(fs::read(out.join("game/big.png")).unwrap(), b"other");
+    }
+
+    #[test]
+    fn a_failed_write_of_spilled_files_leaves_every_old_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        fs::create_dir(out.join("game")).unwrap();
+        fs::write(out.join("game/a.png"), b"old a").unwrap();
+        fs::write(out.join("game/c"), b"a file where a folder goes").unwrap();
+        let mut o = Outputs::spilling_into(out, Path::new("game"), 0);
+        o.add("a.png", "", b"new a".to_vec());
+        o.add("c/d.png", "", b"new d".to_vec());
+        assert!(matches!(o.files()[0].body, Body::Disk { .. }));
+        let e = write_all(&o, out, Path::new("game")).unwrap_err();
+        assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
+        assert_eq!(fs::read(out.join("game/a.png")).unwrap(), b"old a");
+        // No staging folder is left; this build's spill folder goes with its files.
+        assert_eq!(named(out, ".cardstock-staging-"), Vec::<String>::new());
+        assert_eq!(named(out, ".cardstock-spill-").len(), 1);
+        drop(o);
+        assert_eq!(named(out, ".cardstock-spill-"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_killed_builds_spill_folder_is_removed_but_not_a_running_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        // A killed build's: its lock file is there, and nobody holds it.
+        fs::create_dir(out.join(".cardstock-spill-dead")).unwrap();
+        fs::write(out.join(".cardstock-spill-dead/.lock"), b"").unwrap();
+        fs::write(out.join(".cardstock-spill-dead/0"), b"leftover").unwrap();
+        // A running build's (another Outputs spilling into the same folder).
+        let mut running = Outputs::spilling_into(out, Path::new("other"), 0);
+        running.add("x.png", "", b"waiting".to_vec());
+        let mut o = Outputs::default();
+        o.add("a.pdf", "", b"new a".to_vec());
+        write_all(&o, out, Path::new("game")).unwrap();
+        assert!(!out.join(".cardstock-spill-dead").exists());
+        assert_eq!(named(out, ".cardstock-spill-").len(), 1);
+        write_all(&running, out, Path::new("other")).unwrap();
+        assert_eq!(fs::read(out.join("other/x.png")).unwrap(), b"waiting");
     }
 
     #[cfg(unix)]

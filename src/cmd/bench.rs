@@ -160,9 +160,10 @@ fn deck_project(dir: &Path) -> Result<usize, String> {
     let art = dir.join("data/deck/art");
     std::fs::create_dir_all(&art).map_err(|e| e.to_string())?;
     let mut n = 0;
-    for (path, bytes) in &built.outputs.files {
-        let p = path.to_string_lossy();
+    for f in built.outputs.files() {
+        let p = f.path.to_string_lossy();
         if let Some(name) = p.strip_prefix("home/svg/cards/") {
+            let bytes = f.body.bytes().map_err(|e| e.to_string())?;
             std::fs::write(art.join(name), bytes).map_err(|e| e.to_string())?;
             n += name.ends_with("-front.svg") as usize;
         }
@@ -198,12 +199,12 @@ pub fn run(args: &Args) -> i32 {
         report(&id, &stages, total);
         let pdfs: Vec<String> = built
             .outputs
-            .files
+            .files()
             .iter()
-            .filter(|(p, _)| p.extension().is_some_and(|x| x == "pdf"))
-            .map(|(p, b)| {
-                let name = p.file_name().unwrap_or_default().to_string_lossy();
-                format!("{name} {} KB", b.len() / 1024)
+            .filter(|f| f.path.extension().is_some_and(|x| x == "pdf"))
+            .map(|f| {
+                let name = f.path.file_name().unwrap_or_default().to_string_lossy();
+                format!("{name} {} KB", f.body.len() / 1024)
             })
             .collect();
         super::say(&format!("{:<22} {}\n", "", pdfs.join(" · ")));
@@ -249,10 +250,10 @@ pub fn run(args: &Args) -> i32 {
                 report(&format!("{n}-card deck, PDF"), &stages, total);
                 let bytes = built
                     .outputs
-                    .files
+                    .files()
                     .iter()
-                    .find(|(p, _)| p.extension().is_some_and(|x| x == "pdf"))
-                    .map(|(_, b)| b.len())
+                    .find(|f| f.path.extension().is_some_and(|x| x == "pdf"))
+                    .map(|f| f.body.len())
                     .unwrap_or(0);
                 super::say(&format!(
                     "{:<22} {} pages, {} KB\n",

@@ -212,6 +212,7 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
     check_out_dir(&found.root, &out)
         .map_err(|e| fail(Diagnostic::error(e.to_string()).hint(e.hint())))?;
     let games = super::select_games(&found.project, &args.games).map_err(fail)?;
+    opts.spill_into = Some(out.clone());
     Ok(Plan {
         root: found.root,
         project: found.project,
@@ -349,7 +350,7 @@ pub fn build_game(
                     built.counts.len(),
                     built.pages,
                     plan.out.join(id).join(&opts.profile.id).display(),
-                    built.outputs.files.len()
+                    built.outputs.files().len()
                 );
             }
             Err(d) => {

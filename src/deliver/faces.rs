@@ -32,7 +32,7 @@ fn png_outputs(
 ) -> Result<Delivered, Diagnostic> {
     let p = &opts.profile;
     let prefix = &p.id;
-    let mut delivered = Delivered::default();
+    let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     let err = |e: crate::export::png::PngError| Diagnostic::error(e.to_string());
     for (ci, comp) in game.components.iter().enumerate() {
@@ -70,7 +70,7 @@ fn png_outputs(
 /// One face per PDF page at the shop's page size, a PDF per component set.
 pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
     let prefix = &opts.profile.id;
-    let mut delivered = Delivered::default();
+    let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     // (file, what it is, title, pages): one PDF per component set.
     let mut files = Vec::new();

@@ -6,6 +6,7 @@ mod faces;
 mod sheets;
 mod tts;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::diag::{Diagnostic, Reported};
@@ -15,7 +16,7 @@ use crate::faces::Rendered;
 use crate::layout::Sheet;
 use crate::model::Game;
 use crate::options::Options;
-use crate::output::Outputs;
+use crate::output::{Body, Outputs};
 use crate::profile::Output;
 
 /// What delivering a game produced: the files (not yet written), the number of
@@ -46,6 +47,22 @@ pub struct Printed {
 }
 
 impl Delivered {
+    /// Nothing delivered yet; files past [`crate::output::MEMORY_BUDGET`] will
+    /// wait in the output folder when the options name it.
+    fn new(opts: &Options, game: &Game) -> Delivered {
+        Delivered {
+            outputs: match &opts.spill_into {
+                Some(out) => Outputs::spilling_into(
+                    out,
+                    std::path::Path::new(&game.id),
+                    crate::output::MEMORY_BUDGET,
+                ),
+                None => Outputs::default(),
+            },
+            ..Delivered::default()
+        }
+    }
+
     /// Notes every page of the PDF `file` as printed.
     fn record(&mut self, file: &str, pages: &[Sheet]) {
         for (k, sheet) in pages.iter().enumerate() {
@@ -110,12 +127,12 @@ pub fn deliver(
     }
     if opts.png && opts.profile.output != Output::FacePng {
         let start = std::time::Instant::now();
-        let pngs = png_all(r, opts.dpi, cache);
+        let pngs = png_all(r, opts.dpi, cache, &delivered.outputs, &prefix);
         delivered.timings.push(("png", start.elapsed()));
-        for (name, bytes) in r.store.names.iter().zip(pngs) {
-            match bytes {
-                Ok(b) => delivered.outputs.add(
-                    format!("{prefix}/png/{name}.png"),
+        for ((path, body), name) in pngs.into_iter().zip(&r.store.names) {
+            match body {
+                Ok(b) => delivered.outputs.push(
+                    path,
                     format!("face (PNG, {} dpi, bleed included)", opts.dpi),
                     b,
                 ),
@@ -132,12 +149,25 @@ pub fn deliver(
     result
 }
 
-/// Every distinct face as PNG at `dpi`, rasterised on all cores.
-fn png_all(r: &Rendered, dpi: f64, cache: Option<&dyn PngCache>) -> Vec<Result<Vec<u8>, PngError>> {
+/// Every distinct face as PNG at `dpi` (`<prefix>/png/<name>.png`), rasterised on
+/// all cores, each made a body of `outputs` as soon as it is encoded (past the
+/// memory budget it waits on disk, so the PNGs are never all in memory).
+fn png_all(
+    r: &Rendered,
+    dpi: f64,
+    cache: Option<&dyn PngCache>,
+    outputs: &Outputs,
+    prefix: &str,
+) -> Vec<(PathBuf, Result<Body, PngError>)> {
     use rayon::prelude::*;
     (0..r.store.len())
         .into_par_iter()
-        .map(|i| face_png(r, i, dpi, PngColor::Rgba, cache))
+        .map(|i| {
+            let path = PathBuf::from(format!("{prefix}/png/{}.png", r.store.names[i]));
+            let png = face_png(r, i, dpi, PngColor::Rgba, cache);
+            let body = png.map(|png| outputs.body(&path, png));
+            (path, body)
+        })
         .collect()
 }
 

@@ -312,7 +312,7 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>
 /// The home print: the sheets PDFs, pad-size and real-size PDFs, and the duplex
 /// calibration page when anything is printed double-sided.
 pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
-    let mut delivered = Delivered::default();
+    let mut delivered = Delivered::new(opts, game);
     let laid = lay_out(game, r, opts);
     if laid.diags.has_errors() {
         return Reported {

@@ -192,7 +192,7 @@ proptest! {
         let project = Project::new(memory);
         let built = build(&project, "mini", &Options::default(), Caches::default());
         // Whatever happened is reported: either output or at least one error.
-        prop_assert!(!built.outputs.files.is_empty() || built.diags.has_errors());
+        prop_assert!(!built.outputs.files().is_empty() || built.diags.has_errors());
         // And every diagnostic renders from the sources already read.
         let _ = built.diags.render(&project);
     }

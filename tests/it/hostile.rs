@@ -324,7 +324,7 @@ fn a_big_build_runs_under_a_4_gb_address_space() {
     // keeps parsed trees up to a budget (faces::TREE_BUDGET); before it, 300 copies
     // peaked at about 1 GB and 1,000 at 2.9 GB.
     let tmp = project_copy(&["truck-off"]);
-    let (code, stdout, stderr, peak_300) = build_capped(tmp.path(), 300);
+    let (code, stdout, stderr, peak_300) = build_capped(tmp.path(), 300, "pdf");
     assert!(
         code == Some(0) || code == Some(1) && stderr.contains("error:"),
         "exit {code:?}: {stdout}\n{stderr}"
@@ -333,7 +333,7 @@ fn a_big_build_runs_under_a_4_gb_address_space() {
         stdout.contains("truck-off: 1 component sets, 300 parts"),
         "{stdout}\n{stderr}"
     );
-    let (_, stdout, stderr, peak_60) = build_capped(tmp.path(), 60);
+    let (_, stdout, stderr, peak_60) = build_capped(tmp.path(), 60, "pdf");
     assert!(stdout.contains("60 parts"), "{stdout}\n{stderr}");
     // Measured: 60 copies 190 MB, 300 copies 235 MB (the SVG texts and the PDFs
     // still grow, about 0.2 MB a face); unbounded, 300 copies took 5x the trees.
@@ -345,9 +345,61 @@ fn a_big_build_runs_under_a_4_gb_address_space() {
     );
 }
 
-/// Builds Truck Off with `copies` pad sheets (PDF only) under a 4 GB address space:
-/// exit code, stdout, stderr and the process's peak resident memory in bytes.
-fn build_capped(dir: &Path, copies: u32) -> (Option<i32>, String, String, u64) {
+#[test]
+fn many_faces_as_files_wait_on_disk_not_in_memory() {
+    // Pad sheets as SVG files, 84 KB each. Past output::MEMORY_BUDGET (16 MB)
+    // each file waits in a folder of the output until the build writes them all,
+    // instead of in memory: 900 sheets (75 MB of files) peak near 300 (25 MB).
+    let tmp = project_copy(&["truck-off"]);
+    let (code, stdout, stderr, peak_900) = build_capped(tmp.path(), 900, "svg");
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    let dir = tmp.path().join("out/truck-off/home/svg/pad");
+    let sheet = |n: usize| {
+        let text = std::fs::read_to_string(dir.join(format!("{n:03}-front.svg"))).unwrap();
+        text.replace(&format!(">SHEET {n}<"), ">SHEET N<")
+    };
+    // Every sheet is whole: the first's text but for its number.
+    let first = sheet(1);
+    assert!(first.contains(">SHEET N<"), "sheet 1 has no number");
+    assert!(first.trim_end().ends_with("</svg>"), "sheet 1 is cut short");
+    for n in 2..=900 {
+        assert!(
+            sheet(n) == first,
+            "sheet {n} differs from sheet 1 beyond its number"
+        );
+    }
+    let mut left: Vec<String> = std::fs::read_dir(tmp.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [".cardstock.lock", "truck-off"],
+        "no spill folder left"
+    );
+    // Built again: the files found already written are left alone.
+    let last = dir.join("900-front.svg");
+    let stamp = || std::fs::metadata(&last).unwrap().modified().unwrap();
+    let before = stamp();
+    let (code, ..) = build_capped(tmp.path(), 900, "svg");
+    assert_eq!(code, Some(0));
+    assert_eq!(stamp(), before, "an unchanged file was written again");
+    let (code, _, _, peak_300) = build_capped(tmp.path(), 300, "svg");
+    assert_eq!(code, Some(0));
+    // Measured (debug build): 300 sheets 58 MB, 900 sheets 70 MB; with the files
+    // held in memory, 67 and 120 MB.
+    assert!(
+        peak_900 < peak_300 + (25 << 20),
+        "900 sheets peaked at {} MB, 300 sheets at {} MB: the files are held in memory",
+        peak_900 >> 20,
+        peak_300 >> 20
+    );
+}
+
+/// Builds Truck Off with `copies` pad sheets in `format` under a 4 GB address
+/// space: exit code, stdout, stderr and the process's peak resident memory in bytes.
+fn build_capped(dir: &Path, copies: u32, format: &str) -> (Option<i32>, String, String, u64) {
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     let logs = tempfile::tempdir().unwrap();
     let (out, err) = (logs.path().join("out"), logs.path().join("err"));
@@ -356,7 +408,7 @@ fn build_capped(dir: &Path, copies: u32) -> (Option<i32>, String, String, u64) {
         "build",
         "truck-off",
         "--format",
-        "pdf",
+        format,
         "--out",
         "out",
         "--copies",

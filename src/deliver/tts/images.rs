@@ -2,6 +2,7 @@
 //! cut to their shape, rendered on all cores.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use rayon::prelude::*;
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform};
@@ -11,6 +12,7 @@ use crate::export::png::{self, PngColor, PngError};
 use crate::faces::Rendered;
 use crate::model::{Component, Game, Shape};
 use crate::options::Options;
+use crate::output::{Body, Outputs};
 use crate::units::{mm_to_px, MM_PER_IN};
 
 /// Largest image side TTS loads reliably.
@@ -106,7 +108,8 @@ pub(super) fn render_images(
     r: &Rendered,
     opts: &Options,
     images: &[Image],
-) -> Result<Vec<Vec<u8>>, TtsError> {
+    outputs: &Outputs,
+) -> Result<Vec<Body>, TtsError> {
     images
         .par_iter()
         .map(|image| {
@@ -116,6 +119,10 @@ pub(super) fn render_images(
                 opts.profile.dpi,
                 &image.spec,
             )
+            .map(|png| {
+                let path = format!("{}/{}", opts.profile.id, image.path);
+                outputs.body(Path::new(&path), png)
+            })
             .map_err(|error| TtsError::Image {
                 file: image.path.clone(),
                 error,

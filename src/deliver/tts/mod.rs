@@ -61,7 +61,7 @@ pub(super) fn deliver(
     for ci in 0..game.components.len() {
         plan.component(ci);
     }
-    let mut delivered = Delivered::default();
+    let mut delivered = Delivered::new(opts, game);
     let mut diags = std::mem::take(&mut plan.warnings);
     for image in &plan.images {
         let path = format!("{}/{}", opts.profile.id, image.path);
@@ -70,11 +70,11 @@ pub(super) fn deliver(
     if !opts.encode {
         return Reported::new(delivered, diags);
     }
-    match render_images(game, r, opts, &plan.images) {
+    match render_images(game, r, opts, &plan.images, &delivered.outputs) {
         Ok(files) => {
-            for (image, bytes) in plan.images.iter().zip(files) {
+            for (image, body) in plan.images.iter().zip(files) {
                 let path = format!("{}/{}", opts.profile.id, image.path);
-                delivered.outputs.add(path, image.what.clone(), bytes);
+                delivered.outputs.push(path, image.what.clone(), body);
             }
         }
         Err(e) => diags.push(Diagnostic::error(e.to_string()).with("game", &game.id)),

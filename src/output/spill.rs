@@ -1,0 +1,121 @@
+//! A build's files kept on disk until they are written: past the memory budget
+//! ([`super::MEMORY_BUDGET`]), each new file waits in a private folder of the
+//! output folder (`.cardstock-spill-<random>`) instead of in memory, so a build of a
+//! thousand faces as PNG holds no more of them than a build of ten. The folder is
+//! removed when the build's files are dropped; one a killed build left behind is
+//! removed by the next build that writes there ([`remove_stale`]).
+//!
+//! While a build uses its folder it holds a lock on the `.lock` file in it: a
+//! folder whose `.lock` can be locked belongs to no running build.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The prefix of a spill folder's name.
+const PREFIX: &str = ".cardstock-spill-";
+
+/// The lock file in a spill folder.
+const LOCK: &str = ".lock";
+
+/// One build's spill folder, locked while it lives and removed when dropped.
+pub(super) struct Spill {
+    dir: tempfile::TempDir,
+    /// The lock on `dir/.lock`, held until the folder is removed.
+    _lock: File,
+    /// Files written so far (their names: 0, 1, ...).
+    next: AtomicUsize,
+}
+
+impl Spill {
+    /// Makes a new spill folder in the output folder `out` (creating `out`).
+    pub(super) fn new(out: &Path) -> io::Result<Spill> {
+        fs::create_dir_all(out)?;
+        let dir = tempfile::Builder::new().prefix(PREFIX).tempdir_in(out)?;
+        let mut options = OpenOptions::new();
+        options.create_new(true).read(true).write(true);
+        let lock = options.open(dir.path().join(LOCK))?;
+        lock.lock()?;
+        Ok(Spill {
+            dir,
+            _lock: lock,
+            next: AtomicUsize::new(0),
+        })
+    }
+
+    /// Writes `bytes` to a new file in the folder and returns its path. It is
+    /// synced to disk when it is staged, if it changed ([`super::write_all`]).
+    pub(super) fn keep(&self, bytes: &[u8]) -> io::Result<PathBuf> {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let path = self.dir.path().join(n.to_string());
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        f.write_all(bytes)?;
+        Ok(path)
+    }
+}
+
+impl std::fmt::Debug for Spill {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Spill({})", self.dir.path().display())
+    }
+}
+
+/// Removes the spill folders in `out` that no running build holds (a killed
+/// build's). A folder whose `.lock` is missing (a build that is making it right
+/// now) is left.
+pub(super) fn remove_stale(out: &Path) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if !e.file_name().to_string_lossy().starts_with(PREFIX) {
+            continue;
+        }
+        let path = e.path();
+        if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        let mut options = OpenOptions::new();
+        options.read(true).write(true);
+        super::no_follow(&mut options);
+        let Ok(lock) = options.open(path.join(LOCK)) else {
+            continue;
+        };
+        if lock.try_lock().is_ok() {
+            let _ = fs::remove_dir_all(&path);
+        }
+    }
+}
+
+/// Whether the files at `a` and `b` hold the same bytes (`b` not read through a
+/// link); `false` if either cannot be read.
+pub(super) fn same_files(a: &Path, b: &Path) -> bool {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    super::no_follow(&mut options);
+    let (Ok(fa), Ok(fb)) = (File::open(a), options.open(b)) else {
+        return false;
+    };
+    match (fa.metadata(), fb.metadata()) {
+        (Ok(ma), Ok(mb)) if mb.is_file() && ma.len() == mb.len() => {}
+        _ => return false,
+    }
+    let (mut ra, mut rb) = (io::BufReader::new(fa), io::BufReader::new(fb));
+    let (mut ba, mut bb) = (vec![0; 64 << 10], vec![0; 64 << 10]);
+    loop {
+        let n = match ra.read(&mut ba) {
+            Ok(n) => n,
+            Err(_) => return false,
+        };
+        if n == 0 {
+            return rb.read(&mut bb[..1]).is_ok_and(|m| m == 0);
+        }
+        if rb.read_exact(&mut bb[..n]).is_err() || ba[..n] != bb[..n] {
+            return false;
+        }
+    }
+}
