@@ -838,6 +838,24 @@ mod tests {
     }
 
     #[test]
+    fn a_build_that_spilled_and_failed_leaves_no_output_folder_it_made() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("new/output");
+        let mut o = Outputs::spilling_into(&out, Path::new("game"), 0);
+        o.add("a.png", "", b"spilled".to_vec());
+        assert!(matches!(o.files()[0].body, Body::Disk { .. }));
+        assert!(out.is_dir());
+        drop(o);
+        assert!(!tmp.path().join("new").exists());
+        // One it wrote into stays.
+        let mut o = Outputs::spilling_into(&out, Path::new("game"), 0);
+        o.add("a.png", "", b"spilled".to_vec());
+        write_all(&o, &out, Path::new("game")).unwrap();
+        drop(o);
+        assert_eq!(fs::read(out.join("game/a.png")).unwrap(), b"spilled");
+    }
+
+    #[test]
     fn a_killed_builds_spill_folder_is_removed_but_not_a_running_ones() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
