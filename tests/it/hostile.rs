@@ -581,6 +581,55 @@ pub(crate) fn files_under(dir: &Path) -> std::collections::BTreeMap<std::path::P
     out
 }
 
+#[test]
+fn files_that_cannot_wait_on_disk_fail_the_write_cleanly() {
+    // 220 pad sheets as SVG (84 KB each, 18 MB): the last ones are past the
+    // memory budget and would wait on disk. With every file limited to 60 KB the
+    // spill fails, they are kept in memory, and the write fails naming the first
+    // new sheet (the 40 of the earlier build are unchanged); the old output is
+    // left, and no spill folder either.
+    let tmp = project_copy(&["truck-off"]);
+    let args = ["build", "truck-off", "--format", "svg", "--copies", "220"];
+    let o = run(tmp.path(), &args[..4]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = tmp.path().join("output");
+    let before = files_under(&out);
+    let o = run_with_file_limit(tmp.path(), &args, 60_000);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("output/truck-off/home/svg/pad/041-front.svg: the file is larger than this system lets a program write"),
+        "{stderr}"
+    );
+    let after = files_under(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "no file added or removed, no staging or spill folder left"
+    );
+    assert!(before == after, "an old file changed");
+    // Killed by the limit's signal while spilling (as `ulimit -f` does): the spill
+    // folder is left behind, and the next build that writes removes it.
+    use std::os::unix::process::ExitStatusExt;
+    let o = run_with_file_limit_and(tmp.path(), &args, 60_000, false);
+    assert_eq!(o.status.signal(), Some(libc::SIGXFSZ), "{:?}", texts(&o));
+    let spill = |out: &Path| {
+        std::fs::read_dir(out)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with(".cardstock-spill-")
+            })
+            .count()
+    };
+    assert_eq!(spill(&out), 1, "a killed build leaves its spill folder");
+    let o = run(tmp.path(), &args);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert_eq!(spill(&out), 0, "the next build removes it");
+    assert!(files_under(&out).len() >= 220);
+}
+
 /// Runs `cardstock args` in `dir` with every file it writes limited to `bytes`
 /// (RLIMIT_FSIZE; SIGXFSZ ignored, so a write past the limit fails with EFBIG
 /// as on a full disk, instead of killing the process).
