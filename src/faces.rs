@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use usvg::Tree;
@@ -42,6 +43,10 @@ pub struct FaceStore<'a> {
     parsed: Vec<Mutex<Parsed>>,
     /// The faces whose trees are kept, by last use.
     kept: Mutex<Kept>,
+    /// Uses of each face's tree still to come, as the stage that draws the faces
+    /// planned them ([`FaceStore::will_use`]): after the last, the tree is dropped at
+    /// once instead of kept to the budget.
+    uses_left: Vec<AtomicU32>,
     /// Faces by the SHA-256 of their SVG text.
     by_text: HashMap<[u8; 32], usize>,
     /// For each face written over a layer: which, and where it is in the text.
@@ -246,6 +251,7 @@ impl<'a> FaceStore<'a> {
             origins: Vec::new(),
             parsed: Vec::new(),
             kept: Mutex::new(Kept::default()),
+            uses_left: Vec::new(),
             by_text: HashMap::new(),
             layered: Vec::new(),
             layers: Vec::new(),
@@ -322,6 +328,7 @@ impl<'a> FaceStore<'a> {
         self.origins.push(origin);
         self.layered.push(layer);
         self.parsed.push(Mutex::new(Parsed::Not));
+        self.uses_left.push(AtomicU32::new(0));
         self.by_text.insert(key, i);
         i
     }
@@ -419,17 +426,63 @@ impl<'a> FaceStore<'a> {
             .then(|| Stack::over(under.clone(), Arc::new(own)))
     }
 
+    /// Plans one more use of each of `faces` (a PDF that draws them, the PNGs):
+    /// [`FaceStore::used`] after the last drops the face's tree at once. Faces whose
+    /// uses are not planned are kept to the budget, as before.
+    pub fn will_use(&self, faces: impl IntoIterator<Item = usize>) {
+        for i in faces {
+            if let Some(n) = self.uses_left.get(i) {
+                n.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Notes that a planned use of face `i` is done; after the last, its tree is
+    /// dropped (parsed again if anything asks for it after all).
+    pub fn used(&self, i: usize) {
+        let Some(n) = self.uses_left.get(i) else {
+            return;
+        };
+        let last = n
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            .is_ok_and(|before| before == 1);
+        if !last {
+            return;
+        }
+        {
+            let mut cell = lock(&self.parsed[i]);
+            if matches!(*cell, Parsed::Picture(_)) {
+                *cell = Parsed::Dropped;
+            }
+        }
+        let mut kept = lock(&self.kept);
+        if kept.used.remove(&i).is_some() {
+            kept.bytes = kept.bytes.saturating_sub(self.cost(i));
+        }
+    }
+
+    /// How many faces' trees are kept now.
+    pub fn trees_kept(&self) -> usize {
+        self.parsed
+            .iter()
+            .filter(|p| matches!(*lock(p), Parsed::Picture(_)))
+            .count()
+    }
+
+    /// The estimated bytes of face `i`'s tree, for [`TREE_BUDGET`]: a front over a
+    /// layer counts only its own (the layer's tree is shared).
+    fn cost(&self, i: usize) -> usize {
+        let own = match self.layered_entry(i) {
+            Some((_, entry)) => self.svgs[i].len.saturating_sub(entry.inserted.len()),
+            None => self.svgs[i].len,
+        };
+        own.saturating_mul(TREE_BYTES_PER_SVG_BYTE)
+    }
+
     /// Notes that face `i`'s tree was just used, and drops the least recently used
     /// others while the kept trees are over [`TREE_BUDGET`].
     fn keep(&self, i: usize) {
-        // A front over a layer keeps only its own tree: the layer's is shared.
-        let cost = |f: usize| {
-            let own = match self.layered_entry(f) {
-                Some((_, entry)) => self.svgs[f].len.saturating_sub(entry.inserted.len()),
-                None => self.svgs[f].len,
-            };
-            own.saturating_mul(TREE_BYTES_PER_SVG_BYTE)
-        };
+        let cost = |f: usize| self.cost(f);
         let mut kept = lock(&self.kept);
         kept.clock += 1;
         let now = kept.clock;

@@ -128,6 +128,7 @@ pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<D
         return delivered.into();
     }
     // The files are independent: write them side by side.
+    super::will_draw(r, files.iter().map(|(.., pages)| &pages[..]));
     let written = crate::threads::in_parallel(
         files
             .iter()

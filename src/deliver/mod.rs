@@ -99,6 +99,11 @@ pub fn deliver(
 ) -> Reported<Delivered> {
     let prefix = opts.profile.id.clone();
     let start = std::time::Instant::now();
+    // The PNGs come after the profile's files: their faces' trees are kept for them.
+    let pngs = opts.encode && opts.png && opts.profile.output != Output::FacePng;
+    if pngs {
+        r.store.will_use(0..r.store.len());
+    }
     let mut result = match opts.profile.output {
         Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
         Output::FacePng => faces::png_files(game, r, opts, cache),
@@ -165,6 +170,7 @@ fn png_all(
         .map(|i| {
             let path = PathBuf::from(format!("{prefix}/png/{}.png", r.store.names[i]));
             let png = face_png(r, i, dpi, PngColor::Rgba, cache);
+            r.store.used(i);
             let body = png.map(|png| outputs.body(&path, png));
             (path, body)
         })
@@ -223,8 +229,33 @@ fn pdf_file(
     let faces = |i| r.store.picture(i);
     let none = |_| None;
     let faces: &crate::export::Faces = if with_faces { &faces } else { &none };
-    pdf::write(title, sheets, faces, &r.digests, bookmarks, opts.compress)
-        .map_err(|e| Diagnostic::error(e.to_string()))
+    let drawn = |i| r.store.used(i);
+    let ignored = |_| {};
+    let drawn: &(dyn Fn(usize) + Sync) = if with_faces { &drawn } else { &ignored };
+    pdf::write(
+        title,
+        sheets,
+        faces,
+        drawn,
+        &r.digests,
+        bookmarks,
+        opts.compress,
+    )
+    .map_err(|e| Diagnostic::error(e.to_string()))
+}
+
+/// Plans the uses of the faces' trees by PDFs about to be drawn, one set of
+/// `sheets` each ([`pdf_file`] with faces): each PDF draws a face once, and the
+/// face's tree is dropped when the last PDF that draws it has (not kept to the
+/// store's budget), so drawing a thousand pad sheets holds a few trees at a time.
+fn will_draw<'s>(r: &Rendered, pdfs: impl IntoIterator<Item = &'s [Sheet]>) {
+    for sheets in pdfs {
+        let faces: std::collections::BTreeSet<usize> = sheets
+            .iter()
+            .flat_map(|s| s.placements.iter().map(|p| p.face))
+            .collect();
+        r.store.will_use(faces);
+    }
 }
 
 /// `{component}/{number}-{side}.png` with the values filled in.

@@ -375,6 +375,7 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
         };
     }
     // The files are independent: write them side by side.
+    super::will_draw(r, files.iter().filter(|f| f.with_faces).map(|f| f.sheets));
     let written = crate::threads::in_parallel(
         files
             .iter()

@@ -266,13 +266,16 @@ fn label_font() -> Result<Font, PdfError> {
     Font::new(data.into(), 0).ok_or(PdfError::Font)
 }
 
-/// Writes `sheets` as one PDF. `faces(i)` is the picture of face index `i`.
-/// `compress` deflates the content streams: about 7x smaller files for about
-/// 40 % more time (watch mode turns it off to stay interactive).
+/// Writes `sheets` as one PDF. `faces(i)` is the picture of face index `i`;
+/// `drawn(i)` is told when face `i` is drawn for good (each face is drawn once,
+/// then placed wherever it prints). `compress` deflates the content streams: about
+/// 7x smaller files for about 40 % more time (watch mode turns it off to stay
+/// interactive).
 pub fn write(
     title: &str,
     sheets: &[Sheet],
     faces: &super::Faces,
+    drawn: &(dyn Fn(usize) + Sync),
     digests: &Digests,
     bookmarks: &[Bookmark],
     compress: bool,
@@ -291,6 +294,7 @@ pub fn write(
             title,
             sheets,
             faces,
+            drawn,
             digests,
             bookmarks,
             compress,
@@ -328,6 +332,10 @@ impl Ahead {
             if self.done.load(Ordering::Relaxed) {
                 return;
             }
+            // One the writer has drawn already (it got ahead): its tree may be gone.
+            if k < self.drawn.load(Ordering::Relaxed) {
+                continue;
+            }
             drop(faces(f));
         }
     }
@@ -339,6 +347,7 @@ struct Job<'a> {
     title: &'a str,
     sheets: &'a [Sheet],
     faces: &'a super::Faces<'a>,
+    drawn: &'a (dyn Fn(usize) + Sync),
     digests: &'a Digests,
     bookmarks: &'a [Bookmark],
     compress: bool,
@@ -381,9 +390,10 @@ fn draw(
         let mut p = doc.start_page_with(ps);
         let mut surface = p.surface();
         for pl in &s.placements {
-            let picture = (job.faces)(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
+                // Asked for only here: a face placed again is drawn from its graphic.
+                let picture = (job.faces)(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
                 for tree in picture.trees() {
@@ -392,6 +402,7 @@ fn draw(
                 }
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));
+                (job.drawn)(pl.face);
                 ahead.drawn.fetch_add(1, Ordering::Relaxed);
                 prefetch.unpark();
             }
@@ -442,7 +453,16 @@ mod tests {
         );
         let mut s = sheet.clone();
         s.placements.clear();
-        write("t", &[s], &|_| None, &Digests::default(), &[], true).unwrap()
+        write(
+            "t",
+            &[s],
+            &|_| None,
+            &|_| {},
+            &Digests::default(),
+            &[],
+            true,
+        )
+        .unwrap()
     }
 
     #[test]

@@ -67,6 +67,7 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, std::sync::Arc<usvg::Tree>) {
         "text",
         std::slice::from_ref(&sheet),
         &|_| Some(cardstock::export::Stack::one(tree.clone())),
+        &|_| {},
         &Default::default(),
         &[],
         true,

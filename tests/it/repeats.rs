@@ -135,6 +135,7 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
         "cards",
         &sheets,
         &|i| trees.get(i).cloned().map(cardstock::export::Stack::one),
+        &|_| {},
         &Default::default(),
         &[],
         true,

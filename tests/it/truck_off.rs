@@ -768,3 +768,54 @@ fn a_problem_in_the_layers_svg_is_shown_at_its_line_once() {
     );
     assert_eq!(out.matches("Nosuchfont`, which").count(), 1, "{out}");
 }
+
+#[test]
+fn each_sheets_tree_is_dropped_once_the_last_file_has_drawn_it() {
+    // The 40 sheets are parsed (and preflighted) first, then drawn by both PDFs,
+    // then, with PNGs asked for, rasterised: each tree is dropped after its last
+    // use, not kept to the face store's budget, so the trees of a thousand sheets
+    // are never all held while the PDFs grow.
+    use cardstock::options::Options;
+    use cardstock::pipeline::{build_then, Caches};
+    let tmp = project_copy(&["truck-off"]);
+    let project = cardstock::project::Project::disk(tmp.path()).unwrap();
+    for png in [false, true] {
+        let opts = Options {
+            png,
+            dpi: 20.0,
+            ..Options::default()
+        };
+        let mut kept = None;
+        let built = build_then(
+            &project,
+            "truck-off",
+            &opts,
+            Caches::default(),
+            |_, rendered, _| {
+                kept = Some((rendered.store.len(), rendered.store.trees_kept()));
+            },
+        );
+        assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
+        assert_eq!(
+            kept,
+            Some((40, 0)),
+            "faces, trees kept after delivery (PNGs: {png})"
+        );
+    }
+    // The live preview draws nothing: it keeps the trees for the page.
+    let opts = Options {
+        encode: false,
+        ..Options::default()
+    };
+    let mut kept = None;
+    build_then(
+        &project,
+        "truck-off",
+        &opts,
+        Caches::default(),
+        |_, r, _| {
+            kept = Some(r.store.trees_kept());
+        },
+    );
+    assert_eq!(kept, Some(40));
+}

@@ -327,11 +327,27 @@ fn lay_out(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Optio
 /// use.
 ///
 /// It belongs to one font database, like [`GlyphOutlines`](crate::GlyphOutlines),
-/// and holds at most `budget` bytes (roughly); past that, new layouts are not kept.
+/// and holds at most `budget` bytes (roughly) of layouts met more than once; past
+/// that, new layouts are not kept. A layout met once is kept on trial, with the
+/// newest others within a sixteenth of the budget, and kept for good when it is
+/// met again: text laid out once only (a pad sheet's own number) passes through
+/// the trial instead of filling the budget.
 pub struct TextLayouts {
     fontdb: Arc<Database>,
     budget: usize,
-    kept: std::sync::RwLock<(std::collections::HashMap<Vec<u8>, Option<Laid>>, usize)>,
+    kept: std::sync::RwLock<Kept>,
+}
+
+/// The layouts of a [`TextLayouts`]: those met again, and those on trial (by key:
+/// the layout, its weight and when it came, oldest first in `trial_order`).
+#[derive(Default)]
+struct Kept {
+    main: std::collections::HashMap<Vec<u8>, Option<Laid>>,
+    main_weight: usize,
+    trial: std::collections::HashMap<Vec<u8>, (Option<Laid>, usize, u64)>,
+    trial_order: std::collections::VecDeque<(u64, Vec<u8>)>,
+    trial_weight: usize,
+    arrivals: u64,
 }
 
 impl TextLayouts {
@@ -347,7 +363,10 @@ impl TextLayouts {
 
     /// How many layouts the store holds.
     pub fn len(&self) -> usize {
-        self.kept.read().map(|k| k.0.len()).unwrap_or(0)
+        self.kept
+            .read()
+            .map(|k| k.main.len() + k.trial.len())
+            .unwrap_or(0)
     }
 
     /// Whether the store holds no layout.
@@ -410,16 +429,63 @@ impl TextLayouts {
         Some(k.0)
     }
 
+    /// The layout kept under `key`; one on trial is kept for good now.
     fn get(&self, key: &[u8]) -> Option<Option<Laid>> {
-        self.kept.read().ok()?.0.get(key).cloned()
+        {
+            let kept = self.kept.read().ok()?;
+            if let Some(laid) = kept.main.get(key) {
+                return Some(laid.clone());
+            }
+            if !kept.trial.contains_key(key) {
+                return None;
+            }
+        }
+        let mut kept = self.kept.write().ok()?;
+        let kept = &mut *kept;
+        if let Some(laid) = kept.main.get(key) {
+            return Some(laid.clone());
+        }
+        let (laid, weight, _) = kept.trial.remove(key)?;
+        kept.trial_weight -= weight;
+        // The order keeps the key until it comes up; drop such keys in bulk.
+        if kept.trial_order.len() > 2 * kept.trial.len() + 64 {
+            let trial = &kept.trial;
+            kept.trial_order
+                .retain(|(arrival, key)| trial.get(key).is_some_and(|e| e.2 == *arrival));
+        }
+        if kept.main_weight + weight <= self.budget {
+            kept.main_weight += weight;
+            kept.main.insert(key.to_vec(), laid.clone());
+        }
+        Some(laid)
     }
 
+    /// Puts a new layout on trial, forgetting the oldest ones on trial past a
+    /// sixteenth of the budget.
     fn insert(&self, key: Vec<u8>, laid: Option<Laid>) {
         let weight = key.len() + laid.as_ref().map_or(0, Laid::weight);
-        if let Ok(mut kept) = self.kept.write() {
-            if kept.1 + weight <= self.budget && !kept.0.contains_key(&key) {
-                kept.1 += weight;
-                kept.0.insert(key, laid);
+        let Ok(mut kept) = self.kept.write() else {
+            return;
+        };
+        let kept = &mut *kept;
+        if kept.main.contains_key(&key) || kept.trial.contains_key(&key) {
+            return;
+        }
+        kept.arrivals += 1;
+        let arrival = kept.arrivals;
+        kept.trial_order.push_back((arrival, key.clone()));
+        kept.trial.insert(key, (laid, weight, arrival));
+        kept.trial_weight += weight;
+        while kept.trial_weight > self.budget / 16 {
+            let Some((arrival, key)) = kept.trial_order.pop_front() else {
+                break;
+            };
+            // Only the entry that came then: one kept for good, or forgotten and
+            // put on trial again since, stays.
+            if kept.trial.get(&key).is_some_and(|e| e.2 == arrival) {
+                if let Some((_, weight, _)) = kept.trial.remove(&key) {
+                    kept.trial_weight -= weight;
+                }
             }
         }
     }
