@@ -15,6 +15,25 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `mi_option_purge_delay` (its place in `mi_option_e`, mimalloc.h; the
+/// crate names no constant for it): how long freed memory is held before it goes
+/// back to the system.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// How long freed memory is held, in ms. mimalloc 3 holds it for a second, longer
+/// than most builds run, so a build's peak was nearly all it ever allocated: Truck
+/// Off with 1,000 pad sheets peaked at 72 MB, and at 52 MB with 25 ms (every game
+/// 66 -> 58 MB; about 1 % more CPU, 2.5 % with 1,000 sheets; 10 ms saved 3 MB
+/// more for twice the CPU).
+const PURGE_DELAY_MS: std::ffi::c_long = 25;
+
+/// Sets [`PURGE_DELAY_MS`].
+fn give_freed_memory_back_sooner() {
+    // SAFETY: mi_option_set only stores the value, which mimalloc reads when it
+    // next purges; it may be called at any time, from any thread.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+}
+
 /// Turns TOML game data and SVG templates into checked, print-ready cards, chits,
 /// money, player aids and boards (PDF, SVG, PNG).
 #[derive(Parser)]
@@ -54,6 +73,7 @@ enum Command {
 }
 
 fn main() {
+    give_freed_memory_back_sooner();
     let cli = Cli::parse();
     let code = match &cli.command {
         Command::Build(a) => cmd::build::run(a),
@@ -71,6 +91,23 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+
+    #[test]
+    fn the_purge_delay_option_is_the_one_set() {
+        use libmimalloc_sys::mi_option_get;
+        // SAFETY: reading and setting mimalloc options is safe at any time.
+        unsafe {
+            // mimalloc 3's default purge delay, 1,000 ms, and no other option's.
+            if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+                assert_eq!(mi_option_get(super::MI_OPTION_PURGE_DELAY), 1000);
+            }
+            super::give_freed_memory_back_sooner();
+            assert_eq!(
+                mi_option_get(super::MI_OPTION_PURGE_DELAY),
+                super::PURGE_DELAY_MS
+            );
+        }
+    }
 
     #[test]
     fn every_subcommand_parses() {
