@@ -455,7 +455,11 @@ impl<'a> FaceStore<'a> {
                 *cell = Parsed::Dropped;
             }
         }
-        let mut kept = lock(&self.kept);
+        self.forget(&mut lock(&self.kept), i);
+    }
+
+    /// Takes face `i` off the kept trees' list and their estimated bytes.
+    fn forget(&self, kept: &mut Kept, i: usize) {
         if kept.used.remove(&i).is_some() {
             kept.bytes = kept.bytes.saturating_sub(self.cost(i));
         }
@@ -482,12 +486,11 @@ impl<'a> FaceStore<'a> {
     /// Notes that face `i`'s tree was just used, and drops the least recently used
     /// others while the kept trees are over [`TREE_BUDGET`].
     fn keep(&self, i: usize) {
-        let cost = |f: usize| self.cost(f);
         let mut kept = lock(&self.kept);
         kept.clock += 1;
         let now = kept.clock;
         if kept.used.insert(i, now).is_none() {
-            kept.bytes = kept.bytes.saturating_add(cost(i));
+            kept.bytes = kept.bytes.saturating_add(self.cost(i));
         }
         while kept.bytes > TREE_BUDGET && kept.used.len() > 1 {
             // The least recently used other face whose cell is not busy (a face
@@ -499,8 +502,7 @@ impl<'a> FaceStore<'a> {
                 .min_by_key(|(_, &t)| t)
                 .map(|(&f, _)| f);
             let Some(f) = victim else { break };
-            kept.used.remove(&f);
-            kept.bytes = kept.bytes.saturating_sub(cost(f));
+            self.forget(&mut kept, f);
             if let Ok(mut cell) = self.parsed[f].try_lock() {
                 if matches!(*cell, Parsed::Picture(_)) {
                     *cell = Parsed::Dropped;

@@ -239,7 +239,9 @@ fn real_folders_exist(out: &Path, rel_dir: &Path) -> Result<(), WriteError> {
 fn unchanged(path: &Path, body: &Body) -> bool {
     match body {
         Body::Memory(bytes) => holds(path, bytes),
-        Body::Disk { path: kept, .. } => spill::same_files(kept, path),
+        // It waits on disk because the file did not hold its bytes when they were
+        // made (`Outputs::body` compares before spilling): not read again here.
+        Body::Disk { .. } => false,
         Body::Written { stamp, .. } => Stamp::of(path).as_ref() == Some(stamp),
     }
 }
@@ -290,20 +292,25 @@ const STAGING: &str = ".cardstock-staging-";
 /// the lock, so no build is using them). One whose `old/` holds a replaced file
 /// is kept: the build died while moving files, and that may be the only copy.
 fn remove_stale_staging(out: &Path) {
-    let Ok(entries) = fs::read_dir(out) else {
-        return;
-    };
-    for e in entries.flatten() {
-        if !e.file_name().to_string_lossy().starts_with(STAGING) {
-            continue;
-        }
-        let path = e.path();
-        let folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+    for path in folders_named(out, STAGING) {
         let old_empty = fs::read_dir(path.join("old")).map_or(true, |mut d| d.next().is_none());
-        if folder && old_empty {
+        if old_empty {
             let _ = fs::remove_dir_all(&path);
         }
     }
+}
+
+/// The real folders (no links) in `out` whose names start with `prefix`.
+fn folders_named(out: &Path, prefix: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(out) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .map(|e| e.path())
+        .filter(|path| fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()))
+        .collect()
 }
 
 /// Writes every file of `outputs` into the folder `under` (a plain relative path,

@@ -99,9 +99,10 @@ pub fn deliver(
 ) -> Reported<Delivered> {
     let prefix = opts.profile.id.clone();
     let start = std::time::Instant::now();
-    // The PNGs come after the profile's files: their faces' trees are kept for them.
-    let pngs = opts.encode && opts.png && opts.profile.output != Output::FacePng;
-    if pngs {
+    // A PNG of every face (unless the profile's files are those), made after the
+    // profile's files: the faces' trees are kept for it.
+    let face_pngs = opts.png && opts.profile.output != Output::FacePng;
+    if face_pngs && opts.encode {
         r.store.will_use(0..r.store.len());
     }
     let mut result = match opts.profile.output {
@@ -130,7 +131,7 @@ pub fn deliver(
             );
         }
     }
-    if opts.png && opts.profile.output != Output::FacePng {
+    if face_pngs {
         let start = std::time::Instant::now();
         let pngs = png_all(r, opts.dpi, cache, &delivered.outputs, &prefix);
         delivered.timings.push(("png", start.elapsed()));

@@ -9,7 +9,7 @@
 //! folder whose `.lock` can be locked belongs to no running build.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -95,17 +95,7 @@ impl std::fmt::Debug for Spill {
 /// build's). A folder whose `.lock` is missing (a build that is making it right
 /// now) is left.
 pub(super) fn remove_stale(out: &Path) {
-    let Ok(entries) = fs::read_dir(out) else {
-        return;
-    };
-    for e in entries.flatten() {
-        if !e.file_name().to_string_lossy().starts_with(PREFIX) {
-            continue;
-        }
-        let path = e.path();
-        if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
-            continue;
-        }
+    for path in super::folders_named(out, PREFIX) {
         let mut options = OpenOptions::new();
         options.read(true).write(true);
         super::no_follow(&mut options);
@@ -114,35 +104,6 @@ pub(super) fn remove_stale(out: &Path) {
         };
         if lock.try_lock().is_ok() {
             let _ = fs::remove_dir_all(&path);
-        }
-    }
-}
-
-/// Whether the files at `a` and `b` hold the same bytes (`b` not read through a
-/// link); `false` if either cannot be read.
-pub(super) fn same_files(a: &Path, b: &Path) -> bool {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    super::no_follow(&mut options);
-    let (Ok(fa), Ok(fb)) = (File::open(a), options.open(b)) else {
-        return false;
-    };
-    match (fa.metadata(), fb.metadata()) {
-        (Ok(ma), Ok(mb)) if mb.is_file() && ma.len() == mb.len() => {}
-        _ => return false,
-    }
-    let (mut ra, mut rb) = (io::BufReader::new(fa), io::BufReader::new(fb));
-    let (mut ba, mut bb) = (vec![0; 64 << 10], vec![0; 64 << 10]);
-    loop {
-        let n = match ra.read(&mut ba) {
-            Ok(n) => n,
-            Err(_) => return false,
-        };
-        if n == 0 {
-            return rb.read(&mut bb[..1]).is_ok_and(|m| m == 0);
-        }
-        if rb.read_exact(&mut bb[..n]).is_err() || ba[..n] != bb[..n] {
-            return false;
         }
     }
 }
