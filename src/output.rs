@@ -472,6 +472,19 @@ impl crate::export::png::PngCache for DiskPngCache {
 mod tests {
     use super::*;
 
+    /// Files `(path, bytes)`, held in memory, or with `spill: Some((out, under))`
+    /// spilling into `out` from the first byte on.
+    fn outputs(spill: Option<(&Path, &str)>, files: &[(&str, &[u8])]) -> Outputs {
+        let mut o = match spill {
+            Some((out, under)) => Outputs::spilling_into(out, Path::new(under), 0),
+            None => Outputs::default(),
+        };
+        for (path, bytes) in files {
+            o.add(*path, "", bytes.to_vec());
+        }
+        o
+    }
+
     #[test]
     fn threads_making_the_same_cache_folder_all_succeed() {
         // Faces are rasterised in parallel and the first ones all make the cache
@@ -503,10 +516,14 @@ mod tests {
         fs::write(out.join("sub/b.png"), b"old b").unwrap();
         // `c/` is a file where a folder is needed: the third move fails.
         fs::write(out.join("c"), b"a file").unwrap();
-        let mut o = Outputs::default();
-        o.add("a.pdf", "", b"new a".to_vec());
-        o.add("sub/b.png", "", b"new b".to_vec());
-        o.add("c/d.png", "", b"new d".to_vec());
+        let o = outputs(
+            None,
+            &[
+                ("a.pdf", b"new a"),
+                ("sub/b.png", b"new b"),
+                ("c/d.png", b"new d"),
+            ],
+        );
         let e = write_all(&o, out, Path::new("")).unwrap_err();
         assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
         assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"old a");
@@ -528,20 +545,14 @@ mod tests {
         // Died while moving: an old file kept aside.
         fs::create_dir_all(out.join(".cardstock-staging-b/old")).unwrap();
         fs::write(out.join(".cardstock-staging-b/old/0"), b"old a").unwrap();
-        let mut o = Outputs::default();
-        o.add("a.pdf", "", b"new a".to_vec());
+        let o = outputs(None, &[("a.pdf", b"new a")]);
         write_all(&o, out, Path::new("")).unwrap();
         assert!(!out.join(".cardstock-staging-a").exists());
         assert_eq!(
             fs::read(out.join(".cardstock-staging-b/old/0")).unwrap(),
             b"old a"
         );
-        let left: Vec<_> = fs::read_dir(out)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with(STAGING))
-            .collect();
-        assert_eq!(left, [".cardstock-staging-b"]);
+        assert_eq!(named(out, STAGING), [".cardstock-staging-b"]);
     }
 
     /// The names in `dir` that start with `prefix`.
@@ -587,11 +598,7 @@ mod tests {
     fn a_rebuild_leaves_files_it_finds_already_written() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
-        let build = |bytes: &[u8]| {
-            let mut o = Outputs::spilling_into(out, Path::new("game"), 0);
-            o.add("big.png", "", bytes.to_vec());
-            o
-        };
+        let build = |bytes: &[u8]| outputs(Some((out, "game")), &[("big.png", bytes)]);
         write_all(&build(b"first"), out, Path::new("game")).unwrap();
         let written = Stamp::of(&out.join("game/big.png")).unwrap();
         // The same bytes again: found written, neither spilled nor written.
@@ -621,9 +628,10 @@ mod tests {
         fs::create_dir(out.join("game")).unwrap();
         fs::write(out.join("game/a.png"), b"old a").unwrap();
         fs::write(out.join("game/c"), b"a file where a folder goes").unwrap();
-        let mut o = Outputs::spilling_into(out, Path::new("game"), 0);
-        o.add("a.png", "", b"new a".to_vec());
-        o.add("c/d.png", "", b"new d".to_vec());
+        let o = outputs(
+            Some((out, "game")),
+            &[("a.png", b"new a"), ("c/d.png", b"new d")],
+        );
         assert!(matches!(o.files()[0].body, Body::Disk { .. }));
         let e = write_all(&o, out, Path::new("game")).unwrap_err();
         assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
@@ -639,15 +647,13 @@ mod tests {
     fn a_build_that_spilled_and_failed_leaves_no_output_folder_it_made() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("new/output");
-        let mut o = Outputs::spilling_into(&out, Path::new("game"), 0);
-        o.add("a.png", "", b"spilled".to_vec());
+        let o = outputs(Some((&out, "game")), &[("a.png", b"spilled")]);
         assert!(matches!(o.files()[0].body, Body::Disk { .. }));
         assert!(out.is_dir());
         drop(o);
         assert!(!tmp.path().join("new").exists());
         // One it wrote into stays.
-        let mut o = Outputs::spilling_into(&out, Path::new("game"), 0);
-        o.add("a.png", "", b"spilled".to_vec());
+        let o = outputs(Some((&out, "game")), &[("a.png", b"spilled")]);
         write_all(&o, &out, Path::new("game")).unwrap();
         drop(o);
         assert_eq!(fs::read(out.join("game/a.png")).unwrap(), b"spilled");
@@ -662,10 +668,8 @@ mod tests {
         fs::write(out.join(".cardstock-spill-dead/.lock"), b"").unwrap();
         fs::write(out.join(".cardstock-spill-dead/0"), b"leftover").unwrap();
         // A running build's (another Outputs spilling into the same folder).
-        let mut running = Outputs::spilling_into(out, Path::new("other"), 0);
-        running.add("x.png", "", b"waiting".to_vec());
-        let mut o = Outputs::default();
-        o.add("a.pdf", "", b"new a".to_vec());
+        let running = outputs(Some((out, "other")), &[("x.png", b"waiting")]);
+        let o = outputs(None, &[("a.pdf", b"new a")]);
         write_all(&o, out, Path::new("game")).unwrap();
         assert!(!out.join(".cardstock-spill-dead").exists());
         assert_eq!(named(out, ".cardstock-spill-").len(), 1);
@@ -684,22 +688,19 @@ mod tests {
         fs::create_dir(&out).unwrap();
         // A link at a file's place is replaced; a link at a folder's place is refused.
         std::os::unix::fs::symlink(outside.join("victim.pdf"), out.join("a.pdf")).unwrap();
-        let mut o = Outputs::default();
-        o.add("a.pdf", "", b"new".to_vec());
+        let o = outputs(None, &[("a.pdf", b"new")]);
         write_all(&o, &out, Path::new("")).unwrap();
         assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
         assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"new");
         std::os::unix::fs::symlink(&outside, out.join("game")).unwrap();
-        let mut o = Outputs::default();
-        o.add("game/victim.pdf", "", b"overwritten".to_vec());
+        let o = outputs(None, &[("game/victim.pdf", b"overwritten")]);
         assert!(matches!(
             write_all(&o, &out, Path::new("")),
             Err(WriteError::NotAFolder(_))
         ));
         assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
         // The game's folder itself a link (say, into the project's data): refused.
-        let mut o = Outputs::default();
-        o.add("home/a.pdf", "", b"into the link".to_vec());
+        let o = outputs(None, &[("home/a.pdf", b"into the link")]);
         assert!(matches!(
             write_all(&o, &out, Path::new("game")),
             Err(WriteError::NotAFolder(_))

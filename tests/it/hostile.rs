@@ -368,13 +368,8 @@ fn many_faces_as_files_wait_on_disk_not_in_memory() {
             "sheet {n} differs from sheet 1 beyond its number"
         );
     }
-    let mut left: Vec<String> = std::fs::read_dir(tmp.path().join("out"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
     assert_eq!(
-        left,
+        names_in(&tmp.path().join("out"), ""),
         [".cardstock.lock", "truck-off"],
         "no spill folder left"
     );
@@ -595,39 +590,56 @@ fn files_that_cannot_wait_on_disk_fail_the_write_cleanly() {
     let out = tmp.path().join("output");
     let before = files_under(&out);
     let o = run_with_file_limit(tmp.path(), &args, 60_000);
-    let (stdout, stderr) = texts(&o);
-    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    let stderr = failed_leaving(&o, &out, &before);
     assert!(
         stderr.contains("output/truck-off/home/svg/pad/041-front.svg: the file is larger than this system lets a program write"),
         "{stderr}"
     );
-    let after = files_under(&out);
-    assert_eq!(
-        before.keys().collect::<Vec<_>>(),
-        after.keys().collect::<Vec<_>>(),
-        "no file added or removed, no staging or spill folder left"
-    );
-    assert!(before == after, "an old file changed");
     // Killed by the limit's signal while spilling (as `ulimit -f` does): the spill
     // folder is left behind, and the next build that writes removes it.
     use std::os::unix::process::ExitStatusExt;
     let o = run_with_file_limit_and(tmp.path(), &args, 60_000, false);
     assert_eq!(o.status.signal(), Some(libc::SIGXFSZ), "{:?}", texts(&o));
-    let spill = |out: &Path| {
-        std::fs::read_dir(out)
-            .unwrap()
-            .filter(|e| {
-                let name = e.as_ref().unwrap().file_name();
-                name.to_string_lossy().starts_with(".cardstock-spill-")
-            })
-            .count()
-    };
+    let spill = |out: &Path| names_in(out, ".cardstock-spill-").len();
     assert_eq!(spill(&out), 1, "a killed build leaves its spill folder");
     let o = run(tmp.path(), &args);
     assert!(o.status.success(), "{:?}", texts(&o));
     assert_eq!(spill(&out), 0, "the next build removes it");
     assert!(files_under(&out).len() >= 220);
+}
+
+/// The names in `dir` that start with `prefix`, sorted.
+fn names_in(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(prefix))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Checks that the build `o` failed (exit 1, no panic) and left the files under
+/// `out` as they were (`before`): none added or removed (no staging or spill
+/// folder either), none changed. Returns its stderr.
+fn failed_leaving(
+    o: &Output,
+    out: &Path,
+    before: &std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
+) -> String {
+    let (stdout, stderr) = texts(o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let after = files_under(out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "no file added or removed, no staging or spill folder left"
+    );
+    for (path, bytes) in before {
+        assert!(after[path] == *bytes, "{} changed", path.display());
+    }
+    stderr
 }
 
 /// Runs `cardstock args` in `dir` with every file it writes limited to `bytes`
@@ -696,24 +708,13 @@ fn a_write_that_fails_part_way_leaves_the_old_output() {
         "name = \"Ace of Limits\"",
     );
     let o = run_with_file_limit(p.path(), &["build"], 4096);
-    let (stdout, stderr) = texts(&o);
-    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    let stderr = failed_leaving(&o, &out, &before);
     assert!(
         stderr.contains("output/mini/home/mini.pdf: the file is larger than this system lets a program write: File too large (os error 27)"),
         "{stderr}"
     );
     assert!(stderr.contains("check the file size limit"), "{stderr}");
     assert!(!stderr.contains(".cardstock-staging-"), "{stderr}");
-    let after = files_under(&out);
-    assert_eq!(
-        before.keys().collect::<Vec<_>>(),
-        after.keys().collect::<Vec<_>>(),
-        "no file added or removed, no staging folder left"
-    );
-    for (path, bytes) in &before {
-        assert!(after[path] == *bytes, "{} changed", path.display());
-    }
     // Without the limit the same build writes, and the PDF changes.
     let o = run(p.path(), &["build"]);
     assert!(o.status.success(), "{:?}", texts(&o));
@@ -741,22 +742,11 @@ fn a_write_that_fails_part_way_leaves_the_old_output() {
         "name = \"Ace of Limits\"",
     );
     let o = run_with_file_limit(p.path(), &args, 20_000);
-    let (stdout, stderr) = texts(&o);
-    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    let stderr = failed_leaving(&o, &out, &before);
     assert!(
         stderr.contains("output/mini/home/png/cards/001-front.png: the file is larger than this system lets a program write"),
         "the PDF staged, the PNG after it failed: {stderr}"
     );
-    let after = files_under(&out);
-    assert_eq!(
-        before.keys().collect::<Vec<_>>(),
-        after.keys().collect::<Vec<_>>(),
-        "no file added or removed, no staging folder left"
-    );
-    for (path, bytes) in &before {
-        assert!(after[path] == *bytes, "{} changed", path.display());
-    }
     cache_is_clean(&out);
     let o = run(p.path(), &args);
     assert!(o.status.success(), "{:?}", texts(&o));
@@ -778,13 +768,7 @@ fn a_write_that_fails_part_way_leaves_the_old_output() {
     let o = run_with_file_limit_and(p.path(), &["build"], 4096, false);
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(o.status.signal(), Some(libc::SIGXFSZ), "{:?}", texts(&o));
-    let staging = |out: &Path| -> Vec<String> {
-        std::fs::read_dir(out)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with(".cardstock-staging-"))
-            .collect()
-    };
+    let staging = |out: &Path| names_in(out, ".cardstock-staging-");
     assert_eq!(staging(&out).len(), 1, "the killed build's staging folder");
     let after: std::collections::BTreeMap<_, _> = files_under(&out)
         .into_iter()

@@ -577,6 +577,19 @@ fn add_to_layer(templates: &Path, line: &str) {
     );
 }
 
+/// Runs the check with `line` added to the pad's layer ([`add_to_layer`]), which
+/// must fail; returns its output.
+fn broken_layer(line: &str) -> String {
+    broken(|d| add_to_layer(&templates_of(d), line))
+}
+
+/// Checks that `out` shows every one of `parts`.
+fn shows(out: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(out.contains(part), "no {part:?} in:\n{out}");
+    }
+}
+
 #[test]
 fn each_sheet_is_its_layer_and_its_own_front() {
     let dir = built().join("truck-off/home/svg/pad");
@@ -598,18 +611,14 @@ fn each_sheet_is_its_layer_and_its_own_front() {
 
 #[test]
 fn a_layer_cannot_use_what_differs_between_sheets() {
-    let out = broken(|d| add_to_layer(&templates_of(d), "<text x=\"9\" y=\"9\">{{ copy }}</text>"));
-    assert!(
-        out.contains("error: template uses `copy`, which a layer does not see"),
-        "{out}"
-    );
-    assert!(
-        out.contains("templates/truck-off/sheet-layer.svg:17:22"),
-        "{out}"
-    );
-    assert!(
-        out.contains("draw what differs from face to face in the front template"),
-        "{out}"
+    let out = broken_layer("<text x=\"9\" y=\"9\">{{ copy }}</text>");
+    shows(
+        &out,
+        &[
+            "error: template uses `copy`, which a layer does not see",
+            "templates/truck-off/sheet-layer.svg:17:22",
+            "draw what differs from face to face in the front template",
+        ],
     );
 }
 
@@ -622,12 +631,14 @@ fn a_layer_of_another_size_or_with_the_fronts_ids_is_refused() {
         )
         .unwrap()
     });
-    assert!(
-        out.contains("error: the layer's root <svg> has viewBox `0 0 100 100` but the front's has `0 0 139.7 215.9`"),
-        "{out}"
+    shows(
+        &out,
+        &[
+            "error: the layer's root <svg> has viewBox `0 0 100 100` but the front's has `0 0 139.7 215.9`",
+            "data/truck-off/game.toml:90",
+            "extend common/face.svg in both",
+        ],
     );
-    assert!(out.contains("data/truck-off/game.toml:90"), "{out}");
-    assert!(out.contains("extend common/face.svg in both"), "{out}");
     let out = broken(|d| {
         for f in ["sheet-layer.svg", "sheet.svg"] {
             edit(
@@ -637,13 +648,12 @@ fn a_layer_of_another_size_or_with_the_fronts_ids_is_refused() {
             );
         }
     });
-    assert!(
-        out.contains("error: the layer and the front both define id `twice`"),
-        "{out}"
-    );
-    assert!(
-        out.contains("ids must be unique in the face the two make"),
-        "{out}"
+    shows(
+        &out,
+        &[
+            "error: the layer and the front both define id `twice`",
+            "ids must be unique in the face the two make",
+        ],
     );
 }
 
@@ -674,10 +684,9 @@ fn what_preflight_finds_in_the_layer_points_at_the_layer() {
     let o = run(tmp.path(), &["build", "truck-off", "--copies", "3"]);
     let (stdout, stderr) = texts(&o);
     let out = format!("{stdout}\n{stderr}");
-    assert!(out.contains("text \"EDGE\""), "{out}");
-    assert!(
-        out.contains("templates/truck-off/sheet-layer.svg:17:1"),
-        "{out}"
+    shows(
+        &out,
+        &["text \"EDGE\"", "templates/truck-off/sheet-layer.svg:17:1"],
     );
     // One warning for the three sheets that show it.
     assert_eq!(out.matches("text \"EDGE\"").count(), 1, "{out}");
@@ -685,19 +694,13 @@ fn what_preflight_finds_in_the_layer_points_at_the_layer() {
 
 #[test]
 fn a_layer_that_is_not_well_formed_is_shown_in_its_template() {
-    let out = broken(|d| {
-        add_to_layer(
-            &templates_of(d),
-            "<rect x=\"1\" y=\"1\" width=\"3\" height=\"3\"",
-        )
-    });
-    assert!(
-        out.contains("error: the rendered SVG does not parse: invalid name token at 4:1"),
-        "{out}"
-    );
-    assert!(
-        out.contains("templates/truck-off/sheet-layer.svg:18:9"),
-        "{out}"
+    let out = broken_layer("<rect x=\"1\" y=\"1\" width=\"3\" height=\"3\"");
+    shows(
+        &out,
+        &[
+            "error: the rendered SVG does not parse: invalid name token at 4:1",
+            "templates/truck-off/sheet-layer.svg:18:9",
+        ],
     );
     // Reported once, for the layer, not for each of the 40 sheets.
     assert_eq!(out.matches("does not parse").count(), 1, "{out}");
@@ -750,21 +753,13 @@ fn a_front_may_use_what_its_layer_defines() {
 
 #[test]
 fn a_problem_in_the_layers_svg_is_shown_at_its_line_once() {
-    let out = broken(|d| {
-        add_to_layer(
-            &templates_of(d),
-            "<text x=\"9\" y=\"9\" font-family=\"Nosuchfont\">X</text>",
-        )
-    });
-    assert!(
-        out.contains(
-            "error: text uses font-family `Nosuchfont`, which none of the game's fonts has"
-        ),
-        "{out}"
-    );
-    assert!(
-        out.contains("templates/truck-off/sheet-layer.svg:17:32"),
-        "{out}"
+    let out = broken_layer("<text x=\"9\" y=\"9\" font-family=\"Nosuchfont\">X</text>");
+    shows(
+        &out,
+        &[
+            "error: text uses font-family `Nosuchfont`, which none of the game's fonts has",
+            "templates/truck-off/sheet-layer.svg:17:32",
+        ],
     );
     assert_eq!(out.matches("Nosuchfont`, which").count(), 1, "{out}");
 }
