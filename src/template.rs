@@ -25,6 +25,7 @@ pub const RECURSION_LIMIT: usize = 64;
 pub const LOG: &str = "__cardstock_log";
 
 pub mod errors;
+pub mod maths;
 
 /// The filters cardstock adds to minijinja's own: `environment` registers exactly
 /// these (a unit test reads the registrations), and `docs/reference.md` documents
@@ -400,6 +401,7 @@ pub fn environment(
     env.add_function("connected", connected);
     env.add_function("steps", steps);
     env.add_function("close_pairs", close_pairs);
+    maths::register(&mut env);
     env.add_function(
         errors::LINE_MARKER,
         |state: &State, line: usize| -> String {

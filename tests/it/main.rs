@@ -6,6 +6,7 @@ mod common;
 mod architecture;
 mod cdp;
 mod determinism;
+mod drawing;
 
 mod black_pawn_trucking;
 mod errors;
