@@ -173,8 +173,22 @@ fn path(segments: &[Segment]) -> Option<Path> {
     pb.finish()
 }
 
-/// Draws a sheet's marks: lines stroked 0.25 pt, labels as real text.
+/// Draws a sheet's marks: lines stroked 0.25 pt (cut lines over their white
+/// halos, every halo first so that none covers a neighbour's line), labels as real
+/// text.
 fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
+    surface.set_fill(None);
+    for m in marks {
+        let (Some(width), Some(p)) = (m.stroke().halo(), path(&m.segments())) else {
+            continue;
+        };
+        surface.set_stroke(Some(Stroke {
+            paint: rgb_paint([0xff, 0xff, 0xff]),
+            width: pt(width),
+            ..Stroke::default()
+        }));
+        surface.draw_path(&p);
+    }
     for m in marks {
         if let Mark::Label {
             at,

@@ -307,8 +307,22 @@ pub fn marks(sheet: &Sheet, dpi: f64) -> Result<Vec<u8>, PngError> {
     encode(&page)
 }
 
-/// Draws marks (lines at least one pixel wide, labels as glyph outlines).
+/// Draws marks (lines at least one pixel wide, cut lines over their white halos,
+/// labels as glyph outlines).
 fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
+    for m in marks {
+        let (Some(width), Some(p)) = (m.stroke().halo(), path(&m.segments(), scale)) else {
+            continue;
+        };
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(0xff, 0xff, 0xff, 255);
+        paint.anti_alias = true;
+        let stroke = tiny_skia::Stroke {
+            width: ((width * scale) as f32).max(2.0),
+            ..tiny_skia::Stroke::default()
+        };
+        page.stroke_path(&p, &paint, &stroke, Transform::identity(), None);
+    }
     for m in marks {
         if let Mark::Label {
             at,

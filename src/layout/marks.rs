@@ -12,7 +12,8 @@ pub const MARK_WIDTH: f64 = 0.25 / crate::units::PT_PER_MM;
 pub enum Stroke {
     /// A crop mark or target: thin, black.
     Crop,
-    /// A cut line along a part's outline: thin, grey.
+    /// A cut line along a part's outline: thin, grey, over a wider white line
+    /// ([`Stroke::halo`]).
     Cut,
     /// A fold line or cut guide: thin, dark grey, dashed (2 mm on, 1.5 mm off).
     Guide,
@@ -35,7 +36,22 @@ impl Stroke {
             _ => None,
         }
     }
+
+    /// The width in mm of a white line drawn under this one, if any: a cut line
+    /// runs over the parts' own bleed, and on a dark part the grey line alone
+    /// vanishes. White under grey shows on any background: the white where the
+    /// part is dark, the grey where it is light.
+    pub fn halo(self) -> Option<f64> {
+        match self {
+            Stroke::Cut => Some(CUT_HALO_WIDTH),
+            _ => None,
+        }
+    }
 }
+
+/// The white line under a cut line: 1 pt, so that 0.37 pt of white shows on each
+/// side of the 0.25 pt grey line (about two dots of a 300 dpi printer).
+pub const CUT_HALO_WIDTH: f64 = 1.0 / crate::units::PT_PER_MM;
 
 /// Where a label's `x` is: its start, middle or end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -72,3 +72,94 @@ fn cos_and_sin_place_symbols_on_a_circle() {
     // sqrt(2) * 19.05 = 26.940... rounded to two decimals.
     assert!(svg.contains(">26.94</text>"), "{svg}");
 }
+
+/// Page `page` (from 1) of `pdf` rasterised at `dpi`: its width, height and RGB
+/// pixels.
+fn raster(pdf: &Path, page: usize, dpi: u32) -> (usize, usize, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("page");
+    let p = page.to_string();
+    let o = std::process::Command::new("pdftoppm")
+        .args([
+            "-r",
+            &dpi.to_string(),
+            "-f",
+            &p,
+            "-l",
+            &p,
+            "-png",
+            "-singlefile",
+        ])
+        .arg(pdf)
+        .arg(&stem)
+        .output()
+        .expect("pdftoppm (poppler-utils) is installed");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (info, px) = decode_png(&std::fs::read(stem.with_extension("png")).unwrap());
+    let rgb = match info.color_type {
+        png::ColorType::Rgb => px,
+        png::ColorType::Rgba => px.chunks(4).flat_map(|c| [c[0], c[1], c[2]]).collect(),
+        other => panic!("{other:?}"),
+    };
+    (info.width as usize, info.height as usize, rgb)
+}
+
+#[test]
+fn a_chits_cut_line_shows_on_a_dark_fill_and_on_a_light_one() {
+    let tmp = base_copy();
+    // The sun chits white, the moon chits near black, out to the bleed edge.
+    std::fs::write(
+        tmp.path().join("templates/mini/token.svg"),
+        r##"{% extends "common/face.svg" %}
+{% block body %}
+<rect x="-1.5" y="-1.5" width="{{ face.full_width }}" height="{{ face.full_height }}" fill="{{ '#ffffff' if row.id == 'sun' else '#101820' }}"/>
+{% endblock %}
+"##,
+    )
+    .unwrap();
+    build(tmp.path(), &["build"]);
+    let pdf = tmp.path().join("output/mini/home/mini-one-sided.pdf");
+    let read = crate::print::read_pdf(&pdf);
+    let (k, page) = read
+        .pages
+        .iter()
+        .enumerate()
+        .find(|(_, p)| !p.faces.is_empty())
+        .expect("a chit sheet");
+    assert_eq!(page.faces.len(), 4, "two chits of each suit");
+    let dpi = 300;
+    let (w, _, rgb) = raster(&pdf, k + 1, dpi);
+    let px_per_mm = dpi as f64 / 25.4;
+    let light = |x: f64, y: f64| {
+        let (i, j) = ((x * px_per_mm) as usize, (y * px_per_mm) as usize);
+        let p = &rgb[(j * w + i) * 3..][..3];
+        (p[0] as u32 + p[1] as u32 + p[2] as u32) / 3
+    };
+    let (mut dark, mut white) = (0, 0);
+    for f in &page.faces {
+        let (cx, cy) = ((f.bbox.x0 + f.bbox.x1) / 2.0, (f.bbox.y0 + f.bbox.y1) / 2.0);
+        let r = (f.bbox.x1 - f.bbox.x0) / 2.0 - 1.5; // the trim: 3/4 in round
+        let inside = light(cx, cy);
+        for a in 0..12 {
+            let (dx, dy) = ((a as f64 * 0.5236).cos(), (a as f64 * 0.5236).sin());
+            // Across the cut line, from 0.6 mm inside to 0.6 mm outside.
+            let across: Vec<u32> = (0..=60)
+                .map(|s| r - 0.6 + s as f64 * 0.02)
+                .map(|d| light(cx + d * dx, cy + d * dy))
+                .collect();
+            let (lo, hi) = (*across.iter().min().unwrap(), *across.iter().max().unwrap());
+            if inside < 60 {
+                dark += 1;
+                // The white under the grey line shows on the dark chit.
+                assert!(hi > 170, "dark chit at {a}: {across:?}");
+                // The chit's own dark bleed either side of it.
+                assert!(across[0] < 60 && across[60] < 60, "{across:?}");
+            } else {
+                white += 1;
+                // The grey line shows on the white chit.
+                assert!(lo < 190, "white chit at {a}: {across:?}");
+            }
+        }
+    }
+    assert_eq!((dark, white), (24, 24));
+}

@@ -82,13 +82,14 @@ pub struct Face {
     pub clip: R,
 }
 
-/// A stroked path: its points (control points included), dashed or solid, grey or
-/// black.
+/// A stroked path: its points (control points included), dashed or solid; black,
+/// white or grey.
 #[derive(Debug, Clone)]
 pub struct Line {
     pub points: Vec<(f64, f64)>,
     pub dashed: bool,
     pub black: bool,
+    pub white: bool,
 }
 
 /// A word and its box (`pdftotext -bbox`).
@@ -173,6 +174,7 @@ struct State {
     ctm: M,
     dashed: bool,
     black: bool,
+    white: bool,
     clip: Option<R>,
 }
 
@@ -196,6 +198,7 @@ fn read_page(doc: &Document, id: ObjectId) -> (Vec<Face>, Vec<Line>) {
         ctm: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
         dashed: false,
         black: true,
+        white: false,
         clip: None,
     };
     let mut stack = Vec::new();
@@ -232,6 +235,7 @@ fn read_page(doc: &Document, id: ObjectId) -> (Vec<Face>, Vec<Line>) {
                     points: std::mem::take(&mut path),
                     dashed: st.dashed,
                     black: st.black,
+                    white: st.white,
                 });
             }
             "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" => path.clear(),
@@ -242,7 +246,10 @@ fn read_page(doc: &Document, id: ObjectId) -> (Vec<Face>, Vec<Line>) {
                     .and_then(|a| a.as_array().ok())
                     .is_some_and(|a| !a.is_empty())
             }
-            "RG" if v.len() == 3 => st.black = v.iter().all(|c| *c < 0.01),
+            "RG" if v.len() == 3 => {
+                st.black = v.iter().all(|c| *c < 0.01);
+                st.white = v.iter().all(|c| *c > 0.99);
+            }
             "Do" => {
                 let name = op.operands[0].as_name().expect("XObject name");
                 let xo = xobjects
@@ -396,16 +403,26 @@ fn check_inside(p: &Page, at: &str, report: &mut Report) {
     }
 }
 
-/// The cut lines of chits: a line along each part's trim.
-fn has_outline(f: &Face, p: &Page) -> bool {
+/// Where a chit's cut line is: the position in the page's lines of a grey line
+/// along its trim, and whether a white line along the same trim lies under it (so
+/// that it shows on a dark part).
+fn outline(f: &Face, p: &Page) -> Option<(usize, bool)> {
     // The outline is the part's trim: the face box inset by the page's bleed, or by
     // the chits' 1.5 mm on a sheet shared with parts of another bleed.
-    [p.bleed, 1.5].iter().any(|&bleed| {
+    [p.bleed, 1.5].iter().find_map(|&bleed| {
         let trim = f.bbox.shrink(bleed);
-        p.lines
+        let along = |l: &Line| R::of(&l.points).close(&trim, 0.05);
+        let grey = p
+            .lines
             .iter()
-            .any(|l| !l.black && R::of(&l.points).close(&trim, 0.05))
+            .position(|l| !l.black && !l.white && along(l))?;
+        Some((grey, p.lines[..grey].iter().any(|l| l.white && along(l))))
     })
+}
+
+/// The cut lines of chits: a line along each part's trim.
+fn has_outline(f: &Face, p: &Page) -> bool {
+    outline(f, p).is_some()
 }
 
 /// Whether a straight line marks the end of a cut at `end` (the cut running along
@@ -511,6 +528,16 @@ fn check_page(p: &Page, at: &str, report: &mut Report) {
     let chits = p.faces.iter().filter(|f| has_outline(f, p)).count();
     if chits > 0 {
         report.chits += chits;
+        let bare_lines = p
+            .faces
+            .iter()
+            .filter(|f| outline(f, p).is_some_and(|(_, halo)| !halo))
+            .count();
+        if bare_lines > 0 {
+            report.problems.push(format!(
+                "{at}: {bare_lines} cut lines without a white line under them (unseen on a dark part)"
+            ));
+        }
         let bare: Vec<R> = p
             .faces
             .iter()
