@@ -141,7 +141,7 @@ fn a_chits_cut_line_shows_on_a_dark_fill_and_on_a_light_one() {
         let r = (f.bbox.x1 - f.bbox.x0) / 2.0 - 1.5; // the trim: 3/4 in round
         let inside = light(cx, cy);
         for a in 0..12 {
-            let (dx, dy) = ((a as f64 * 0.5236).cos(), (a as f64 * 0.5236).sin());
+            let (dy, dx) = (a as f64 * std::f64::consts::FRAC_PI_6).sin_cos();
             // Across the cut line, from 0.6 mm inside to 0.6 mm outside.
             let across: Vec<u32> = (0..=60)
                 .map(|s| r - 0.6 + s as f64 * 0.02)
