@@ -4,19 +4,26 @@
 //! frames, rasterised in parallel as soon as the build is done), then a message
 //! with only those faces. The first load fetches images by content hash.
 //!
-//! HTTP is tiny_http (no hand-written parsing), the WebSocket tungstenite. Every
-//! answer comes from memory: the page's three files (compiled in), the builds'
-//! JSON and the PNG of a picture of the current build, by hash. No request names a
-//! file, so none can read outside the project; no request writes anything.
+//! HTTP is a small bounded server (`serve/http.rs`: request heads parsed by
+//! httparse, connections, time and sizes limited), the WebSocket tungstenite.
+//! Every answer comes from memory: the page's three files (compiled in), the
+//! builds' JSON and the PNG of a picture of the current build, by hash. No request
+//! names a file, so none can read outside the project; no request writes anything.
+//! Only the `Host` names of the printed address and of this machine are answered
+//! ([`Hosts`]), so a DNS-rebinding page gets nothing.
+
+mod http;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tiny_http::{Header, Method, Request, Response, Server};
+
+use http::{Method, Request, Response, Server};
 
 use super::changes::{art_changed, fingerprint, Changes, Fingerprint};
 use cardstock::diag::{Diagnostic, Diagnostics};
@@ -56,8 +63,13 @@ const INDEX_HTML: &str = include_str!("serve/index.html");
 const APP_JS: &str = include_str!("serve/app.js");
 const APP_CSS: &str = include_str!("serve/app.css");
 
-/// Threads answering requests (a WebSocket gets a thread of its own).
-const WORKERS: usize = 4;
+/// Open pages (WebSockets) at once; one more is answered 503.
+const MAX_PAGES: usize = 16;
+
+/// Bytes of messages and images waiting for one page: a page that stops reading
+/// is dropped past it (it reconnects and gets the whole state when it reads
+/// again), so it cannot grow the server's memory with every rebuild.
+const PAGE_BACKLOG: usize = 32 << 20;
 
 /// One game's builds.
 struct GameState {
@@ -74,11 +86,34 @@ struct GameState {
 struct Shared {
     games: RwLock<Vec<GameState>>,
     /// Open pages: each gets every update message (and the images before it).
-    pages: Mutex<Vec<mpsc::Sender<Frame>>>,
+    pages: Mutex<Vec<Page>>,
     /// PNG of each picture of the current builds, made on first request.
     pngs: Mutex<HashMap<String, Arc<OnceLock<Option<Png>>>>>,
-    /// `Host` headers to answer (loopback only); empty: any.
-    hosts: Vec<String>,
+    /// `Host` headers to answer.
+    hosts: Hosts,
+}
+
+/// An open page's queue of frames, with the bytes waiting in it.
+struct Page {
+    tx: mpsc::Sender<Frame>,
+    /// Bytes sent into `tx` and not yet written to the page.
+    queued: Arc<AtomicUsize>,
+    /// Set when the page is dropped: its thread stops at its next frame.
+    dropped: Arc<AtomicBool>,
+}
+
+/// The `Host` headers the server answers: the address it printed and this
+/// machine's names, with its port (or none on port 80). A page on another name
+/// (a DNS-rebinding page whose name now points here) sends that name and gets
+/// nothing; an IP address is never such a name, so with `--host 0.0.0.0` every IP
+/// address of the machine is answered.
+#[derive(Debug)]
+struct Hosts {
+    port: u16,
+    /// Lowercase names (IPv6 addresses in brackets).
+    names: Vec<String>,
+    /// Any IP address (the server listens on all of them).
+    any_ip: bool,
 }
 
 /// What the WebSocket sends a page.
@@ -115,7 +150,7 @@ pub fn run(args: &Args) -> i32 {
             plan.ip
         );
     }
-    let server = match Server::http(SocketAddr::new(plan.ip, args.port)) {
+    let server = match Server::bind(SocketAddr::new(plan.ip, args.port)) {
         Ok(s) => s,
         Err(e) => {
             let d = Diagnostic::error(format!(
@@ -128,20 +163,11 @@ pub fn run(args: &Args) -> i32 {
             return super::finish(ds, &(), false);
         }
     };
-    let Some(addr) = server.server_addr().to_ip() else {
+    let Ok(addr) = server.local_addr() else {
         eprintln!("error: the server has no IP address");
         return 1;
     };
-    let hosts = if plan.ip.is_loopback() {
-        let p = addr.port();
-        vec![
-            format!("127.0.0.1:{p}"),
-            format!("localhost:{p}"),
-            format!("[::1]:{p}"),
-        ]
-    } else {
-        Vec::new()
-    };
+    let hosts = Hosts::new(plan.ip, addr.port());
     // Taken before the first build: a save during it is seen by the loop.
     let seen = fingerprint(&plan.root);
     let caches: Vec<preview::Cache> = plan
@@ -167,19 +193,18 @@ pub fn run(args: &Args) -> i32 {
         hosts,
     });
     prerender(&shared, None);
-    let server = Arc::new(server);
-    for _ in 0..WORKERS {
-        let (server, shared) = (server.clone(), shared.clone());
-        std::thread::spawn(move || {
-            while let Ok(rq) = server.recv() {
-                answer(&shared, rq);
-            }
-        });
+    let answering = shared.clone();
+    if let Err(e) = server.serve(move |rq| answer(&answering, rq)) {
+        eprintln!("error: cannot start the server: {e}");
+        return 1;
     }
-    let url = match addr {
-        SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
-        SocketAddr::V4(a) => format!("http://{a}/"),
+    // Listening on every address: the page opens on this machine's loopback one.
+    let shown = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::from([127, 0, 0, 1]),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
+        ip => ip,
     };
+    let url = format!("http://{}/", SocketAddr::new(shown, addr.port()));
     super::say(&format!(
         "serving {} at {url} (rebuilding on every save; Ctrl-C to stop)\n",
         plan.games.join(", ")
@@ -432,10 +457,21 @@ fn new_pictures(old: Option<&Preview>, p: &Preview) -> Vec<String> {
     out
 }
 
-/// Sends a frame to every open page, forgetting the closed ones.
+/// Sends a frame to every open page, forgetting the closed ones and dropping a
+/// page that has more than [`PAGE_BACKLOG`] bytes waiting (it stopped reading).
 fn broadcast(shared: &Shared, message: Frame) {
+    let len = message.len();
     if let Ok(mut pages) = shared.pages.lock() {
-        pages.retain(|tx| tx.send(message.clone()).is_ok());
+        pages.retain(|p| {
+            let waiting = p.queued.fetch_add(len, Ordering::SeqCst) + len;
+            let keep = !p.dropped.load(Ordering::SeqCst)
+                && waiting <= PAGE_BACKLOG
+                && p.tx.send(message.clone()).is_ok();
+            if !keep {
+                p.dropped.store(true, Ordering::SeqCst);
+            }
+            keep
+        });
     }
 }
 
@@ -510,72 +546,111 @@ fn prerender(shared: &Arc<Shared>, only: Option<usize>) {
     });
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|_| Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).unwrap())
-}
-
 /// Headers every answer carries: no sniffing, no framing, only this origin.
-fn secure<R: std::io::Read>(r: Response<R>) -> Response<R> {
-    r.with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("X-Frame-Options", "DENY"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header(
+fn secure(r: Response) -> Response {
+    r.with_header("X-Content-Type-Options", "nosniff")
+        .with_header("X-Frame-Options", "DENY")
+        .with_header("Referrer-Policy", "no-referrer")
+        .with_header(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'",
-        ))
+        )
 }
 
-type Body = std::io::Cursor<Png>;
-
-fn bytes(status: u16, kind: &str, cache: &str, body: Png) -> Response<Body> {
-    let len = body.len();
-    secure(Response::new(
-        status.into(),
-        vec![header("Content-Type", kind), header("Cache-Control", cache)],
-        std::io::Cursor::new(body),
-        Some(len),
-        None,
-    ))
-}
-
-fn not_found() -> Response<Body> {
-    bytes(
-        404,
-        "text/plain; charset=utf-8",
-        "no-store",
-        Png::from(&b"not found\n"[..]),
+fn bytes(status: u16, kind: &str, cache: &str, body: Png) -> Response {
+    secure(
+        Response::new(status, body)
+            .with_header("Content-Type", kind)
+            .with_header("Cache-Control", cache),
     )
 }
 
-fn header_value<'a>(rq: &'a Request, name: &'static str) -> Option<&'a str> {
-    rq.headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
+/// A short plain-text answer.
+fn plain(status: u16, text: &'static str) -> Response {
+    bytes(
+        status,
+        "text/plain; charset=utf-8",
+        "no-store",
+        Png::from(text.as_bytes()),
+    )
+}
+
+fn not_found() -> Response {
+    plain(404, "not found\n")
+}
+
+impl Hosts {
+    /// The names a server on `ip`, `port` answers to.
+    fn new(ip: IpAddr, port: u16) -> Hosts {
+        let literal = |ip: IpAddr| match ip {
+            IpAddr::V4(a) => a.to_string(),
+            IpAddr::V6(a) => format!("[{a}]"),
+        };
+        let mut names = vec![literal(ip)];
+        if ip.is_loopback() || ip.is_unspecified() {
+            names.extend(["127.0.0.1", "localhost", "[::1]"].map(String::from));
+        }
+        if !ip.is_loopback() {
+            names.extend(machine_names());
+        }
+        names.sort();
+        names.dedup();
+        Hosts {
+            port,
+            names,
+            any_ip: ip.is_unspecified(),
+        }
+    }
+
+    /// Whether a request with this `Host` header is answered.
+    fn allows(&self, host: &str) -> bool {
+        let host = host.trim().to_ascii_lowercase();
+        // `name:port`, `[v6]:port`, or a name alone (the port is then 80).
+        let (name, port) = match host.rsplit_once(':') {
+            Some((n, p)) if !p.contains(']') => (n, p.parse::<u16>().ok()),
+            _ => (host.as_str(), Some(80)),
+        };
+        if port != Some(self.port) {
+            return false;
+        }
+        let ip = name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<IpAddr>();
+        self.names.iter().any(|n| n == name) || (self.any_ip && ip.is_ok())
+    }
+}
+
+/// This machine's host name, with and without `.local` (lowercase).
+fn machine_names() -> Vec<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(0);
+    match std::str::from_utf8(&buf[..end]) {
+        Ok(name) if ok && !name.is_empty() => {
+            let name = name.to_ascii_lowercase();
+            let short = name.trim_end_matches(".local").to_string();
+            vec![format!("{short}.local"), short]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Answers one request. Only these paths exist: `/`, `/app.js`, `/app.css`,
 /// `/api/state`, `/ws` and `/img/<hash>.png` for a picture of a current build.
 fn answer(shared: &Arc<Shared>, rq: Request) {
-    let host_ok = shared.hosts.is_empty()
-        || header_value(&rq, "Host").is_some_and(|h| shared.hosts.iter().any(|a| a == h));
-    if !host_ok {
+    if !rq.header("Host").is_some_and(|h| shared.hosts.allows(h)) {
         // A name that is not this machine's: a DNS-rebinding page, not a browser tab
         // opened on the printed address.
-        let _ = rq.respond(not_found());
-        return;
+        return rq.respond(not_found());
     }
-    if !matches!(rq.method(), Method::Get | Method::Head) {
-        let r = bytes(
-            405,
-            "text/plain; charset=utf-8",
-            "no-store",
-            Png::from(&b"read only\n"[..]),
-        )
-        .with_header(header("Allow", "GET, HEAD"));
-        let _ = rq.respond(r);
-        return;
+    if rq.method() == Method::Other {
+        return rq.respond(plain(405, "read only\n").with_header("Allow", "GET, HEAD"));
+    }
+    if rq.has_body() {
+        // Never read: nothing here takes a body.
+        return rq.respond(plain(413, "a request body is not accepted\n"));
     }
     let path = rq.url().split('?').next().unwrap_or("").to_string();
     let text = |kind: &str, body: &str| bytes(200, kind, "no-cache", Png::from(body.as_bytes()));
@@ -598,7 +673,7 @@ fn answer(shared: &Arc<Shared>, rq: Request) {
             None => not_found(),
         },
     };
-    let _ = rq.respond(response);
+    rq.respond(response);
 }
 
 /// `/img/<32 hex digits>.png` -> the hash.
@@ -616,59 +691,133 @@ fn state(shared: &Shared) -> Option<Value> {
     Some(json!({ "type": "full", "games": games.iter().map(full).collect::<Vec<_>>() }))
 }
 
+impl Frame {
+    /// Its size in bytes.
+    fn len(&self) -> usize {
+        match self {
+            Frame::Text(m) => m.len(),
+            Frame::Image(h, png) => h.len() + png.len(),
+        }
+    }
+}
+
 /// Opens the page's WebSocket: the full state first, then every update, until the
-/// page goes away.
+/// page goes away (or stops reading: [`PAGE_BACKLOG`], and each frame must be
+/// taken within the server's write time-out).
 fn websocket(shared: &Arc<Shared>, rq: Request) {
-    let key = header_value(&rq, "Sec-WebSocket-Key").map(str::to_string);
-    let upgrade = header_value(&rq, "Upgrade").is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
-    // Only the page itself may listen (a browser always sends the Origin).
-    let origin_ok = match (header_value(&rq, "Origin"), header_value(&rq, "Host")) {
+    let key = rq.header("Sec-WebSocket-Key").map(str::to_string);
+    let upgrade = rq
+        .header("Upgrade")
+        .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+    // Only the page itself may listen (a browser always sends the Origin; the
+    // Host was checked).
+    let origin_ok = match (rq.header("Origin"), rq.header("Host")) {
         (Some(o), Some(h)) => o == format!("http://{h}"),
         (None, _) => true,
         _ => false,
     };
     let Some(key) = key.filter(|_| upgrade && origin_ok) else {
-        let _ = rq.respond(not_found());
-        return;
+        return rq.respond(not_found());
     };
-    let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
     let (tx, rx) = mpsc::channel::<Frame>();
+    let page = Page {
+        tx,
+        queued: Arc::new(AtomicUsize::new(0)),
+        dropped: Arc::new(AtomicBool::new(false)),
+    };
+    let (queued, dropped) = (page.queued.clone(), page.dropped.clone());
     // Subscribe and take the state under one lock: no update is lost or doubled.
     let first = {
         let Ok(games) = shared.games.read() else {
             return;
         };
-        if let Ok(mut pages) = shared.pages.lock() {
-            pages.push(tx);
+        let Ok(mut pages) = shared.pages.lock() else {
+            return;
+        };
+        pages.retain(|p| !p.dropped.load(Ordering::SeqCst));
+        if pages.len() >= MAX_PAGES {
+            drop((pages, games));
+            return rq.respond(plain(503, "too many open pages: close one\n"));
         }
+        pages.push(page);
         json!({ "type": "full", "games": games.iter().map(full).collect::<Vec<_>>() }).to_string()
     };
-    let response = Response::empty(101).with_header(header("Sec-WebSocket-Accept", &accept));
-    let stream = rq.upgrade("websocket", response);
-    std::thread::spawn(move || {
-        use tungstenite::{protocol::Role, Message, WebSocket};
-        let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
-        if ws.send(Message::text(first)).is_err() {
+    let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+    let response = Response::new(101, Png::from(&b""[..]))
+        .with_header("Upgrade", "websocket")
+        .with_header("Connection", "Upgrade")
+        .with_header("Sec-WebSocket-Accept", &accept);
+    let Some(stream) = rq.upgrade(response) else {
+        dropped.store(true, Ordering::SeqCst);
+        return;
+    };
+    use tungstenite::{protocol::Role, Message, WebSocket};
+    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
+    if ws.send(Message::text(first)).is_err() {
+        dropped.store(true, Ordering::SeqCst);
+        return;
+    }
+    let mut quiet = Duration::ZERO;
+    loop {
+        let frame = rx.recv_timeout(TICK);
+        if dropped.load(Ordering::SeqCst) {
             return;
         }
-        loop {
-            let sent = match rx.recv_timeout(Duration::from_secs(20)) {
-                Ok(Frame::Text(m)) => ws.send(Message::text(m.to_string())),
-                Ok(Frame::Image(hash, png)) => {
-                    let mut frame = Vec::with_capacity(hash.len() + png.len());
-                    frame.extend_from_slice(hash.as_bytes());
-                    frame.extend_from_slice(&png);
-                    ws.send(Message::binary(frame))
-                }
-                // A ping now and then finds pages that went away without a word.
-                Err(mpsc::RecvTimeoutError::Timeout) => ws.send(Message::Ping(Default::default())),
-                Err(mpsc::RecvTimeoutError::Disconnected) => return,
-            };
-            if sent.is_err() {
-                return;
+        let sent = match frame {
+            Ok(Frame::Text(m)) => {
+                queued.fetch_sub(m.len(), Ordering::SeqCst);
+                ws.send(Message::text(m.to_string()))
             }
+            Ok(Frame::Image(hash, png)) => {
+                queued.fetch_sub(hash.len() + png.len(), Ordering::SeqCst);
+                let mut frame = Vec::with_capacity(hash.len() + png.len());
+                frame.extend_from_slice(hash.as_bytes());
+                frame.extend_from_slice(&png);
+                ws.send(Message::binary(frame))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if gone(&mut ws) => break,
+            // A ping now and then finds pages that went away without a word.
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                quiet += TICK;
+                if quiet < PING_EVERY {
+                    continue;
+                }
+                quiet = Duration::ZERO;
+                ws.send(Message::Ping(Default::default()))
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        if sent.is_err() {
+            break;
         }
-    });
+    }
+    dropped.store(true, Ordering::SeqCst);
+}
+
+/// How often an idle page's connection is looked at (a page that closed frees
+/// its place within this time).
+const TICK: Duration = Duration::from_secs(1);
+
+/// How often an idle page is pinged.
+const PING_EVERY: Duration = Duration::from_secs(20);
+
+/// Whether the page closed its WebSocket (or its connection): reads what it sent
+/// (a pong, a close) without waiting.
+fn gone(ws: &mut tungstenite::WebSocket<std::net::TcpStream>) -> bool {
+    if ws.get_ref().set_nonblocking(true).is_err() {
+        return true;
+    }
+    let closed = loop {
+        match ws.read() {
+            Ok(tungstenite::Message::Close(_)) => break true,
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                break false
+            }
+            Err(_) => break true,
+        }
+    };
+    closed || ws.get_ref().set_nonblocking(false).is_err()
 }
 
 #[cfg(test)]
@@ -688,6 +837,77 @@ mod tests {
             "/etc/passwd".to_string(),
         ] {
             assert_eq!(picture_hash(&bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_page_with_too_much_waiting_is_dropped() {
+        let (tx, rx) = mpsc::channel();
+        let page = Page {
+            tx,
+            queued: Arc::new(AtomicUsize::new(0)),
+            dropped: Arc::new(AtomicBool::new(false)),
+        };
+        let dropped = page.dropped.clone();
+        let shared = Shared {
+            games: RwLock::new(Vec::new()),
+            pages: Mutex::new(vec![page]),
+            pngs: Mutex::new(HashMap::new()),
+            hosts: Hosts::new(IpAddr::from([127, 0, 0, 1]), 1),
+        };
+        let big = Png::from(vec![0u8; PAGE_BACKLOG / 3]);
+        for _ in 0..2 {
+            broadcast(&shared, Frame::Image("h".into(), big.clone()));
+        }
+        assert_eq!(shared.pages.lock().unwrap().len(), 1);
+        broadcast(&shared, Frame::Image("h".into(), big.clone()));
+        broadcast(&shared, Frame::Text("{}".into()));
+        assert!(shared.pages.lock().unwrap().is_empty());
+        assert!(dropped.load(Ordering::SeqCst));
+        assert_eq!(rx.try_iter().count(), 2, "nothing queued past the backlog");
+    }
+
+    #[test]
+    fn only_this_machines_names_are_answered() {
+        let loopback = Hosts::new(IpAddr::from([127, 0, 0, 1]), 7171);
+        for ok in [
+            "127.0.0.1:7171",
+            "localhost:7171",
+            "[::1]:7171",
+            "LocalHost:7171",
+        ] {
+            assert!(loopback.allows(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:7171",
+            "127.0.0.1:7172",
+            "127.0.0.1",
+            "10.0.0.1:7171",
+            "",
+            ":7171",
+        ] {
+            assert!(!loopback.allows(bad), "{bad}");
+        }
+        // Another loopback address answers to itself; port 80 to a Host without one.
+        let other = Hosts::new(IpAddr::from([127, 0, 0, 2]), 80);
+        for ok in ["127.0.0.2", "127.0.0.2:80", "localhost"] {
+            assert!(other.allows(ok), "{ok}");
+        }
+        assert!(!other.allows("evil.example"));
+        // Every address: any IP address and this machine's names, never another name.
+        let all = Hosts::new(IpAddr::from([0, 0, 0, 0]), 7171);
+        for ok in ["192.168.1.20:7171", "[fe80::1]:7171", "127.0.0.1:7171"] {
+            assert!(all.allows(ok), "{ok}");
+        }
+        for name in machine_names() {
+            assert!(all.allows(&format!("{name}:7171")), "{name}");
+        }
+        for bad in [
+            "evil.example:7171",
+            "192.168.1.20.evil.example:7171",
+            "192.168.1.20:80",
+        ] {
+            assert!(!all.allows(bad), "{bad}");
         }
     }
 

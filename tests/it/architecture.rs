@@ -196,7 +196,7 @@ fn the_library_does_not_use_the_command_line_crates() {
             "clap::",
             "indicatif::",
             "notify::",
-            "tiny_http::",
+            "httparse::",
             "tungstenite::",
         ] {
             assert!(!text.contains(name), "{module} uses {name}");

@@ -795,3 +795,277 @@ pub(crate) fn crc32(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+// ---- The preview server: a real `serve` of the fixture game on loopback.
+
+/// The head of a WebSocket request, after its request line and `Host`.
+const WS_HEAD: &str = "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+
+/// Sends the request head `head` (its lines, without the closing empty line) on
+/// `s` and returns the status line of the answer ("" when the server closed the
+/// connection without one).
+fn status_line(s: &mut std::net::TcpStream, head: &str) -> String {
+    use std::io::{Read, Write};
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    if s.write_all(format!("{head}\r\n").as_bytes()).is_err() {
+        return String::new();
+    }
+    let mut line = Vec::new();
+    let mut byte = [0u8];
+    while let Ok(1) = s.read(&mut byte) {
+        if byte[0] == b'\n' {
+            break;
+        }
+        line.push(byte[0]);
+    }
+    String::from_utf8_lossy(&line).trim_end().to_string()
+}
+
+/// `status_line` on a new connection to `addr`.
+fn ask(addr: &str, head: &str) -> String {
+    status_line(&mut std::net::TcpStream::connect(addr).unwrap(), head)
+}
+
+/// The number of threads of process `pid`.
+fn threads(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("Threads:")).unwrap();
+    line[8..].trim().parse().unwrap()
+}
+
+/// Waits until `check` holds, for at most `limit`; whether it did.
+fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn the_preview_server_bounds_connections_bodies_and_pages() {
+    let p = fixture_project();
+    let serve = crate::serve::Serve::start_on(p.path(), &["mini", "--port", "0"], &[]);
+    let addr = serve.addr();
+    let pid = serve.child.id();
+    let get = |path: &str| format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    assert_eq!(ask(&addr, &get("/api/state")), "HTTP/1.1 200 OK");
+    let idle_threads = threads(pid);
+
+    // A huge Content-Length (it used to abort `serve`): refused, never read.
+    for body in [
+        "Content-Length: 999999999999999\r\n",
+        "Transfer-Encoding: chunked\r\n",
+    ] {
+        let head = format!("{}{body}", get("/"));
+        assert_eq!(ask(&addr, &head), "HTTP/1.1 413 Content Too Large");
+    }
+    // A head that never ends: refused at 16 KB.
+    let long = format!("{}X-Pad: {}\r\n", get("/"), "a".repeat(20_000));
+    assert_eq!(
+        ask(&addr, &long),
+        "HTTP/1.1 431 Request Header Fields Too Large"
+    );
+
+    // 300 connections that send nothing (about 1,150 made a thread fail to start
+    // and the server stop answering): at most 64 are held, one thread each; the
+    // rest are closed at once, and each held one within 5 s.
+    let silent: Vec<std::net::TcpStream> = (0..300)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let during = threads(pid);
+    assert!(
+        during <= idle_threads + 64,
+        "{during} threads for 300 silent connections ({idle_threads} before)"
+    );
+    let start = Instant::now();
+    let mut first = &silent[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut buf = [0u8; 64];
+    use std::io::Read;
+    assert!(
+        matches!(first.read(&mut buf), Ok(0)),
+        "the server closes it"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    drop(silent);
+    assert!(
+        eventually(Duration::from_secs(10), || ask(&addr, &get("/api/state"))
+            == "HTTP/1.1 200 OK"),
+        "the server answers again after the flood"
+    );
+
+    // WebSockets: 16 pages at once (261 made a thread fail to start); more are
+    // told so, not given a thread.
+    let ws = format!("{}{WS_HEAD}", get("/ws"));
+    let mut pages = Vec::new();
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        answers.push(status_line(&mut s, &ws));
+        pages.push(s);
+    }
+    let opened = answers
+        .iter()
+        .filter(|a| *a == "HTTP/1.1 101 Switching Protocols")
+        .count();
+    let refused = answers
+        .iter()
+        .filter(|a| *a == "HTTP/1.1 503 Service Unavailable")
+        .count();
+    assert_eq!((opened, refused), (16, 4), "{answers:?}");
+    // A page that closes frees its place within a second or two.
+    drop(pages);
+    assert!(
+        eventually(Duration::from_secs(5), || ask(&addr, &ws)
+            == "HTTP/1.1 101 Switching Protocols"),
+        "a page opens again"
+    );
+    let mut serve = serve;
+    assert!(
+        serve.child.try_wait().unwrap().is_none(),
+        "serve is still running"
+    );
+}
+
+/// A connection to `addr` (IPv4) whose receive buffer is 4 KB from the start: a
+/// client that takes in little and then stops reading.
+fn small_window(addr: &str) -> std::net::TcpStream {
+    use std::os::fd::FromRawFd;
+    let addr: std::net::SocketAddrV4 = addr.parse().unwrap();
+    // SAFETY: a new socket; setsockopt reads an int; connect reads a sockaddr_in
+    // of the given size; the descriptor is handed to the TcpStream that owns it.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0);
+        let size: libc::c_int = 4096;
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&size as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+        let sa = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: addr.port().to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from(*addr.ip()).to_be(),
+            },
+            sin_zero: [0; 8],
+        };
+        let r = libc::connect(
+            fd,
+            (&sa as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        );
+        assert_eq!(r, 0, "{}", std::io::Error::last_os_error());
+        std::net::TcpStream::from_raw_fd(fd)
+    }
+}
+
+#[test]
+fn a_page_that_stops_reading_is_let_go() {
+    // A page that stops reading its WebSocket used to keep every later update in
+    // memory. Its frames (the images of a rebuild at 600 dpi, about 400 KB) fill
+    // the connection; the server gives up on it after its write time-out, and the
+    // page's thread ends, holding nothing.
+    let p = fixture_project();
+    let serve =
+        crate::serve::Serve::start_on(p.path(), &["mini", "--port", "0", "--dpi", "600"], &[]);
+    let addr = serve.addr();
+    let pid = serve.child.id();
+    let mut stuck = small_window(&addr);
+    let ws = format!("GET /ws HTTP/1.1\r\nHost: {addr}\r\n{WS_HEAD}");
+    assert_eq!(
+        status_line(&mut stuck, &ws),
+        "HTTP/1.1 101 Switching Protocols"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let with_page = threads(pid);
+    edit(
+        &p.path().join("templates/mini/back.svg"),
+        "#203040",
+        "#204060",
+    );
+    edit(
+        &p.path().join("data/mini/game.toml"),
+        "cost = 3",
+        "cost = 4",
+    );
+    assert!(
+        eventually(Duration::from_secs(90), || threads(pid) < with_page),
+        "the stuck page's thread still runs ({} threads)",
+        threads(pid)
+    );
+    // What was sent before is there to read, then the end.
+    use std::io::Read;
+    stuck
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let end = stuck.read_to_end(&mut rest);
+    assert!(
+        end.is_ok() || end.is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset),
+        "the server closed the page"
+    );
+    // Another page opens and gets the new build.
+    let mut fresh = std::net::TcpStream::connect(&addr).unwrap();
+    assert_eq!(
+        status_line(&mut fresh, &ws),
+        "HTTP/1.1 101 Switching Protocols"
+    );
+}
+
+#[test]
+fn dns_rebinding_gets_nothing_on_any_address() {
+    // With --host 0.0.0.0 the Host check was off, and the Origin check compared
+    // Origin with Host: a page on a name that now points here read the state.
+    let p = fixture_project();
+    let serve =
+        crate::serve::Serve::start_on(p.path(), &["mini", "--port", "0", "--host", "0.0.0.0"], &[]);
+    assert!(serve.url.starts_with("http://127.0.0.1:"), "{}", serve.url);
+    let addr = serve.addr();
+    let port = addr.rsplit(':').next().unwrap();
+    let get = |path: &str, host: &str| format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n");
+    assert_eq!(ask(&addr, &get("/api/state", &addr)), "HTTP/1.1 200 OK");
+    let evil = format!("evil.example:{port}");
+    assert_eq!(
+        ask(&addr, &get("/api/state", &evil)),
+        "HTTP/1.1 404 Not Found"
+    );
+    for (host, origin) in [
+        (evil.as_str(), format!("http://{evil}")),
+        (addr.as_str(), format!("http://{evil}")),
+    ] {
+        let head = format!("{}Origin: {origin}\r\n{WS_HEAD}", get("/ws", host));
+        assert_eq!(
+            ask(&addr, &head),
+            "HTTP/1.1 404 Not Found",
+            "{host} {origin}"
+        );
+    }
+    let head = format!("{}Origin: http://{addr}\r\n{WS_HEAD}", get("/ws", &addr));
+    assert_eq!(ask(&addr, &head), "HTTP/1.1 101 Switching Protocols");
+    drop(serve);
+
+    // Another loopback address: the printed address answers (it gave 404).
+    let serve = crate::serve::Serve::start_on(
+        p.path(),
+        &["mini", "--port", "0", "--host", "127.0.0.2"],
+        &[],
+    );
+    assert!(serve.url.starts_with("http://127.0.0.2:"), "{}", serve.url);
+    let addr = serve.addr();
+    assert_eq!(ask(&addr, &get("/", &addr)), "HTTP/1.1 200 OK");
+}

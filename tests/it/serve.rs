@@ -14,17 +14,26 @@ use crate::common::{edit, project_copy, run, texts};
 const GAME: &str = "interstate-trucking";
 
 /// A running `cardstock serve`, stopped when dropped.
-struct Serve {
-    child: Child,
-    url: String,
+pub(crate) struct Serve {
+    pub(crate) child: Child,
+    pub(crate) url: String,
     /// Its stdout, line by line (kept open while it runs).
     _lines: mpsc::Receiver<String>,
 }
 
 impl Serve {
     fn start(project: &Path, extra: &[&str]) -> Serve {
+        let serve = Serve::start_on(project, &[GAME, "--port", "0"], extra);
+        assert!(serve.url.starts_with("http://127.0.0.1:"), "{}", serve.url);
+        serve
+    }
+
+    /// `cardstock serve ARGS --project PROJECT EXTRA`, once it printed its address.
+    pub(crate) fn start_on(project: &Path, args: &[&str], extra: &[&str]) -> Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
-            .args(["serve", GAME, "--port", "0", "--project"])
+            .arg("serve")
+            .args(args)
+            .arg("--project")
             .arg(project)
             .args(extra)
             .stdin(Stdio::null())
@@ -59,7 +68,6 @@ impl Serve {
             }
             seen.push(line);
         };
-        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
         Serve {
             child,
             url,
@@ -68,7 +76,7 @@ impl Serve {
     }
 
     /// `host:port`.
-    fn addr(&self) -> String {
+    pub(crate) fn addr(&self) -> String {
         self.url
             .trim_start_matches("http://")
             .trim_end_matches('/')
@@ -425,7 +433,7 @@ fn the_page_shows_the_same_pixels_as_the_png_export() {
 
 /// Sends one raw request line (paths a browser would normalise) and returns the
 /// status code of the answer.
-fn status_of(addr: &str, method: &str, target: &str, host: &str) -> u16 {
+pub(crate) fn status_of(addr: &str, method: &str, target: &str, host: &str) -> u16 {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     write!(
