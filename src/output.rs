@@ -1,13 +1,16 @@
 //! The build's files, and writing them: all or nothing, inside the output folder
-//! only. A build's files are first written to a private staging folder (created
-//! with an unpredictable name) inside the output folder, then moved into place one
-//! by one; if any step fails, the moves already made are undone and every old file
-//! is left byte-identical. A lock on the output folder keeps two builds from
-//! writing at once. No write follows a link: a link where a folder of the output
-//! should be is refused, and a link where a file should be is replaced, never
-//! written through.
+//! only. A build's folder (`<game>/<profile>/`) is made anew in a private staging
+//! folder (created with an unpredictable name) inside the output folder, then
+//! swapped for the old one in one step ([`publish`]): a reader, or a build killed
+//! at any moment, sees the old build or the new one, never a mix; if any step
+//! fails, every old file is left byte-identical. Files the earlier build wrote and
+//! this one does not are gone with the old folder; files no build wrote stay. A
+//! lock on the output folder keeps two builds from writing at once. No write
+//! follows a link: a link where a folder of the output should be is refused, and a
+//! link where a file should be is replaced, never written through.
 
 mod files;
+mod publish;
 mod spill;
 
 use std::fs::{self, File, OpenOptions};
@@ -285,21 +288,6 @@ fn stage(path: &Path, body: &Body) -> std::io::Result<()> {
     }
 }
 
-/// The prefix of a staging folder's name.
-const STAGING: &str = ".cardstock-staging-";
-
-/// Removes the staging folders a killed build left in `out` (the caller holds
-/// the lock, so no build is using them). One whose `old/` holds a replaced file
-/// is kept: the build died while moving files, and that may be the only copy.
-fn remove_stale_staging(out: &Path) {
-    for path in folders_named(out, STAGING) {
-        let old_empty = fs::read_dir(path.join("old")).map_or(true, |mut d| d.next().is_none());
-        if old_empty {
-            let _ = fs::remove_dir_all(&path);
-        }
-    }
-}
-
 /// The real folders (no links) in `out` whose names start with `prefix`.
 fn folders_named(out: &Path, prefix: &str) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(out) else {
@@ -315,90 +303,34 @@ fn folders_named(out: &Path, prefix: &str) -> Vec<PathBuf> {
 
 /// Writes every file of `outputs` into the folder `under` (a plain relative path,
 /// e.g. the game's id) of the output folder `out`, all or nothing (see the
-/// module's documentation). `out` may be a link (it was checked by
+/// module's documentation). Every file is in a folder of `under` (the profile's),
+/// and each such folder is published whole: it then holds this build's files and
+/// those no build wrote. `out` may be a link (it was checked by
 /// [`check_out_dir`]); every folder below it must be a real folder. Files whose
 /// bytes did not change are left alone, time stamps too. The caller holds the
 /// folder's [`lock`].
 pub fn write_all(outputs: &Outputs, out: &Path, under: &Path) -> Result<(), WriteError> {
-    let files: Vec<(PathBuf, &Body)> = outputs
-        .files()
-        .iter()
-        .map(|f| (under.join(&f.path), &f.body))
-        .collect();
-    write_files(files.iter().map(|(p, b)| (p.as_path(), *b)), out)
-}
-
-fn write_files<'a>(
-    files: impl Iterator<Item = (&'a Path, &'a Body)>,
-    out: &Path,
-) -> Result<(), WriteError> {
     fs::create_dir_all(out).map_err(io(out))?;
-    remove_stale_staging(out);
+    publish::recover(out);
     spill::remove_stale(out);
-    let files: Vec<(&Path, &Body)> = files.collect();
-    for (rel, _) in &files {
-        check_plain(rel)?;
-        // Every folder on the way must be real before anything is read through it.
-        if let Some(dir) = rel.parent() {
-            real_folders_exist(out, dir)?;
+    let mut folders: std::collections::BTreeMap<PathBuf, Vec<(PathBuf, &Body)>> =
+        Default::default();
+    for f in outputs.files() {
+        check_plain(&under.join(&f.path))?;
+        let mut parts = f.path.components();
+        let top = parts.next().map(|c| under.join(c));
+        match (top, parts.as_path()) {
+            (Some(top), rest) if !rest.as_os_str().is_empty() => folders
+                .entry(top)
+                .or_default()
+                .push((rest.to_path_buf(), &f.body)),
+            _ => return Err(WriteError::NotPlain(under.join(&f.path))),
         }
     }
-    let changed: Vec<(&Path, &Body)> = files
-        .into_iter()
-        .filter(|(rel, body)| !unchanged(&out.join(rel), body))
-        .collect();
-    if changed.is_empty() {
-        return Ok(());
+    for (folder, files) in &folders {
+        publish::publish(out, folder, files)?;
     }
-    // A file found holding the new bytes has changed since: those bytes are gone.
-    if let Some((rel, _)) = changed
-        .iter()
-        .find(|(_, body)| matches!(body, Body::Written { .. }))
-    {
-        return Err(WriteError::ChangedMeanwhile(out.join(rel)));
-    }
-    // 1. Stage: every new file in a private folder (mode 0700, random name).
-    let staging = tempfile::Builder::new()
-        .prefix(STAGING)
-        .tempdir_in(out)
-        .map_err(io(out))?;
-    let new_dir = staging.path().join("new");
-    let old_dir = staging.path().join("old");
-    fs::create_dir_all(&new_dir).map_err(io(&new_dir))?;
-    for (i, (rel, body)) in changed.iter().enumerate() {
-        // An error names the file being written, not its staging copy.
-        stage(&new_dir.join(i.to_string()), body).map_err(io(&out.join(rel)))?;
-    }
-    fs::create_dir_all(&old_dir).map_err(io(&old_dir))?;
-    // 2. Move into place, keeping each replaced file, and undo on any failure.
-    let mut done: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
-    let result = (|| -> Result<(), WriteError> {
-        for (i, (rel, _)) in changed.iter().enumerate() {
-            real_folders(out, rel.parent().unwrap_or(Path::new("")))?;
-            let target = out.join(rel);
-            let kept = match fs::symlink_metadata(&target) {
-                Ok(m) if m.is_dir() => return Err(WriteError::NotAFolder(target)),
-                Ok(_) => {
-                    let kept = old_dir.join(i.to_string());
-                    fs::rename(&target, &kept).map_err(io(&target))?;
-                    Some(kept)
-                }
-                Err(_) => None,
-            };
-            done.push((target.clone(), kept));
-            fs::rename(new_dir.join(i.to_string()), &target).map_err(io(&target))?;
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        for (target, kept) in done.into_iter().rev() {
-            let _ = fs::remove_file(&target);
-            if let Some(k) = kept {
-                let _ = fs::rename(k, &target);
-            }
-        }
-    }
-    result
+    Ok(())
 }
 
 /// Rasterised faces kept in a folder of the output (`output/<game>/.cache/`). Only
@@ -511,48 +443,124 @@ mod tests {
     fn a_failed_write_leaves_every_old_file() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
-        fs::write(out.join("a.pdf"), b"old a").unwrap();
-        fs::create_dir(out.join("sub")).unwrap();
-        fs::write(out.join("sub/b.png"), b"old b").unwrap();
-        // `c/` is a file where a folder is needed: the third move fails.
-        fs::write(out.join("c"), b"a file").unwrap();
+        let home = out.join("game/home");
+        fs::create_dir_all(home.join("sub")).unwrap();
+        fs::write(home.join("a.pdf"), b"old a").unwrap();
+        fs::write(home.join("sub/b.png"), b"old b").unwrap();
+        // `c/` is a file where a folder is needed: the write fails.
+        fs::write(home.join("c"), b"a file").unwrap();
         let o = outputs(
             None,
             &[
-                ("a.pdf", b"new a"),
-                ("sub/b.png", b"new b"),
-                ("c/d.png", b"new d"),
+                ("home/a.pdf", b"new a"),
+                ("home/sub/b.png", b"new b"),
+                ("home/c/d.png", b"new d"),
             ],
         );
-        let e = write_all(&o, out, Path::new("")).unwrap_err();
+        let e = write_all(&o, out, Path::new("game")).unwrap_err();
         assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
-        assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"old a");
-        assert_eq!(fs::read(out.join("sub/b.png")).unwrap(), b"old b");
-        let left: Vec<_> = fs::read_dir(out)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(left.len(), 3, "no staging folder left: {left:?}");
+        assert_eq!(fs::read(home.join("a.pdf")).unwrap(), b"old a");
+        assert_eq!(fs::read(home.join("sub/b.png")).unwrap(), b"old b");
+        assert_eq!(named(out, ""), ["game"], "no staging folder left");
     }
 
     #[test]
-    fn a_killed_builds_staging_folder_is_removed_unless_it_keeps_an_old_file() {
+    fn a_killed_builds_staging_folder_is_removed_or_rolled_back() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
-        // Died while staging: only new files.
-        fs::create_dir_all(out.join(".cardstock-staging-a/new")).unwrap();
-        fs::write(out.join(".cardstock-staging-a/new/0"), b"half").unwrap();
-        // Died while moving: an old file kept aside.
+        // Died while staging: a journal and part of the new folder.
+        fs::create_dir_all(out.join(".cardstock-staging-a/tree")).unwrap();
+        fs::write(out.join(".cardstock-staging-a/target"), b"game/home").unwrap();
+        fs::write(out.join(".cardstock-staging-a/tree/x.pdf"), b"half").unwrap();
+        // An older cardstock died while moving: an old file kept aside, no journal.
         fs::create_dir_all(out.join(".cardstock-staging-b/old")).unwrap();
         fs::write(out.join(".cardstock-staging-b/old/0"), b"old a").unwrap();
-        let o = outputs(None, &[("a.pdf", b"new a")]);
-        write_all(&o, out, Path::new("")).unwrap();
-        assert!(!out.join(".cardstock-staging-a").exists());
+        // Died between the two renames where folders cannot be swapped in one:
+        // the old folder is put back.
+        fs::create_dir_all(out.join(".cardstock-staging-c/old")).unwrap();
+        fs::create_dir(out.join("other")).unwrap();
+        fs::write(out.join(".cardstock-staging-c/target"), b"other/home").unwrap();
+        fs::write(out.join(".cardstock-staging-c/old/o.pdf"), b"old o").unwrap();
+        let o = outputs(None, &[("home/a.pdf", b"new a")]);
+        write_all(&o, out, Path::new("game")).unwrap();
+        assert_eq!(fs::read(out.join("other/home/o.pdf")).unwrap(), b"old o");
         assert_eq!(
             fs::read(out.join(".cardstock-staging-b/old/0")).unwrap(),
             b"old a"
         );
-        assert_eq!(named(out, STAGING), [".cardstock-staging-b"]);
+        assert_eq!(named(out, publish::STAGING), [".cardstock-staging-b"]);
+        assert_eq!(fs::read(out.join("game/home/a.pdf")).unwrap(), b"new a");
+    }
+
+    #[test]
+    fn folders_that_cannot_be_swapped_in_one_step_are_renamed_in_two() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (tree, old, staging) = (
+            tmp.path().join("tree"),
+            tmp.path().join("home"),
+            tmp.path().join("staging"),
+        );
+        for (dir, file) in [(&tree, "new.pdf"), (&old, "old.pdf")] {
+            fs::create_dir(dir).unwrap();
+            fs::write(dir.join(file), b"x").unwrap();
+        }
+        fs::create_dir(&staging).unwrap();
+        publish::swap_in_two(&tree, &old, &staging).unwrap();
+        assert!(old.join("new.pdf").exists() && staging.join("old/old.pdf").exists());
+        assert!(!tree.exists());
+    }
+
+    #[test]
+    fn stale_files_of_the_earlier_build_go_and_no_other_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path();
+        let home = out.join("game/home");
+        let build = |files: &[(&str, &[u8])]| {
+            let mut o = outputs(None, files);
+            let manifest = o.manifest("game", "home");
+            o.add("home/manifest.json", "this list", manifest);
+            write_all(&o, out, Path::new("game")).unwrap();
+        };
+        build(&[
+            ("home/game.pdf", b"pdf"),
+            ("home/png/cards/001.png", b"png 1"),
+            ("home/png/cards/002.png", b"png 2"),
+        ]);
+        // What the designer put there, and a file the build wrote that someone
+        // changed since (another size than the manifest's).
+        fs::write(home.join("notes.txt"), b"mine").unwrap();
+        fs::write(home.join("png/cards/mine.png"), b"mine too").unwrap();
+        fs::write(home.join("png/cards/002.png"), b"edited by hand").unwrap();
+        fs::create_dir_all(home.join("empty")).unwrap();
+        let pdf = Stamp::of(&home.join("game.pdf")).unwrap();
+        build(&[("home/game.pdf", b"pdf")]);
+        let mut left: Vec<String> = Vec::new();
+        let mut todo = vec![home.clone()];
+        while let Some(d) = todo.pop() {
+            for e in fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    todo.push(p.clone());
+                }
+                left.push(p.strip_prefix(&home).unwrap().display().to_string());
+            }
+        }
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "empty",
+                "game.pdf",
+                "manifest.json",
+                "notes.txt",
+                "png",
+                "png/cards",
+                "png/cards/002.png",
+                "png/cards/mine.png"
+            ]
+        );
+        assert_eq!(Stamp::of(&home.join("game.pdf")), Some(pdf), "left alone");
+        assert_eq!(named(out, ""), ["game"]);
     }
 
     /// The names in `dir` that start with `prefix`.
@@ -569,9 +577,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
         let mut o = Outputs::spilling_into(out, Path::new("game"), 10);
-        o.add("a.svg", "", b"small".to_vec());
-        o.add("sub/b.png", "", vec![7; 100_000]);
-        o.add("c.svg", "", b"also over".to_vec());
+        o.add("home/a.svg", "", b"small".to_vec());
+        o.add("home/sub/b.png", "", vec![7; 100_000]);
+        o.add("home/c.svg", "", b"also over".to_vec());
         let kinds: Vec<_> = o.files().iter().map(|f| &f.body).collect();
         assert!(matches!(kinds[0], Body::Memory(_)), "{kinds:?}");
         assert!(
@@ -584,12 +592,12 @@ mod tests {
             .unwrap()
             .contains("\"bytes\": 100000"));
         write_all(&o, out, Path::new("game")).unwrap();
-        assert_eq!(fs::read(out.join("game/a.svg")).unwrap(), b"small");
+        assert_eq!(fs::read(out.join("game/home/a.svg")).unwrap(), b"small");
         assert_eq!(
-            fs::read(out.join("game/sub/b.png")).unwrap(),
+            fs::read(out.join("game/home/sub/b.png")).unwrap(),
             vec![7; 100_000]
         );
-        assert_eq!(fs::read(out.join("game/c.svg")).unwrap(), b"also over");
+        assert_eq!(fs::read(out.join("game/home/c.svg")).unwrap(), b"also over");
         drop(o);
         assert_eq!(named(out, ".cardstock-"), Vec::<String>::new());
     }
@@ -598,19 +606,19 @@ mod tests {
     fn a_rebuild_leaves_files_it_finds_already_written() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
-        let build = |bytes: &[u8]| outputs(Some((out, "game")), &[("big.png", bytes)]);
+        let build = |bytes: &[u8]| outputs(Some((out, "game")), &[("home/big.png", bytes)]);
         write_all(&build(b"first"), out, Path::new("game")).unwrap();
-        let written = Stamp::of(&out.join("game/big.png")).unwrap();
+        let written = Stamp::of(&out.join("game/home/big.png")).unwrap();
         // The same bytes again: found written, neither spilled nor written.
         let again = build(b"first");
         assert!(matches!(again.files()[0].body, Body::Written { .. }));
         assert_eq!(named(out, ".cardstock-spill-"), Vec::<String>::new());
         write_all(&again, out, Path::new("game")).unwrap();
-        assert_eq!(Stamp::of(&out.join("game/big.png")), Some(written));
+        assert_eq!(Stamp::of(&out.join("game/home/big.png")), Some(written));
         // Changed by another program after the build compared it: nothing is
         // written, and the write says so.
         let again = build(b"first");
-        fs::write(out.join("game/big.png"), b"other").unwrap();
+        fs::write(out.join("game/home/big.png"), b"other").unwrap();
         let e = write_all(&again, out, Path::new("game")).unwrap_err();
         assert!(matches!(e, WriteError::ChangedMeanwhile(_)), "{e}");
         assert!(
@@ -618,24 +626,24 @@ mod tests {
                 .ends_with("big.png changed while this build ran (another program wrote it)"),
             "{e}"
         );
-        assert_eq!(fs::read(out.join("game/big.png")).unwrap(), b"other");
+        assert_eq!(fs::read(out.join("game/home/big.png")).unwrap(), b"other");
     }
 
     #[test]
     fn a_failed_write_of_spilled_files_leaves_every_old_file() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path();
-        fs::create_dir(out.join("game")).unwrap();
-        fs::write(out.join("game/a.png"), b"old a").unwrap();
-        fs::write(out.join("game/c"), b"a file where a folder goes").unwrap();
+        fs::create_dir_all(out.join("game/home")).unwrap();
+        fs::write(out.join("game/home/a.png"), b"old a").unwrap();
+        fs::write(out.join("game/home/c"), b"a file where a folder goes").unwrap();
         let o = outputs(
             Some((out, "game")),
-            &[("a.png", b"new a"), ("c/d.png", b"new d")],
+            &[("home/a.png", b"new a"), ("home/c/d.png", b"new d")],
         );
         assert!(matches!(o.files()[0].body, Body::Disk { .. }));
         let e = write_all(&o, out, Path::new("game")).unwrap_err();
         assert!(matches!(e, WriteError::NotAFolder(_)), "{e}");
-        assert_eq!(fs::read(out.join("game/a.png")).unwrap(), b"old a");
+        assert_eq!(fs::read(out.join("game/home/a.png")).unwrap(), b"old a");
         // No staging folder is left; this build's spill folder goes with its files.
         assert_eq!(named(out, ".cardstock-staging-"), Vec::<String>::new());
         assert_eq!(named(out, ".cardstock-spill-").len(), 1);
@@ -647,16 +655,16 @@ mod tests {
     fn a_build_that_spilled_and_failed_leaves_no_output_folder_it_made() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("new/output");
-        let o = outputs(Some((&out, "game")), &[("a.png", b"spilled")]);
+        let o = outputs(Some((&out, "game")), &[("home/a.png", b"spilled")]);
         assert!(matches!(o.files()[0].body, Body::Disk { .. }));
         assert!(out.is_dir());
         drop(o);
         assert!(!tmp.path().join("new").exists());
         // One it wrote into stays.
-        let o = outputs(Some((&out, "game")), &[("a.png", b"spilled")]);
+        let o = outputs(Some((&out, "game")), &[("home/a.png", b"spilled")]);
         write_all(&o, &out, Path::new("game")).unwrap();
         drop(o);
-        assert_eq!(fs::read(out.join("game/a.png")).unwrap(), b"spilled");
+        assert_eq!(fs::read(out.join("game/home/a.png")).unwrap(), b"spilled");
     }
 
     #[test]
@@ -668,13 +676,13 @@ mod tests {
         fs::write(out.join(".cardstock-spill-dead/.lock"), b"").unwrap();
         fs::write(out.join(".cardstock-spill-dead/0"), b"leftover").unwrap();
         // A running build's (another Outputs spilling into the same folder).
-        let running = outputs(Some((out, "other")), &[("x.png", b"waiting")]);
-        let o = outputs(None, &[("a.pdf", b"new a")]);
+        let running = outputs(Some((out, "other")), &[("home/x.png", b"waiting")]);
+        let o = outputs(None, &[("home/a.pdf", b"new a")]);
         write_all(&o, out, Path::new("game")).unwrap();
         assert!(!out.join(".cardstock-spill-dead").exists());
         assert_eq!(named(out, ".cardstock-spill-").len(), 1);
         write_all(&running, out, Path::new("other")).unwrap();
-        assert_eq!(fs::read(out.join("other/x.png")).unwrap(), b"waiting");
+        assert_eq!(fs::read(out.join("other/home/x.png")).unwrap(), b"waiting");
     }
 
     #[cfg(unix)]
@@ -687,11 +695,13 @@ mod tests {
         let out = tmp.path().join("out");
         fs::create_dir(&out).unwrap();
         // A link at a file's place is replaced; a link at a folder's place is refused.
-        std::os::unix::fs::symlink(outside.join("victim.pdf"), out.join("a.pdf")).unwrap();
-        let o = outputs(None, &[("a.pdf", b"new")]);
+        fs::create_dir(out.join("g")).unwrap();
+        std::os::unix::fs::symlink(outside.join("victim.pdf"), out.join("g/a.pdf")).unwrap();
+        let o = outputs(None, &[("g/a.pdf", b"new")]);
         write_all(&o, &out, Path::new("")).unwrap();
         assert_eq!(fs::read(outside.join("victim.pdf")).unwrap(), b"precious");
-        assert_eq!(fs::read(out.join("a.pdf")).unwrap(), b"new");
+        assert_eq!(fs::read(out.join("g/a.pdf")).unwrap(), b"new");
+        assert!(!out.join("g/a.pdf").is_symlink());
         std::os::unix::fs::symlink(&outside, out.join("game")).unwrap();
         let o = outputs(None, &[("game/victim.pdf", b"overwritten")]);
         assert!(matches!(

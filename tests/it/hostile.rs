@@ -1069,3 +1069,139 @@ fn dns_rebinding_gets_nothing_on_any_address() {
     let addr = serve.addr();
     assert_eq!(ask(&addr, &get("/", &addr)), "HTTP/1.1 200 OK");
 }
+
+// ---- Stale files and builds killed at any moment.
+
+#[test]
+fn a_build_removes_what_the_earlier_build_wrote_and_no_other_file() {
+    // After `--format pdf,png`, a plain build left the old png/ folder in place.
+    let p = fixture_project();
+    let o = run(p.path(), &["build", "--format", "pdf,png"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let home = p.path().join("output/mini/home");
+    assert!(home.join("png/cards/001-front.png").is_file());
+    // The designer's own files, beside and among the build's.
+    std::fs::write(home.join("notes.txt"), "print on 250 gsm\n").unwrap();
+    std::fs::write(home.join("png/cards/photo.png"), b"not cardstock's").unwrap();
+    let pdf = home.join("mini.pdf");
+    let pdf_time = std::fs::metadata(&pdf).unwrap().modified().unwrap();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let left: Vec<_> = files_under(&home).into_keys().collect();
+    let names: Vec<String> = left.iter().map(|p| p.display().to_string()).collect();
+    assert_eq!(
+        names,
+        [
+            "duplex-calibration.pdf",
+            "manifest.json",
+            "mini-one-sided.pdf",
+            "mini.pdf",
+            "notes.txt",
+            "png/cards/photo.png"
+        ]
+    );
+    assert_eq!(
+        std::fs::metadata(&pdf).unwrap().modified().unwrap(),
+        pdf_time,
+        "an unchanged file is left alone"
+    );
+    // A build that fails removes nothing.
+    let o = run(p.path(), &["build", "--format", "pdf,png"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let before = files_under(&p.path().join("output"));
+    edit(
+        &p.path().join("data/mini/game.toml"),
+        "cost = 3",
+        "cost = nan",
+    );
+    let o = run(p.path(), &["build"]);
+    failed_leaving(&o, &p.path().join("output"), &before);
+}
+
+/// The files of a published build folder are those its manifest lists, with the
+/// sizes it lists (the designer's files aside); returns them with their bytes.
+fn whole_build(home: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let files = files_under(home);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&files[Path::new("manifest.json")]).expect("a whole manifest");
+    let listed: std::collections::BTreeMap<std::path::PathBuf, u64> = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let path = f["path"].as_str().unwrap().strip_prefix("home/").unwrap();
+            (path.into(), f["bytes"].as_u64().unwrap())
+        })
+        .collect();
+    for (path, bytes) in files
+        .iter()
+        .filter(|(p, _)| *p != Path::new("manifest.json"))
+    {
+        assert_eq!(
+            listed.get(path),
+            Some(&(bytes.len() as u64)),
+            "{} is not the build's the manifest lists",
+            path.display()
+        );
+    }
+    assert_eq!(files.len(), listed.len() + 1, "a listed file is missing");
+    files
+}
+
+#[test]
+fn a_build_killed_at_any_moment_leaves_one_whole_build() {
+    // Killed while files moved into place, a build left new PDFs and PNGs beside
+    // the old manifest; killed just after, a staging folder no build removed. Now
+    // the folder is swapped whole: whenever the kill comes, output/mini/home is
+    // one build's, every file of it, and the next build cleans up.
+    let p = fixture_project();
+    let args = ["build", "--format", "pdf,png,svg"];
+    let out = p.path().join("output");
+    let home = out.join("mini/home");
+    let names = ["name = \"Ace\"", "name = \"Ace of Kills\""];
+    let cards = p.path().join("data/mini/cards.toml");
+    let mut builds = Vec::new();
+    let mut took = Duration::ZERO;
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            edit(&cards, names[i - 1], name);
+        }
+        let start = Instant::now();
+        let o = run(p.path(), &args);
+        took = start.elapsed();
+        assert!(o.status.success(), "{:?}", texts(&o));
+        builds.push(whole_build(&home));
+    }
+    assert!(builds[0] != builds[1]);
+    let mut data = 1;
+    let mut switched = 0;
+    for k in 0..16u32 {
+        // Data for the other build than the one on disk; a build killed somewhere
+        // in its run (the later kills mostly after the switch).
+        let disk = builds.iter().position(|b| *b == whole_build(&home));
+        let disk = disk.unwrap_or_else(|| panic!("kill {k}: a mix of two builds"));
+        if data == disk {
+            switched += usize::from(k > 0);
+            edit(&cards, names[data], names[1 - data]);
+            data = 1 - data;
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
+            .args(args)
+            .current_dir(p.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(took.mul_f64(0.1 + 0.05 * f64::from(k)));
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let disk = builds.iter().position(|b| *b == whole_build(&home));
+    assert!(disk.is_some(), "the last kill: a mix of two builds");
+    switched += usize::from(disk == Some(data));
+    eprintln!("{switched} of 16 killed builds had switched the folder");
+    let o = run(p.path(), &args);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    assert_eq!(names_in(&out, ".cardstock-"), Vec::<String>::new());
+    whole_build(&home);
+}
