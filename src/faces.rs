@@ -687,7 +687,7 @@ pub fn render_all<'a>(
 ) -> Reported<Option<Rendered<'a>>> {
     let mut diags = Diagnostics::default();
     let mut store = FaceStore::new(
-        Images::new(r.project, &r.game.id),
+        Images::new(r.project, &r.game.id, r.tpl.fonts().clone()),
         r.tpl.fonts().clone(),
         cache,
     );

@@ -39,42 +39,79 @@ impl From<SvgProblem> for Located {
 
 /// Images the faces of a game refer to, read through the project and checked
 /// ([`crate::image::check`]) once each. Relative `href`s start in the game's
-/// template folder.
+/// template folder (`icons/...` also in `templates/common/`). An SVG file is
+/// parsed as a face is, with the game's fonts, and drawn as vector art.
 pub struct Images {
     project: Project,
     game: String,
     dir: PathBuf,
+    fonts: Arc<FontBook>,
     loaded: Mutex<BTreeMap<String, Result<ImageKind, Refused>>>,
+    /// The elements of each SVG picture loaded, by `href`: they count towards
+    /// [`MAX_ELEMENTS`] of every face that draws them.
+    svg_elements: Mutex<BTreeMap<String, usize>>,
     /// `data:` images already checked, by the SHA-256 of their bytes.
     checked: Mutex<BTreeMap<[u8; 32], Result<ImageKind, Refused>>>,
 }
 
 impl Images {
-    /// The images of `game`'s templates (`templates/<game>/`).
-    pub fn new(project: &Project, game: &str) -> Images {
+    /// The images of `game`'s templates (`templates/<game>/`); SVG pictures set
+    /// their text with `fonts`.
+    pub fn new(project: &Project, game: &str, fonts: Arc<FontBook>) -> Images {
         Images {
             project: project.clone(),
             game: game.to_string(),
             dir: PathBuf::from("templates").join(game),
+            fonts,
             loaded: Mutex::new(BTreeMap::new()),
+            svg_elements: Mutex::new(BTreeMap::new()),
             checked: Mutex::new(BTreeMap::new()),
         }
     }
 
     /// No images at all (any `href` to a file is refused).
     pub fn none() -> Images {
-        Images::new(&Project::new(crate::source::MemoryFiles::new()), "-")
+        Images::new(
+            &Project::new(crate::source::MemoryFiles::new()),
+            "-",
+            FontBook::builtin(),
+        )
     }
 
     fn get(&self, href: &str) -> Result<ImageKind, Refused> {
         if let Some(r) = self.loaded.lock().ok().and_then(|m| m.get(href).cloned()) {
             return r;
         }
-        let r = load_image(href, &self.project, &self.dir);
+        let r = match load_image(href, &self.project, &self.dir, &self.fonts) {
+            Ok(Picture::Raster(kind)) => Ok(kind),
+            Ok(Picture::Svg(tree, elements)) => {
+                if let Ok(mut m) = self.svg_elements.lock() {
+                    m.insert(href.to_string(), elements);
+                }
+                Ok(ImageKind::SVG(tree))
+            }
+            Err(e) => Err(e),
+        };
         if let Ok(mut m) = self.loaded.lock() {
             m.insert(href.to_string(), r.clone());
         }
         r
+    }
+
+    /// The elements the SVG pictures of `doc`'s `<image>`s add (each drawn where
+    /// it is used), once they are loaded.
+    fn svg_elements(&self, doc: &roxmltree::Document) -> usize {
+        let Ok(known) = self.svg_elements.lock() else {
+            return 0;
+        };
+        if known.is_empty() {
+            return 0;
+        }
+        doc.descendants()
+            .filter(|n| n.has_tag_name("image"))
+            .filter_map(|n| n.attributes().find(|a| a.name() == "href"))
+            .filter_map(|a| known.get(a.value()))
+            .fold(0usize, |n, e| n.saturating_add(*e))
     }
 
     /// The image of a `data:` URL (its bytes already decoded), checked once.
@@ -225,6 +262,10 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     lint.extend(image_problems(&doc, images));
     if !lint.is_empty() {
         return Err(lint);
+    }
+    let with_pictures = expanded.saturating_add(images.svg_elements(&doc));
+    if with_pictures > MAX_ELEMENTS {
+        return Err(vec![SvgProblem::TooBig(with_pictures).into()]);
     }
     let problems: Arc<Mutex<Vec<SvgProblem>>> = Arc::new(Mutex::new(Vec::new()));
     let db = fonts.database();
@@ -611,9 +652,26 @@ fn parse_pos(msg: &str) -> (usize, usize) {
         .unwrap_or((1, 1))
 }
 
+/// Largest SVG file an `<image>` draws (a game-icons.net icon is a few KB).
+pub const MAX_SVG_IMAGE_BYTES: u64 = 1024 * 1024;
+
+/// A picture an `<image>` draws.
+enum Picture {
+    /// PNG, JPEG, GIF or WebP, checked.
+    Raster(ImageKind),
+    /// An SVG file, parsed, and its elements.
+    Svg(Tree, usize),
+}
+
 /// Resolves an image `href` through the project: only relative paths inside it,
-/// never URLs.
-fn load_image(href: &str, project: &Project, dir: &std::path::Path) -> Result<ImageKind, Refused> {
+/// never URLs. `icons/x.svg` not in the game's folder is looked for in
+/// `templates/common/` too, as the icons of rich text are.
+fn load_image(
+    href: &str,
+    project: &Project,
+    dir: &std::path::Path,
+    fonts: &Arc<FontBook>,
+) -> Result<Picture, Refused> {
     use crate::source::FileError;
     let lower = href.to_ascii_lowercase();
     if lower.contains("://") || lower.starts_with("file:") || lower.starts_with("http") {
@@ -629,8 +687,22 @@ fn load_image(href: &str, project: &Project, dir: &std::path::Path) -> Result<Im
             PATH_HINT,
         ));
     }
-    let path = dir.join(&rel);
-    let data = project.read(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
+    let svg = lower.ends_with(".svg");
+    let limit = if svg {
+        MAX_SVG_IMAGE_BYTES
+    } else {
+        MAX_IMAGE_BYTES
+    };
+    let mut path = dir.join(&rel);
+    let mut read = project.read(&path, limit);
+    if matches!(read, Err(FileError::NotFound { .. })) && rel.starts_with("icons") {
+        let common = PathBuf::from("templates/common").join(&rel);
+        if project.kind(&common).is_some() {
+            path = common;
+            read = project.read(&path, limit);
+        }
+    }
+    let data = read.map_err(|e| match e {
         FileError::NotFound { .. } => (
             format!(
                 "image `{href}` does not exist (looked for {})",
@@ -644,5 +716,29 @@ fn load_image(href: &str, project: &Project, dir: &std::path::Path) -> Result<Im
         ),
         e => (format!("image `{href}`: {e}"), e.hint()),
     })?;
-    crate::image::check(Arc::new(data)).map_err(|p| (format!("image `{href}` {p}"), p.hint()))
+    if svg {
+        return svg_picture(href, &data, fonts);
+    }
+    crate::image::check(Arc::new(data))
+        .map(Picture::Raster)
+        .map_err(|p| (format!("image `{href}` {p}"), p.hint()))
+}
+
+/// An SVG file for an `<image>`: parsed with the game's fonts and checked as a
+/// face is; the pictures it links to are refused (a picture draws no other file).
+fn svg_picture(href: &str, data: &[u8], fonts: &Arc<FontBook>) -> Result<Picture, Refused> {
+    const FIX: &str = "fix the SVG file (it is parsed as a face is: the game's fonts, no linked files), or export it again as plain SVG";
+    let text = std::str::from_utf8(data)
+        .map_err(|_| (format!("image `{href}` is not UTF-8 SVG text"), FIX))?;
+    let elements = roxmltree::Document::parse(text)
+        .map(|doc| expanded_elements(&doc))
+        .unwrap_or(0);
+    let tree = parse(text, &Arc::new(Images::none()), fonts).map_err(|problems| {
+        let what = problems
+            .first()
+            .map(|p| p.problem.describe().0)
+            .unwrap_or_default();
+        (format!("image `{href}`: {what}"), FIX)
+    })?;
+    Ok(Picture::Svg(tree, elements))
 }

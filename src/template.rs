@@ -25,6 +25,7 @@ pub const RECURSION_LIMIT: usize = 64;
 pub const LOG: &str = "__cardstock_log";
 
 pub mod errors;
+mod icon;
 pub mod maths;
 
 /// The filters cardstock adds to minijinja's own: `environment` registers exactly
@@ -389,6 +390,13 @@ pub fn environment(
         "fit",
         move |state: &State, s: String, args: minijinja::value::Rest<f64>, kwargs: Kwargs| {
             fit(&t, state, &s, &args.0, kwargs)
+        },
+    );
+    let t = text.clone();
+    env.add_function(
+        "icon",
+        move |state: &State, name: String, place: minijinja::value::Rest<f64>, kwargs: Kwargs| {
+            icon::icon(&t, state, &name, &place.0, kwargs)
         },
     );
     env.add_function(

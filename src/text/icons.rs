@@ -29,6 +29,10 @@ pub struct Icon {
     pub view_box: String,
     /// Its drawing: the markup inside its root `<svg>`.
     pub markup: String,
+    /// The same drawing in one colour: every colour of a fill, stroke or gradient
+    /// stop (attribute or `style`) is `currentColor`, the `color` of the element
+    /// around it ([`one_colour`]).
+    pub one_colour: String,
 }
 
 /// Where an icon's width comes from while laying text out.
@@ -103,14 +107,19 @@ impl Icons {
                 bad(what)
             })?;
             let size = tree.size();
-            let (view_box, markup) =
-                inner(&text, (size.width(), size.height())).map_err(|e| bad(e.to_string()))?;
+            let size = (size.width(), size.height());
+            let (view_box, markup) = inner(&text, size).map_err(|e| bad(e.to_string()))?;
+            let one_colour = one_colour(&text)
+                .and_then(|t| inner(&t, size))
+                .map_err(|e| bad(e.to_string()))?
+                .1;
             return Ok(Arc::new(Icon {
                 name: name.to_string(),
                 path: path.clone(),
-                aspect: (size.width() / size.height()) as f64,
+                aspect: (size.0 / size.1) as f64,
                 view_box,
                 markup,
+                one_colour,
             }));
         }
         Err(TextError::UnknownIcon {
@@ -136,6 +145,61 @@ fn inner(text: &str, size: (f32, f32)) -> Result<(String, String), roxmltree::Er
     Ok((view_box, markup))
 }
 
+/// Properties whose colour [`one_colour`] replaces.
+const PAINTS: [&str; 3] = ["fill", "stroke", "stop-color"];
+
+/// Whether a paint is a colour (not `none`, a gradient or pattern, or already
+/// `currentColor`).
+fn is_colour(value: &str) -> bool {
+    let v = value.trim();
+    !(v.is_empty()
+        || v == "none"
+        || v == "inherit"
+        || v.starts_with("url(")
+        || v.eq_ignore_ascii_case("currentcolor"))
+}
+
+/// An SVG `text` with every colour of a fill, stroke or gradient stop, written
+/// as an attribute or in a `style` attribute, replaced by `currentColor`: the
+/// picture in the one colour of the `color` around it. (A `<style>` sheet is left
+/// as it is.)
+pub fn one_colour(text: &str) -> Result<String, roxmltree::Error> {
+    let doc = roxmltree::Document::parse(text)?;
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        for a in node.attributes() {
+            if PAINTS.contains(&a.name()) && is_colour(a.value()) {
+                edits.push((a.range_value(), "currentColor".into()));
+            } else if a.name() == "style" {
+                let declarations: Vec<String> = a
+                    .value()
+                    .split(';')
+                    .map(|d| match d.split_once(':') {
+                        Some((p, v)) if PAINTS.contains(&p.trim()) && is_colour(v) => {
+                            format!("{}:currentColor", p.trim())
+                        }
+                        _ => d.to_string(),
+                    })
+                    .collect();
+                let style = declarations.join(";");
+                if style != a.value() {
+                    let escaped = style
+                        .replace('&', "&amp;")
+                        .replace('<', "&lt;")
+                        .replace('"', "&quot;");
+                    edits.push((a.range_value(), escaped));
+                }
+            }
+        }
+    }
+    let mut out = text.to_string();
+    edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+    for (r, with) in edits {
+        out.replace_range(r, &with);
+    }
+    Ok(out)
+}
+
 impl IconSource for Icons {
     fn icon(&self, name: &str) -> Result<Arc<Icon>, TextError> {
         if let Some(r) = self.loaded.lock().ok().and_then(|m| m.get(name).cloned()) {
@@ -146,5 +210,19 @@ impl IconSource for Icons {
             m.insert(name.to_string(), r.clone());
         }
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_colour;
+
+    #[test]
+    fn one_colour_replaces_colours_and_keeps_none_and_gradients() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg"><path fill="#000" stroke="none"/><rect style="fill:#fff; stroke: red;opacity:0.5" fill="url(#g)"/><stop stop-color="blue"/><circle stroke="currentColor"/></svg>"##;
+        assert_eq!(
+            one_colour(svg).unwrap(),
+            r##"<svg xmlns="http://www.w3.org/2000/svg"><path fill="currentColor" stroke="none"/><rect style="fill:currentColor;stroke:currentColor;opacity:0.5" fill="url(#g)"/><stop stop-color="currentColor"/><circle stroke="currentColor"/></svg>"##
+        );
     }
 }

@@ -514,6 +514,7 @@ mod tests {
                 aspect: 1.0,
                 view_box: "0 0 1 1".into(),
                 markup: String::new(),
+                one_colour: String::new(),
             }))
         }
     }

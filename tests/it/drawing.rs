@@ -163,3 +163,200 @@ fn a_chits_cut_line_shows_on_a_dark_fill_and_on_a_light_one() {
     }
     assert_eq!((dark, white), (24, 24));
 }
+
+/// The RGB of the pixel at (`x`, `y`) mm of a face PNG written at 300 dpi.
+fn pixel(png: &Path, x: f64, y: f64) -> [u8; 3] {
+    let (info, px) = decode_png(&std::fs::read(png).unwrap());
+    let n = match info.color_type {
+        png::ColorType::Rgba => 4,
+        png::ColorType::Rgb => 3,
+        other => panic!("{other:?}"),
+    };
+    let s = 300.0 / 25.4;
+    let (i, j) = ((x * s).round() as usize, (y * s).round() as usize);
+    let p = &px[(j * info.width as usize + i) * n..][..3];
+    [p[0], p[1], p[2]]
+}
+
+fn near(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 4)
+}
+
+#[test]
+fn an_icon_is_drawn_anywhere_recoloured_and_as_an_image() {
+    let tmp = base_copy();
+    let icons = tmp.path().join("templates/mini/icons");
+    std::fs::create_dir_all(&icons).unwrap();
+    // As game-icons.net writes them: a 512 unit square, colours as attributes or
+    // in a style; a white square in the middle of a black disc.
+    std::fs::write(
+        icons.join("badge.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512" style="height: 512px; width: 512px;"><circle cx="256" cy="256" r="200" fill="#000" fill-opacity="1"/><g transform="translate(0,0)"><rect x="200" y="200" width="112" height="112" style="fill: #ffffff; fill-opacity: 1"/></g></svg>"##,
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("templates/mini/token.svg"),
+        r##"{% extends "common/face.svg" %}
+{% block body %}
+<rect x="-1.5" y="-1.5" width="{{ face.full_width }}" height="{{ face.full_height }}" fill="#ffffff"/>
+{{ icon('badge', 9.525, 9.525, 12, fill=lookup('suit', row.id).color, rotate=30) }}
+{% endblock %}
+"##,
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("templates/mini/card.svg"),
+        r##"{% extends "common/face.svg" %}
+{% block body %}
+<rect x="-3" y="-3" width="{{ face.full_width }}" height="{{ face.full_height }}" fill="#ffffff"/>
+<image href="icons/badge.svg" x="10" y="30" width="20" height="20"/>
+<image href="icons/star.svg" x="40" y="30" width="10" height="10"/>
+{{ icon('coin', 31.75, 70, 8) }}
+{% endblock %}
+"##,
+    )
+    .unwrap();
+    build(tmp.path(), &["build", "--format", "pdf,svg,png"]);
+    let out = tmp.path().join("output/mini/home");
+    // The token's badge in its suit's colour, the white square too: one colour.
+    let svg = std::fs::read_to_string(out.join("svg/tokens/001-front.svg")).unwrap();
+    assert!(
+        svg.contains(r##"color="#e0a000" fill="currentColor""##),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(r#"transform="rotate(30 9.525 9.525)""#),
+        "{svg}"
+    );
+    assert!(
+        !svg.contains("#ffffff;"),
+        "the style's white is recoloured: {svg}"
+    );
+    for (face, rgb) in [("001", [0xe0, 0xa0, 0x00]), ("002", [0x30, 0x50, 0xa0])] {
+        let png = out.join(format!("png/tokens/{face}-front.png"));
+        // Trim coordinates + 1.5 mm of bleed: the centre and a point of the ring.
+        for (x, y) in [
+            (11.025, 11.025),
+            (11.025 + 3.0, 11.025),
+            (11.025, 11.025 - 3.5),
+        ] {
+            assert!(
+                near(pixel(&png, x, y), rgb),
+                "{face} at ({x}, {y}): {:?}",
+                pixel(&png, x, y)
+            );
+        }
+        // Outside the 12 mm badge (r = 4.7 mm): the white background.
+        assert!(near(pixel(&png, 11.025 + 5.5, 11.025), [255; 3]));
+    }
+    // The card draws the SVG file as an image, in its own colours, and the shared
+    // star (templates/common/icons/) by the same path.
+    let card = out.join("png/cards/001-front.png");
+    let (x, y) = (3.0 + 20.0, 3.0 + 40.0);
+    assert!(near(pixel(&card, x, y), [255; 3]), "white square");
+    assert!(near(pixel(&card, x + 6.0, y), [0; 3]), "black disc");
+    assert!(
+        near(pixel(&card, 3.0 + 45.0, 3.0 + 35.5), [0xf4, 0xc4, 0x30]),
+        "star"
+    );
+    // The coin icon as drawn by icon() without a fill: its own gold.
+    let gold = pixel(&card, 3.0 + 31.75 - 3.0, 3.0 + 70.0);
+    assert!(near(gold, [0xe0, 0xa5, 0x26]), "{gold:?}");
+    // In the PDF they are vector art: no raster image on the card sheet.
+    let doc = lopdf::Document::load(out.join("mini.pdf")).unwrap();
+    let images = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_stream().ok())
+        .filter(|s| {
+            s.dict
+                .get(b"Subtype")
+                .is_ok_and(|t| t.as_name().ok() == Some(b"Image"))
+        })
+        .count();
+    assert_eq!(images, 0);
+}
+
+#[test]
+fn icon_errors_name_the_icon_and_the_fix() {
+    let tmp = base_copy();
+    let token = tmp.path().join("templates/mini/token.svg");
+    for (call, expected) in [
+        (
+            "icon('skul', 5, 5, 4)",
+            "icon(): there is no icon `skul` (looked for templates/mini/icons/skul.svg and templates/common/icons/skul.svg)",
+        ),
+        (
+            "icon('star', 5, 5, 4, fill='blu')",
+            "icon(): fill `blu` is not a colour",
+        ),
+        ("icon('star', 5, 5, 0)", "icon(): the size must be more than 0"),
+        ("icon('star', 5, 5, 4, colour='red')", "colour"),
+    ] {
+        std::fs::write(
+            &token,
+            format!(
+                "{{% extends \"common/face.svg\" %}}\n{{% block body %}}\n{{{{ {call} }}}}\n{{% endblock %}}\n"
+            ),
+        )
+        .unwrap();
+        let o = run(tmp.path(), &["build"]);
+        let (_, stderr) = texts(&o);
+        assert!(!o.status.success());
+        assert!(stderr.contains(expected), "{call}: {stderr}");
+        assert!(stderr.contains("templates/mini/token.svg:3"), "{call}: {stderr}");
+    }
+}
+
+#[test]
+fn an_svg_picture_links_no_files_and_counts_its_elements() {
+    let tmp = base_copy();
+    let icons = tmp.path().join("templates/mini/icons");
+    std::fs::create_dir_all(&icons).unwrap();
+    std::fs::write(
+        icons.join("nest.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="../card.svg" width="10" height="10"/></svg>"##,
+    )
+    .unwrap();
+    let rects: String = (0..5000)
+        .map(|i| format!("<rect x=\"{}\" y=\"1\" width=\"1\" height=\"1\"/>", i % 10))
+        .collect();
+    std::fs::write(
+        icons.join("big.svg"),
+        format!(r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">{rects}</svg>"##),
+    )
+    .unwrap();
+    let token = tmp.path().join("templates/mini/token.svg");
+    let body = |b: &str| {
+        format!("{{% extends \"common/face.svg\" %}}\n{{% block body %}}\n{b}\n{{% endblock %}}\n")
+    };
+    std::fs::write(
+        &token,
+        body(r#"<image href="icons/nest.svg" width="5" height="5"/>"#),
+    )
+    .unwrap();
+    let o = run(tmp.path(), &["build"]);
+    let (_, stderr) = texts(&o);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("image `icons/nest.svg`: image `../card.svg` points outside the project"),
+        "{stderr}"
+    );
+    // One drawing of 5,001 elements is fine; drawn 50 times in a face it is
+    // 250,000 elements, over the limit.
+    std::fs::write(
+        &token,
+        body(r#"<image href="icons/big.svg" width="5" height="5"/>"#),
+    )
+    .unwrap();
+    build(tmp.path(), &["build"]);
+    let many = r#"<image href="icons/big.svg" width="5" height="5"/>"#.repeat(50);
+    std::fs::write(&token, body(&many)).unwrap();
+    let o = run(tmp.path(), &["build"]);
+    let (_, stderr) = texts(&o);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("elements, over the limit of 200000"),
+        "{stderr}"
+    );
+}
