@@ -1,5 +1,6 @@
 //! The checks of one face: text and keep-visible art inside the cut shape's safe
-//! zone, text over text, later elements over keep-visible ones, raster images
+//! zone, text over text, later elements over keep-visible ones, opaque fills
+//! over text and icons (`hidden.rs`), raster images
 //! under 300 dpi, and a background short of the bleed edge.
 
 use std::collections::BTreeMap;
@@ -22,6 +23,7 @@ pub enum Check {
     SafeZone,
     Overlap,
     Covered,
+    Hidden,
     Resolution,
     Background,
 }
@@ -108,6 +110,7 @@ pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
     safe_zone(face, leaves, &mut out);
     overlaps(face, leaves, &mut out);
     covered(face, leaves, &mut out);
+    super::hidden::hidden(face, leaves, &mut out);
     resolution(face, leaves, &mut out);
     background(face, &mut out);
     out
@@ -164,7 +167,7 @@ fn keep_groups<'l, 'a>(leaves: &'l [Leaf<'a>]) -> BTreeMap<usize, Vec<&'l Leaf<'
 }
 
 /// Whether two boxes share more than `d` units each way.
-fn boxes_meet(a: &usvg::Rect, b: &usvg::Rect, d: f32) -> bool {
+pub(super) fn boxes_meet(a: &usvg::Rect, b: &usvg::Rect, d: f32) -> bool {
     a.left().max(b.left()) + d < a.right().min(b.right())
         && a.top().max(b.top()) + d < a.bottom().min(b.bottom())
 }

@@ -25,6 +25,9 @@ use usvg::{Group, Node, Tree};
 
 /// The class that marks an element players must always see.
 pub const KEEP_VISIBLE: &str = "keep-visible";
+/// The class of an icon drawn by `icon()` or set in rich text: preflight checks
+/// that nothing opaque covers most of it, as it does for text.
+pub const ICON: &str = "icon";
 /// Prefix of the ids preflight gives elements.
 const PREFIX: &str = "cs-";
 
@@ -37,6 +40,8 @@ pub struct Element {
     insert_at: Option<usize>,
     /// Whether it has `class="keep-visible"`.
     pub keep: bool,
+    /// Whether it has `class="icon"`.
+    pub icon: bool,
 }
 
 /// The drawable elements of a face's SVG text, in document order.
@@ -83,12 +88,15 @@ impl Elements {
             if let Some(id) = node.attribute("id") {
                 out.by_id.insert(id.to_string(), i);
             }
+            let class = |name: &str| {
+                node.attribute("class")
+                    .is_some_and(|c| c.split_whitespace().any(|c| c == name))
+            };
             out.list.push(Element {
                 start: r.start..name_end,
                 insert_at: node.attribute("id").is_none().then_some(name_end),
-                keep: node
-                    .attribute("class")
-                    .is_some_and(|c| c.split_whitespace().any(|c| c == KEEP_VISIBLE)),
+                keep: class(KEEP_VISIBLE),
+                icon: class(ICON),
             });
         }
         Some(out)
@@ -132,9 +140,10 @@ impl Elements {
         out
     }
 
-    /// Whether any element is marked keep-visible.
-    pub fn any_keep(&self) -> bool {
-        self.list.iter().any(|e| e.keep)
+    /// Whether any element is marked keep-visible or is an icon: the leaves of
+    /// such a face are known only from a copy with ids ([`Elements::tagged`]).
+    pub fn any_marked(&self) -> bool {
+        self.list.iter().any(|e| e.keep || e.icon)
     }
 
     /// `text` with `id="cs-N"` on every element that has no id.
@@ -231,39 +240,86 @@ pub struct Leaf<'a> {
     pub element: Option<usize>,
     /// The keep-visible element it belongs to (itself or a group around it).
     pub keep: Option<usize>,
+    /// The icon (`class="icon"`) it belongs to.
+    pub icon: Option<usize>,
+    /// Whether it paints an opaque fill (90 % or more, its groups' opacity
+    /// included): what hides what lies under it.
+    pub opaque: bool,
 }
 
 /// Every drawn node of `tree`, in painting order; `elements` names them.
 pub fn leaves<'a>(tree: &'a Tree, elements: &Elements) -> Vec<Leaf<'a>> {
     let mut out = Vec::new();
-    walk(tree.root(), None, None, elements, &mut out);
+    let top = Owners {
+        element: None,
+        keep: None,
+        icon: None,
+        alpha: 1.0,
+    };
+    walk(tree.root(), top, elements, &mut out);
     out
 }
 
-fn walk<'a>(
-    g: &'a Group,
-    owner: Option<usize>,
+/// What a node inherits from the groups around it: the element it came from, the
+/// keep-visible element and icon it belongs to, and the opacity it is drawn with
+/// (0 under a mask: what it hides is not known).
+#[derive(Clone, Copy)]
+struct Owners {
+    element: Option<usize>,
     keep: Option<usize>,
-    els: &Elements,
-    out: &mut Vec<Leaf<'a>>,
-) {
+    icon: Option<usize>,
+    alpha: f32,
+}
+
+/// Least opacity of a fill that hides what is under it.
+const OPAQUE: f32 = 0.9;
+
+/// Whether a path's fill is opaque at `alpha`.
+fn opaque_fill(fill: Option<&usvg::Fill>, alpha: f32) -> bool {
+    let Some(f) = fill else { return false };
+    let stops_opaque = |stops: &[usvg::Stop]| stops.iter().all(|s| s.opacity().get() >= OPAQUE);
+    f.opacity().get() * alpha >= OPAQUE
+        && match f.paint() {
+            usvg::Paint::Color(_) => true,
+            usvg::Paint::LinearGradient(g) => stops_opaque(g.stops()),
+            usvg::Paint::RadialGradient(g) => stops_opaque(g.stops()),
+            usvg::Paint::Pattern(_) => false,
+        }
+}
+
+fn walk<'a>(g: &'a Group, up: Owners, els: &Elements, out: &mut Vec<Leaf<'a>>) {
     for node in g.children() {
         let own = els.of(node.id());
-        let element = own.or(owner);
-        let keep = match own {
-            Some(e) if els.list[e].keep => Some(e),
-            _ => keep,
+        let marked = |flag: fn(&Element) -> bool, inherited| match own {
+            Some(e) if flag(&els.list[e]) => Some(e),
+            _ => inherited,
         };
-        let leaf = |what, outlines, image_rect, bbox: usvg::Rect| Leaf {
+        let here = Owners {
+            element: own.or(up.element),
+            keep: marked(|e| e.keep, up.keep),
+            icon: marked(|e| e.icon, up.icon),
+            alpha: up.alpha,
+        };
+        let leaf = |what, outlines, image_rect, bbox: usvg::Rect, opaque| Leaf {
             what,
             outlines,
             image_rect,
             bbox,
-            element,
-            keep,
+            element: here.element,
+            keep: here.keep,
+            icon: here.icon,
+            opaque,
         };
         match node {
-            Node::Group(g) if g.opacity().get() > 0.0 => walk(g, element, keep, els, out),
+            Node::Group(g) if g.opacity().get() > 0.0 => {
+                let masked = g.mask().is_some();
+                let alpha = if masked {
+                    0.0
+                } else {
+                    here.alpha * g.opacity().get()
+                };
+                walk(g, Owners { alpha, ..here }, els, out)
+            }
             Node::Group(_) => {}
             Node::Path(p) => {
                 if p.is_visible() && (p.fill().is_some() || p.stroke().is_some()) {
@@ -278,6 +334,7 @@ fn walk<'a>(
                         vec![o],
                         None,
                         p.abs_stroke_bounding_box(),
+                        opaque_fill(p.fill(), here.alpha),
                     ));
                 }
             }
@@ -286,12 +343,14 @@ fn walk<'a>(
                 let mut outlines = Vec::new();
                 glyphs(t.flattened(), t.abs_transform(), &mut outlines);
                 let bbox = bounds(&outlines).unwrap_or(t.abs_stroke_bounding_box());
-                out.push(leaf(What::Text(text), outlines, None, bbox));
+                out.push(leaf(What::Text(text), outlines, None, bbox, false));
             }
             Node::Image(i) => {
                 let px = pixel_width(i.kind());
                 let b = i.abs_bounding_box();
-                out.push(leaf(What::Image(px), Vec::new(), Some(b), b));
+                // A JPEG has no transparency; other pictures may.
+                let opaque = matches!(i.kind(), usvg::ImageKind::JPEG(_)) && here.alpha >= OPAQUE;
+                out.push(leaf(What::Image(px), Vec::new(), Some(b), b, opaque));
             }
         }
     }

@@ -1,7 +1,8 @@
 //! Preflight: what a print shop or a player would object to, found before the files
 //! leave: text and key art outside the safe zone of the part's cut shape (an inset
 //! rectangle, rounded rectangle, circle or triangle), text over text, elements drawn
-//! over what a template marks `class="keep-visible"`, raster images under 300 dpi
+//! over what a template marks `class="keep-visible"`, opaque fills over most of a
+//! text or an icon drawn before them, raster images under 300 dpi
 //! at their printed size, and a background that stops short of the bleed edge.
 //!
 //! Each problem names the template line of the element (the rendered SVG's byte
@@ -13,6 +14,7 @@
 mod checks;
 mod cover;
 mod elements;
+mod hidden;
 mod shape;
 
 use std::collections::BTreeMap;
@@ -212,7 +214,7 @@ fn findings(
     // Elements are named by ids: parse a copy with an id on every element when the
     // face marks keep-visible ones, or when it has something to report.
     let mut findings = Vec::new();
-    if !elements.any_keep() {
+    if !elements.any_marked() {
         findings = check(picture.trees());
         if findings.is_empty() {
             return Some(Arc::default());
@@ -336,6 +338,7 @@ fn diagnostic(
     if let Some(other) = &worst.other {
         let what = match check {
             Check::Covered => "keep-visible element",
+            Check::Hidden => "covered",
             _ => "the other",
         };
         d = d.with(what, other.clone());
@@ -351,6 +354,7 @@ fn hint(check: Check, comp: &Component) -> String {
             "move the covering element off it or draw it first; `keep_visible = \"error\"` in the [[component]] `{}` makes this an error",
             comp.id()
         ),
+        Check::Hidden => "draw the text or icon after what covers it (later in the template), or move one of them".into(),
         Check::Resolution => "use an image of 300 dpi or more at its printed size".into(),
         Check::Background => "draw the background out to the bleed edge (face.bleed)".into(),
     }

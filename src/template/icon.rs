@@ -95,7 +95,7 @@ pub fn icon(
         None => String::new(),
     };
     let svg = format!(
-        "<svg x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"{}\"{colour} xmlns:xlink=\"http://www.w3.org/1999/xlink\">{markup}</svg>",
+        "<svg class=\"icon\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"{}\"{colour} xmlns:xlink=\"http://www.w3.org/1999/xlink\">{markup}</svg>",
         fmt_num(cx - w / 2.0),
         fmt_num(cy - h / 2.0),
         fmt_num(w),

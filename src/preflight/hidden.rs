@@ -1,0 +1,99 @@
+//! Text and icons hidden by what is drawn after them: a panel, a banner or a
+//! picture whose opaque fill covers most of a text or an icon (`class="icon"`,
+//! what `icon()` and rich text draw) that the template drew first. A frame drawn
+//! over a background, an outline around a word or a translucent tint is not: only
+//! an opaque fill counts, and only when it covers at least half of what the text
+//! or icon paints. Text over text is [`super::checks`]' overlap check; anything
+//! over a keep-visible element its covered check.
+
+use std::collections::BTreeMap;
+
+use super::checks::{boxes_meet, Check, Face, Finding};
+use super::cover::{bbox, common_area};
+use super::elements::{Leaf, What};
+use crate::units::fmt_num;
+
+/// The share of a text or icon an opaque fill must cover to hide it.
+const MOST: f64 = 0.5;
+
+/// What may be hidden: each text, and each icon as a whole.
+fn targets<'l, 'a>(leaves: &'l [Leaf<'a>]) -> Vec<(usize, Vec<&'l Leaf<'a>>)> {
+    let mut icons: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, leaf) in leaves.iter().enumerate() {
+        match (&leaf.what, leaf.icon) {
+            (What::Text(t), None) if !t.trim().is_empty() => out.push((i, vec![leaf])),
+            (_, Some(icon)) => icons.entry(icon).or_default().push(i),
+            _ => {}
+        }
+    }
+    for group in icons.into_values() {
+        let last = group.iter().copied().max().unwrap_or(0);
+        out.push((last, group.iter().map(|&i| &leaves[i]).collect()));
+    }
+    out
+}
+
+/// The fill of a leaf alone (its strokes left out): what hides what lies under it.
+fn fill_of<'a>(leaf: &Leaf<'a>) -> Leaf<'a> {
+    Leaf {
+        what: leaf.what.clone(),
+        outlines: leaf
+            .outlines
+            .iter()
+            .filter(|o| o.fill.is_some())
+            .map(|o| super::elements::Outline {
+                stroke: None,
+                ..o.clone()
+            })
+            .collect(),
+        image_rect: leaf.image_rect,
+        bbox: leaf.bbox,
+        element: leaf.element,
+        keep: leaf.keep,
+        icon: leaf.icon,
+        opaque: leaf.opaque,
+    }
+}
+
+/// Opaque shapes and pictures drawn after a text or an icon that cover most of it.
+pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    for (last, group) in targets(leaves) {
+        let Some(b) = bbox(&group) else { continue };
+        let mut own: Option<f64> = None;
+        for later in &leaves[last + 1..] {
+            let same_icon = later.icon.is_some() && later.icon == group[0].icon;
+            if !later.opaque
+                || matches!(later.what, What::Text(_))
+                || same_icon
+                || !boxes_meet(&b, &later.bbox, 0.0)
+            {
+                continue;
+            }
+            let own = *own.get_or_insert_with(|| {
+                common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE)
+            });
+            let area = common_area(&group, &[&fill_of(later)], face.mm_per_unit);
+            let share = area / own;
+            if share < MOST {
+                continue;
+            }
+            let what = match (&group[0].what, group[0].icon) {
+                (_, Some(_)) => "an icon".to_string(),
+                (w, None) => w.describe(),
+            };
+            out.push(Finding {
+                check: Check::Hidden,
+                message: format!(
+                    "{} drawn after {what} covers {:.0} % of it ({} mm²)",
+                    later.what.describe(),
+                    (share * 100.0).min(100.0),
+                    fmt_num(area)
+                ),
+                element: later.element,
+                other: group[0].icon.or(group[0].element),
+                worst: share,
+            });
+        }
+    }
+}
