@@ -93,10 +93,17 @@ fn output_stays_in_the_output_folder() {
 #[test]
 fn warnings_exit_zero_unless_denied() {
     let tmp = base_copy();
+    let card = tmp.path().join("templates/mini/card.svg");
     edit(
-        &tmp.path().join("templates/mini/card.svg"),
+        &card,
         "{% block body %}",
-        "{% import \"common/text.svg\" as text %}{% block body %}{{ text.line(row.name ~ \" with a title far too long for the card\", 5, 40, 30, 5, min=4) }}",
+        "{% import \"common/text.svg\" as text %}{% block body %}",
+    );
+    // After the background (drawn before it, preflight says the background hides it).
+    edit(
+        &card,
+        "{% endblock %}",
+        "{{ text.line(row.name ~ \" with a title far too long for the card\", 5, 40, 30, 5, min=4) }}{% endblock %}",
     );
     let o = run(tmp.path(), &["check"]);
     assert_eq!(
