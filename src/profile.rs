@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::diag::{did_you_mean, Diagnostic};
+use crate::model::layout::Request;
 use crate::model::load::{file_error, toml_error, Shop};
-use crate::model::Size;
+use crate::model::{Kind, LayoutDef, Size};
 use crate::project::{Project, MAX_PROFILE_BYTES};
 use crate::units::parse_length;
 
@@ -70,6 +71,35 @@ struct File {
     profile: Head,
     #[serde(default)]
     sizes: BTreeMap<String, toml::Spanned<[String; 2]>>,
+    #[serde(default)]
+    layout: Option<toml::Spanned<LayoutFile>>,
+}
+
+/// `[layout]`: an orientation and a gutter for every part printed on sheets, and
+/// a table per kind (`[layout.card]`) with a grid too.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutFile {
+    #[serde(default)]
+    grid: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    orientation: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    gutter: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    card: Option<LayoutDef>,
+    #[serde(default)]
+    chit: Option<LayoutDef>,
+    #[serde(default)]
+    token: Option<LayoutDef>,
+    #[serde(default)]
+    money: Option<LayoutDef>,
+    #[serde(default)]
+    aid: Option<LayoutDef>,
+    #[serde(default)]
+    screen: Option<LayoutDef>,
+    #[serde(default)]
+    pad: Option<LayoutDef>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -114,6 +144,8 @@ pub struct Profile {
     /// The edge of the paper a home printer leaves blank, in mm (`printer_margin`,
     /// default 4.2 mm): sheets keep every mark and label inside it.
     pub printer_margin: f64,
+    /// `[layout]`: the sheet layout of every kind, then of each kind named.
+    pub layout: Layouts,
 }
 
 /// The largest printer margin a profile or `--printer-margin` may give, in mm.
@@ -133,7 +165,18 @@ impl Profile {
             color: PngColor::Rgba,
             sizes: BTreeMap::new(),
             printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
+            layout: Default::default(),
         }
+    }
+
+    /// The sheet layout the profile asks of parts of `kind`: its `[layout.<kind>]`
+    /// over its `[layout]`.
+    pub fn layout(&self, kind: Kind) -> Request {
+        let (all, kinds) = &self.layout;
+        kinds
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(*all, |(_, r)| r.over(*all))
     }
 
     /// The shop's products, when the profile makes a shop's per-face files: every
@@ -307,7 +350,12 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             },
         );
     }
+    let layout = match &file.layout {
+        None => Default::default(),
+        Some(l) => layout(l).map_err(|(d, span)| at(d, span))?,
+    };
     Ok(Profile {
+        layout,
         id: id.to_string(),
         name: file.profile.name,
         output,
@@ -322,4 +370,51 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
         sizes,
         printer_margin,
     })
+}
+
+/// A profile's sheet layouts: for every kind, and for each kind it names.
+pub type Layouts = (Request, Vec<(Kind, Request)>);
+
+/// Reads a profile's `[layout]`: a problem with the span it is at.
+fn layout(l: &toml::Spanned<LayoutFile>) -> Result<Layouts, (Diagnostic, std::ops::Range<usize>)> {
+    let f = l.get_ref();
+    let bad = |(e, span): (crate::layout::RequestError, std::ops::Range<usize>)| {
+        (Diagnostic::error(e.to_string()).hint(e.hint()), span)
+    };
+    if let Some(g) = &f.grid {
+        return Err((
+            Diagnostic::error("a grid in a profile is for one kind of part")
+                .hint("write it in the kind's table: [layout.card] grid = \"3x3\""),
+            g.span(),
+        ));
+    }
+    let all = crate::model::layout::read(&LayoutDef {
+        grid: None,
+        orientation: f.orientation.clone(),
+        gutter: f.gutter.clone(),
+    })
+    .map_err(bad)?;
+    let tables = [
+        (Kind::Card, &f.card),
+        (Kind::Chit, &f.chit),
+        (Kind::Token, &f.token),
+        (Kind::Money, &f.money),
+        (Kind::Aid, &f.aid),
+        (Kind::Screen, &f.screen),
+        (Kind::Pad, &f.pad),
+    ];
+    let mut kinds = Vec::new();
+    for (kind, def) in tables {
+        let Some(def) = def else { continue };
+        let r = crate::model::layout::read(def).map_err(bad)?;
+        if let Some((_, why)) = crate::model::layout::unfit(&r, kind) {
+            let span = def.grid.as_ref().map_or(l.span(), |g| g.span());
+            return Err((
+                Diagnostic::error(why).hint(format!("remove `grid` from [layout.{kind}]")),
+                span,
+            ));
+        }
+        kinds.push((kind, r));
+    }
+    Ok((all, kinds))
 }

@@ -50,6 +50,10 @@ struct Laid {
     pads: Vec<(String, Vec<Sheet>)>,
     /// One-sided chits and tokens waiting to share sheets: (component, parts).
     shared: Vec<(usize, Vec<GridItem>)>,
+    /// Two-sided chits and tokens waiting to share duplex sheets.
+    shared_duplex: Vec<(usize, Vec<GridItem>)>,
+    /// What the layout had to give up (a grid asked for that leaves less bleed).
+    warnings: Vec<Diagnostic>,
 }
 
 /// Every part of `slots` as a grid item, each copy once.
@@ -69,23 +73,53 @@ fn items(slots: &[Slot], backs: bool) -> Vec<GridItem> {
         .collect()
 }
 
-/// A layout error as a diagnostic at the component's size.
+/// A layout error as a diagnostic at the component's size (or its `layout`).
 fn layout_error(game: &Game, comp: &Component, e: LayoutError) -> Diagnostic {
+    let (span, hint) = match e {
+        LayoutError::GridDoesNotFit { .. } | LayoutError::TriangleSideways => (
+            comp.def.layout.as_ref().map(|l| l.span()),
+            match e {
+                LayoutError::TriangleSideways => "remove orientation = \"sideways\" (from the component's layout or the profile's)".to_string(),
+                _ => "print on A4 (--paper a4), with a smaller printer margin (printer_margin in the profile or --printer-margin: an inkjet leaves about 3mm), fewer columns or rows, or orientation = \"auto\" (the most that fit)".to_string(),
+            },
+        ),
+        _ => (None, "use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size".to_string()),
+    };
     Diagnostic::error(format!("component `{}`: {e}", comp.id()))
-        .at(&game.file, Some(comp.def.size.span()))
+        .at(&game.file, Some(span.unwrap_or(comp.def.size.span())))
         .with("game", &game.id)
         .with("component", comp.id())
-        .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size")
+        .hint(hint)
+}
+
+/// The sheet layout a component asks for: its own `layout`, over the profile's
+/// for its kind.
+fn request(comp: &Component, opts: &Options) -> layout::Request {
+    comp.layout.over(opts.profile.layout(comp.kind))
 }
 
 impl Laid {
-    /// Lays out the waiting one-sided chit sets on shared sheets.
-    fn flush_shared(&mut self, game: &Game, media: Media) -> Result<(), Diagnostic> {
-        if self.shared.is_empty() {
+    /// Lays out the waiting chit sets on shared sheets: the one-sided ones, and
+    /// the two-sided ones on duplex sheets.
+    fn flush_shared(&mut self, game: &Game, opts: &Options) -> Result<(), Diagnostic> {
+        let one = std::mem::take(&mut self.shared);
+        let two = std::mem::take(&mut self.shared_duplex);
+        self.share(game, opts, &one, false)?;
+        self.share(game, opts, &two, true)
+    }
+
+    /// Chit sets on shared sheets, in the duplex book or the one-sided one.
+    fn share(
+        &mut self,
+        game: &Game,
+        opts: &Options,
+        sets: &[(usize, Vec<GridItem>)],
+        duplex: bool,
+    ) -> Result<(), Diagnostic> {
+        let Some((first_set, _)) = sets.first() else {
             return Ok(());
-        }
-        let groups: Vec<layout::ChitGroup> = self
-            .shared
+        };
+        let groups: Vec<layout::ChitGroup> = sets
             .iter()
             .map(|(ci, items)| {
                 let c = &game.components[*ci];
@@ -94,23 +128,29 @@ impl Laid {
                     size: c.size,
                     bleed: c.bleed,
                     name: c.name(),
+                    request: request(c, opts),
                 }
             })
             .collect();
-        let (sheets, first) =
-            layout::chit_sheets(&groups, media, &game.meta.name).map_err(|e| {
-                let comp = &game.components[self.shared[0].0];
-                layout_error(game, comp, e)
-            })?;
-        let start = self.one_sided.sheets.len();
-        for ((ci, _), page) in self.shared.iter().zip(first) {
-            self.one_sided.bookmarks.push(Bookmark {
+        let (mut sheets, first) =
+            layout::chit_sheets(&groups, opts.media(), &game.meta.name, duplex)
+                .map_err(|e| layout_error(game, &game.components[*first_set], e))?;
+        for sheet in sheets.iter_mut().filter(|s| s.back) {
+            layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
+        }
+        let book = if duplex {
+            &mut self.duplex
+        } else {
+            &mut self.one_sided
+        };
+        let start = book.sheets.len();
+        for ((ci, _), page) in sets.iter().zip(first) {
+            book.bookmarks.push(Bookmark {
                 title: game.components[*ci].name(),
                 page: start + page,
             });
         }
-        self.one_sided.sheets.extend(sheets);
-        self.shared.clear();
+        book.sheets.extend(sheets);
         Ok(())
     }
 
@@ -185,6 +225,7 @@ impl Laid {
             panels: comp.panels,
             title: &title,
             glued: false,
+            request: request(comp, opts),
         };
         let laid = if gutterfold && parts.two_sided() {
             layout::gutterfold(&parts, media).or_else(|_| {
@@ -202,6 +243,9 @@ impl Laid {
             }
             Err(e) => return Err(layout_error(game, comp, e)),
         };
+        if let Some(w) = thin_bleed(game, comp, &sheets) {
+            self.warnings.push(w);
+        }
         for sheet in sheets.iter_mut().filter(|s| s.duplex && s.back) {
             layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
         }
@@ -214,6 +258,37 @@ impl Laid {
     }
 }
 
+/// A warning when a grid's sheets print less bleed beyond the grid than the
+/// parts have: the grid asked for left only that much room for the crop marks.
+fn thin_bleed(game: &Game, comp: &Component, sheets: &[Sheet]) -> Option<Diagnostic> {
+    let least = sheets
+        .iter()
+        .filter(|s| !s.placements.is_empty())
+        .map(|s| {
+            let (t, b) = (s.trim, s.bleed);
+            (t.x - b.x)
+                .min(t.y - b.y)
+                .min(b.right() - t.right())
+                .min(b.bottom() - t.bottom())
+        })
+        .fold(f64::INFINITY, f64::min);
+    if least >= comp.bleed - 1e-6 {
+        return None;
+    }
+    let fmt = crate::units::fmt_num;
+    Some(
+        Diagnostic::warning(format!(
+            "the grid asked for leaves room for {} mm of the parts' {} mm bleed beyond its outer edges (the crop marks take the rest): a cut a little outside the line shows white there",
+            fmt((least * 100.0).floor() / 100.0),
+            fmt(comp.bleed)
+        ))
+        .at(&game.file, Some(comp.def.layout.as_ref().map_or(comp.def.size.span(), |l| l.span())))
+        .with("game", &game.id)
+        .with("component", comp.id())
+        .hint("print on A4, with a smaller printer margin, or with fewer columns or rows to keep the whole bleed"),
+    )
+}
+
 /// Lays out every exported component set for home printing.
 fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
     let mut laid = Laid::default();
@@ -224,13 +299,19 @@ fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
         if !comp.exported {
             continue;
         }
-        let one_sided_chits = comp.kind.uses_cut_lines() && slots.iter().all(|s| s.back.is_none());
-        if one_sided_chits {
-            // One-sided chits and tokens of consecutive sets share sheets.
-            laid.shared.push((ci, items(slots, false)));
-            continue;
+        if comp.kind.uses_cut_lines() {
+            // Chits and tokens of consecutive sets share sheets: one-sided ones,
+            // and (printed duplex, not folded) two-sided ones.
+            if slots.iter().all(|s| s.back.is_none()) {
+                laid.shared.push((ci, items(slots, false)));
+                continue;
+            }
+            if opts.profile.output != Output::Gutterfold {
+                laid.shared_duplex.push((ci, items(slots, true)));
+                continue;
+            }
         }
-        if let Err(d) = laid.flush_shared(game, media) {
+        if let Err(d) = laid.flush_shared(game, opts) {
             diags.push(d);
         }
         if comp.kind.is_large() {
@@ -239,9 +320,10 @@ fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
             diags.push(d);
         }
     }
-    if let Err(d) = laid.flush_shared(game, media) {
+    if let Err(d) = laid.flush_shared(game, opts) {
         diags.push(d);
     }
+    diags.append(&mut laid.warnings);
     Reported::new(laid, diags)
 }
 

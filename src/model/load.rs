@@ -256,6 +256,7 @@ impl LoadContext<'_> {
         })?;
         let mut bleed = self.bleed(&cid, &def, kind)?;
         let panels = self.panels(&cid, &def, kind)?;
+        let layout = self.layout(&cid, &def, kind)?;
         self.check_table(&cid, &def)?;
         let (art, art_back) = self.art(&def).map_err(|d| {
             let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
@@ -325,6 +326,7 @@ impl LoadContext<'_> {
                 art,
                 art_back,
                 panels,
+                layout,
             },
             warning,
         ))
@@ -351,6 +353,33 @@ impl LoadContext<'_> {
                 )
                 .hint("write kind = \"screen\", or remove `panels`")),
         }
+    }
+
+    /// The sheet layout the component asks for (`layout = { ... }`), checked
+    /// against its kind.
+    fn layout(
+        &self,
+        cid: &str,
+        def: &ComponentDef,
+        kind: Kind,
+    ) -> Result<super::layout::Request, Diagnostic> {
+        let Some(l) = &def.layout else {
+            return Ok(Default::default());
+        };
+        let request = super::layout::read(l.get_ref()).map_err(|(e, span)| {
+            self.at(cid, Diagnostic::error(e.to_string()), span)
+                .hint(e.hint())
+        })?;
+        if let Some((key, why)) = super::layout::unfit(&request, kind) {
+            let span = match key {
+                "grid" => l.get_ref().grid.as_ref().map_or(l.span(), |g| g.span()),
+                _ => l.span(),
+            };
+            return Err(self
+                .at(cid, Diagnostic::error(why), span)
+                .hint(format!("remove `{key}` from the component's layout")));
+        }
+        Ok(request)
     }
 
     fn kind(&self, cid: &str, def: &ComponentDef) -> Result<Kind, Diagnostic> {

@@ -1,6 +1,7 @@
 //! The game model: what a game folder under `data/` declares, with the source span of
 //! every value so that any problem can point at its file, line and column.
 
+pub mod layout;
 pub(crate) mod load;
 mod schema;
 pub mod size;
@@ -12,7 +13,8 @@ use std::path::PathBuf;
 
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
-    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, Severity,
+    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, LayoutDef, NetworkDef, ReferenceDef,
+    Severity,
 };
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
@@ -68,6 +70,8 @@ pub struct Component {
     /// Panels side by side along the width, folded between (screens); 1 for flat
     /// parts.
     pub panels: usize,
+    /// The sheet layout its `layout` asks for (the profile's fills the rest).
+    pub layout: layout::Request,
 }
 
 impl Component {

@@ -139,6 +139,27 @@ pub struct ComponentDef {
     /// `class="keep-visible"`: `warn` (the default) or `error` (nothing is written).
     #[serde(default)]
     pub keep_visible: Option<Severity>,
+    /// How the parts lie on print-and-play sheets: `grid`, `orientation`, `gutter`
+    /// (over the print profile's `[layout]`).
+    #[serde(default)]
+    pub layout: Option<Spanned<LayoutDef>>,
+}
+
+/// `layout = { grid = "3x3", orientation = "upright", gutter = "3mm" }`: a sheet
+/// layout asked for (`crate::layout::Request`). The same keys make a print
+/// profile's `[layout]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutDef {
+    /// Columns x rows of parts per sheet, e.g. "3x3".
+    #[serde(default)]
+    pub grid: Option<Spanned<String>>,
+    /// `upright`, `sideways` or `auto`.
+    #[serde(default)]
+    pub orientation: Option<Spanned<String>>,
+    /// Space between parts, a length; each shows its own bleed into it.
+    #[serde(default)]
+    pub gutter: Option<Spanned<String>>,
 }
 
 /// How serious a preflight finding is for a component.
@@ -247,6 +268,7 @@ pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
         ("assert", fields::<AssertDef>()),
         ("reference", fields::<ReferenceDef>()),
         ("network", fields::<NetworkDef>()),
+        ("layout", fields::<LayoutDef>()),
     ]
 }
 

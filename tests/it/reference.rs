@@ -53,6 +53,7 @@ fn every_key_of_game_toml() {
         let heading = match table {
             "" => "### Top-level sections".to_string(),
             "game" | "network" => format!("### `[{table}]`"),
+            "layout" => "### Sheet layout".to_string(),
             t => format!("### `[[{t}]]`"),
         };
         for k in missing(&section(&doc, &heading), keys.iter().copied(), false) {
