@@ -142,8 +142,8 @@ pub struct PrintColor {
     /// the profile's own black for the colour.
     pub rich_black: Option<Cmyk>,
     pub black_text: BlackText,
-    /// Text under 6 pt and lines under 0.25 pt at print size are errors rather
-    /// than warnings (`small_print = "error"`).
+    /// Lines under 0.25 pt at print size are errors rather than warnings
+    /// (`small_print = "error"`).
     pub small_print_is_error: bool,
 }
 
@@ -199,7 +199,11 @@ pub struct PressError(pub String);
 
 impl std::fmt::Display for PressError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the colour engine refused the printing condition: {}", self.0)
+        write!(
+            f,
+            "the colour engine refused the printing condition: {}",
+            self.0
+        )
     }
 }
 
@@ -440,10 +444,19 @@ mod tests {
         assert!(c.k_only(), "{c:?}");
         assert!(c.0[3] > 200, "nearly full black: {c:?}");
         let grey = p.convert([0x6b, 0x72, 0x80], Role::Line { width: 0.2 });
-        assert!(grey.k_only() && grey.0[3] > 100 && grey.0[3] < 200, "{grey:?}");
+        assert!(
+            grey.k_only() && grey.0[3] > 100 && grey.0[3] < 200,
+            "{grey:?}"
+        );
         // The same grey as a large area goes through the profile.
         assert!(!p
-            .convert([0x6b, 0x72, 0x80], Role::Area { width: 50.0, height: 30.0 })
+            .convert(
+                [0x6b, 0x72, 0x80],
+                Role::Area {
+                    width: 50.0,
+                    height: 30.0
+                }
+            )
             .k_only());
     }
 
@@ -451,9 +464,25 @@ mod tests {
     fn every_colour_keeps_to_the_ink_limit() {
         for limit in [240.0, 200.0] {
             let p = press(limit, None);
-            for rgb in [[0, 0, 0], [13, 43, 69], [26, 35, 126], [90, 20, 10], [0, 60, 0]] {
-                let c = p.convert(rgb, Role::Area { width: 60.0, height: 90.0 });
-                assert!(c.total() <= limit + 0.01, "{rgb:?} -> {c:?} ({} %)", c.total());
+            for rgb in [
+                [0, 0, 0],
+                [13, 43, 69],
+                [26, 35, 126],
+                [90, 20, 10],
+                [0, 60, 0],
+            ] {
+                let c = p.convert(
+                    rgb,
+                    Role::Area {
+                        width: 60.0,
+                        height: 90.0,
+                    },
+                );
+                assert!(
+                    c.total() <= limit + 0.01,
+                    "{rgb:?} -> {c:?} ({} %)",
+                    c.total()
+                );
             }
             let pixels = [0u8, 0, 0, 255, 13, 43, 69, 255];
             for c in p.image(&pixels).chunks(4) {
@@ -467,12 +496,46 @@ mod tests {
     fn large_black_takes_the_rich_black_and_the_proof_comes_back() {
         let rich = Cmyk::from_percent([60.0, 40.0, 40.0, 100.0]);
         let p = press(240.0, Some(rich));
-        assert_eq!(p.convert([0, 0, 0], Role::Area { width: 60.0, height: 90.0 }), rich);
+        assert_eq!(
+            p.convert(
+                [0, 0, 0],
+                Role::Area {
+                    width: 60.0,
+                    height: 90.0
+                }
+            ),
+            rich
+        );
         assert_ne!(p.convert([0, 0, 0], Role::Text), rich);
         // White stays paper; a mid blue comes back close to itself.
-        assert_eq!(p.convert([255, 255, 255], Role::Area { width: 9.0, height: 9.0 }), Cmyk([0; 4]));
-        assert!(p.moved([40, 90, 160], Role::Area { width: 9.0, height: 9.0 }) < 5.0);
+        assert_eq!(
+            p.convert(
+                [255, 255, 255],
+                Role::Area {
+                    width: 9.0,
+                    height: 9.0
+                }
+            ),
+            Cmyk([0; 4])
+        );
+        assert!(
+            p.moved(
+                [40, 90, 160],
+                Role::Area {
+                    width: 9.0,
+                    height: 9.0
+                }
+            ) < 5.0
+        );
         // Saturated sRGB green is outside any press gamut.
-        assert!(p.moved([0, 255, 0], Role::Area { width: 9.0, height: 9.0 }) > VISIBLE_MOVE);
+        assert!(
+            p.moved(
+                [0, 255, 0],
+                Role::Area {
+                    width: 9.0,
+                    height: 9.0
+                }
+            ) > VISIBLE_MOVE
+        );
     }
 }

@@ -273,8 +273,14 @@ pub fn decode_rgba(kind: &ImageKind) -> Option<(u32, u32, Vec<u8>)> {
             let px = &buf[..info.buffer_size()];
             let rgba = match info.color_type {
                 png::ColorType::Rgba => px.to_vec(),
-                png::ColorType::Rgb => px.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-                png::ColorType::GrayscaleAlpha => px.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+                png::ColorType::Rgb => px
+                    .chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect(),
+                png::ColorType::GrayscaleAlpha => px
+                    .chunks_exact(2)
+                    .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                    .collect(),
                 png::ColorType::Grayscale => px.iter().flat_map(|&g| [g, g, g, 255]).collect(),
                 png::ColorType::Indexed => return None,
             };
@@ -295,7 +301,11 @@ pub fn decode_rgba(kind: &ImageKind) -> Option<(u32, u32, Vec<u8>)> {
             options.set_color_output(gif::ColorOutput::RGBA);
             let mut decoder = options.read_info(&d[..]).ok()?;
             let frame = decoder.read_next_frame().ok()??;
-            Some((u32::from(frame.width), u32::from(frame.height), frame.buffer.to_vec()))
+            Some((
+                u32::from(frame.width),
+                u32::from(frame.height),
+                frame.buffer.to_vec(),
+            ))
         }
         ImageKind::WEBP(d) => {
             let mut decoder = image_webp::WebPDecoder::new(std::io::Cursor::new(&d[..])).ok()?;
@@ -305,7 +315,9 @@ pub fn decode_rgba(kind: &ImageKind) -> Option<(u32, u32, Vec<u8>)> {
             let rgba = if decoder.has_alpha() {
                 buf
             } else {
-                buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect()
+                buf.chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect()
             };
             Some((w, h, rgba))
         }

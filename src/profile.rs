@@ -428,12 +428,19 @@ fn print_color(
             return Err(key_error(
                 "a CMYK profile names its printing condition",
                 color_span,
-                &format!("add condition = \"{}\" (one of: {})", names[0], names.join(", ")),
+                &format!(
+                    "add condition = \"{}\" (one of: {})",
+                    names[0],
+                    names.join(", ")
+                ),
             ))
         }
         Some(c) => Condition::named(c.get_ref()).ok_or_else(|| {
             key_error(
-                format!("cardstock has no ICC profile for the printing condition `{}`", c.get_ref()),
+                format!(
+                    "cardstock has no ICC profile for the printing condition `{}`",
+                    c.get_ref()
+                ),
                 c.span(),
                 &format!("use one of: {}", names.join(", ")),
             )
@@ -479,18 +486,25 @@ fn print_color(
             Some(Cmyk::from_percent(v))
         }
     };
-    let black_text = match h.black_text.as_ref().map(|b| (b.get_ref().as_str(), b.span())) {
-        None | Some(("k", _)) => BlackText::K,
-        Some(("process", _)) => BlackText::Process,
-        Some((other, span)) => {
-            return Err(key_error(
+    let black_text =
+        match h
+            .black_text
+            .as_ref()
+            .map(|b| (b.get_ref().as_str(), b.span()))
+        {
+            None | Some(("k", _)) => BlackText::K,
+            Some(("process", _)) => BlackText::Process,
+            Some((other, span)) => return Err(key_error(
                 format!("unknown black_text `{other}`"),
                 span,
                 "use k (black and grey text and thin lines on the black plate alone) or process",
-            ))
-        }
-    };
-    let small_print_is_error = match h.small_print.as_ref().map(|b| (b.get_ref().as_str(), b.span())) {
+            )),
+        };
+    let small_print_is_error = match h
+        .small_print
+        .as_ref()
+        .map(|b| (b.get_ref().as_str(), b.span()))
+    {
         None | Some(("warn", _)) => false,
         Some(("error", _)) => true,
         Some((other, span)) => {

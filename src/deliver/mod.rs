@@ -162,9 +162,9 @@ pub fn deliver(
                             format!("soft proof of {name} ({} dpi): as it will print", opts.dpi),
                             b,
                         ),
-                        Err(e) => result.diags.push(
-                            Diagnostic::error(format!("{name}: {e}")).with("game", &game.id),
-                        ),
+                        Err(e) => result
+                            .diags
+                            .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
                     }
                 }
             }
@@ -287,16 +287,24 @@ fn pdf_file(
     let ignored = |_| {};
     let drawn: &(dyn Fn(usize) + Sync) = if with_faces { &drawn } else { &ignored };
     if let Some(color) = opts.profile.print.as_ref().filter(|_| with_faces) {
-        let press = crate::color::Press::for_color(color)
-            .map_err(|e| Diagnostic::error(e.to_string()))?;
+        let press =
+            crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
         let given = |i| crate::export::cmyk::given(&r.store.svg(i));
         let print = pdf::Print {
             press: &press,
             given: &given,
             dpi: opts.profile.dpi,
         };
-        return pdf::write_print(title, sheets, faces, drawn, &r.digests, opts.compress, &print)
-            .map_err(|e| Diagnostic::error(e.to_string()));
+        return pdf::write_print(
+            title,
+            sheets,
+            faces,
+            drawn,
+            &r.digests,
+            opts.compress,
+            &print,
+        )
+        .map_err(|e| Diagnostic::error(e.to_string()));
     }
     pdf::write(
         title,

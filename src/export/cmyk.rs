@@ -74,8 +74,7 @@ impl Colors for FaceColors<'_> {
             size: (width, height),
         };
         // A custom image only fails on sizes that do not match its data.
-        Image::from_custom(image, false)
-            .unwrap_or_else(|_| Image::from_rgba8(vec![255; 4], 1, 1))
+        Image::from_custom(image, false).unwrap_or_else(|_| Image::from_rgba8(vec![255; 4], 1, 1))
     }
 }
 
@@ -174,7 +173,13 @@ pub fn transparent(tree: &Tree) -> bool {
             || g.mask().is_some()
             || !g.filters().is_empty()
             || g.blend_mode() != usvg::BlendMode::Normal
-            || g.clip_path().is_some_and(|c| c.clip_path().is_some() || c.root().children().iter().any(|n| !matches!(n, Node::Path(_))))
+            || g.clip_path().is_some_and(|c| {
+                c.clip_path().is_some()
+                    || c.root()
+                        .children()
+                        .iter()
+                        .any(|n| !matches!(n, Node::Path(_)))
+            })
             || g.children().iter().any(node)
     }
     fn paint(p: &usvg::Paint, opacity: f32) -> bool {
@@ -190,8 +195,10 @@ pub fn transparent(tree: &Tree) -> bool {
         match n {
             Node::Group(g) => group(g),
             Node::Path(p) => {
-                p.fill().is_some_and(|f| paint(f.paint(), f.opacity().get()))
-                    || p.stroke().is_some_and(|s| paint(s.paint(), s.opacity().get()))
+                p.fill()
+                    .is_some_and(|f| paint(f.paint(), f.opacity().get()))
+                    || p.stroke()
+                        .is_some_and(|s| paint(s.paint(), s.opacity().get()))
             }
             Node::Image(i) => match i.kind() {
                 usvg::ImageKind::SVG(t) => group(t.root()),
@@ -235,7 +242,9 @@ pub fn texts_on_top(tree: &Tree) -> Vec<&usvg::Text> {
     let mut kept = Vec::new();
     for (i, (bounds, text)) in leaves.iter().enumerate() {
         let Some(t) = text else { continue };
-        let covered = leaves[i + 1..].iter().any(|(b, _)| b.intersect(bounds).is_some());
+        let covered = leaves[i + 1..]
+            .iter()
+            .any(|(b, _)| b.intersect(bounds).is_some());
         if !covered {
             kept.push(*t);
         }
@@ -245,8 +254,12 @@ pub fn texts_on_top(tree: &Tree) -> Vec<&usvg::Text> {
 
 fn transparent_text(t: &usvg::Text) -> bool {
     t.layouted().iter().any(|s| {
-        s.fill.as_ref().is_some_and(|f| f.opacity().get() < 1.0 || !matches!(f.paint(), usvg::Paint::Color(_)))
-            || s.stroke.as_ref().is_some_and(|f| f.opacity().get() < 1.0 || !matches!(f.paint(), usvg::Paint::Color(_)))
+        s.fill
+            .as_ref()
+            .is_some_and(|f| f.opacity().get() < 1.0 || !matches!(f.paint(), usvg::Paint::Color(_)))
+            || s.stroke.as_ref().is_some_and(|f| {
+                f.opacity().get() < 1.0 || !matches!(f.paint(), usvg::Paint::Color(_))
+            })
     })
 }
 
@@ -258,19 +271,34 @@ fn plain(g: &usvg::Group) -> bool {
 
 /// The face as RGBA pixels at `scale` px per user unit, with `kept` texts left
 /// out (they are drawn as vector above it).
-pub fn raster_without(tree: &Tree, kept: &[&usvg::Text], width: u32, height: u32, scale: f32) -> Option<Vec<u8>> {
+pub fn raster_without(
+    tree: &Tree,
+    kept: &[&usvg::Text],
+    width: u32,
+    height: u32,
+    scale: f32,
+) -> Option<Vec<u8>> {
     let kept: HashSet<usize> = kept.iter().map(|t| key(t)).collect();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
     let base = resvg::tiny_skia::Transform::from_scale(scale, scale);
-    fn walk(g: &usvg::Group, base: resvg::tiny_skia::Transform, kept: &HashSet<usize>, pm: &mut resvg::tiny_skia::PixmapMut) {
+    fn walk(
+        g: &usvg::Group,
+        base: resvg::tiny_skia::Transform,
+        kept: &HashSet<usize>,
+        pm: &mut resvg::tiny_skia::PixmapMut,
+    ) {
         for n in g.children() {
             match n {
                 Node::Group(c) if plain(c) => walk(c, base, kept, pm),
                 Node::Text(t) if kept.contains(&key(t)) => {}
                 n => {
-                    let Some(b) = n.abs_layer_bounding_box() else { continue };
-                    let t = base.pre_concat(g.abs_transform()).pre_translate(b.x(), b.y());
+                    let Some(b) = n.abs_layer_bounding_box() else {
+                        continue;
+                    };
+                    let t = base
+                        .pre_concat(g.abs_transform())
+                        .pre_translate(b.x(), b.y());
                     resvg::render_node(n, t, pm);
                 }
             }

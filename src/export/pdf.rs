@@ -433,7 +433,11 @@ fn draw_print(
 ) {
     use super::cmyk::{raster_without, texts_on_top, transparent, FaceColors};
     let given = (print.given)(face);
-    let flatten = print.press.color.pdfx.is_some_and(|x| !x.allows_transparency());
+    let flatten = print
+        .press
+        .color
+        .pdfx
+        .is_some_and(|x| !x.allows_transparency());
     for tree in picture.trees() {
         let colors = FaceColors {
             press: print.press,
@@ -443,7 +447,13 @@ fn draw_print(
         };
         if !(flatten && transparent(tree)) {
             repeats.prepare(tree, digests);
-            gs.draw_svg_with(tree, psize, SvgSettings::default(), Some(repeats), Some(&colors));
+            gs.draw_svg_with(
+                tree,
+                psize,
+                SvgSettings::default(),
+                Some(repeats),
+                Some(&colors),
+            );
             continue;
         }
         let kept = texts_on_top(tree);
@@ -458,7 +468,10 @@ fn draw_print(
         }
         let only = OnlyTexts {
             colors: &colors,
-            kept: kept.iter().map(|t| *t as *const usvg::Text as usize).collect(),
+            kept: kept
+                .iter()
+                .map(|t| *t as *const usvg::Text as usize)
+                .collect(),
         };
         gs.draw_svg_with(tree, psize, SvgSettings::default(), None, Some(&only));
     }
@@ -484,7 +497,9 @@ impl krilla_svg::Colors for OnlyTexts<'_> {
     fn draws(&self, node: &usvg::Node) -> bool {
         match node {
             usvg::Node::Group(g) => !g.should_isolate() && g.clip_path().is_none(),
-            usvg::Node::Text(t) => self.kept.contains(&(t.as_ref() as *const usvg::Text as usize)),
+            usvg::Node::Text(t) => self
+                .kept
+                .contains(&(t.as_ref() as *const usvg::Text as usize)),
             _ => false,
         }
     }
@@ -549,10 +564,23 @@ fn draw(
                     None => {
                         for tree in picture.trees() {
                             repeats.prepare(tree, job.digests);
-                            gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
+                            gs.draw_svg_reusing(
+                                tree,
+                                psize,
+                                SvgSettings::default(),
+                                Some(&mut repeats),
+                            );
                         }
                     }
-                    Some(print) => draw_print(&mut gs, &picture, psize, (pl.face, pl.w), print, &mut repeats, job.digests),
+                    Some(print) => draw_print(
+                        &mut gs,
+                        &picture,
+                        psize,
+                        (pl.face, pl.w),
+                        print,
+                        &mut repeats,
+                        job.digests,
+                    ),
                 }
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));

@@ -56,7 +56,10 @@ fn objects(pdf: &[u8]) -> Result<(Vec<Object<'_>>, String), PdfError> {
     }
     let table = text(xref + 4..t);
     let mut words = table.split_whitespace();
-    let first: u32 = words.next().and_then(|w| w.parse().ok()).ok_or_else(|| broken("xref"))?;
+    let first: u32 = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .ok_or_else(|| broken("xref"))?;
     let _count = words.next();
     let mut offsets = Vec::new();
     let mut number = first;
@@ -166,7 +169,14 @@ fn document_uuid(trailer: &str) -> String {
     h.write(trailer.as_bytes());
     let v = siphasher::sip128::Hasher128::finish128(&h).as_u128();
     let s = format!("{v:032x}");
-    format!("{}-{}-{}-{}-{}", &s[..8], &s[8..12], &s[12..16], &s[16..20], &s[20..])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &s[..8],
+        &s[8..12],
+        &s[12..16],
+        &s[16..20],
+        &s[20..]
+    )
 }
 
 fn deflate(data: &[u8]) -> Vec<u8> {

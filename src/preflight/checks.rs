@@ -28,8 +28,6 @@ pub enum Check {
     Background,
     /// A print shop's (a CMYK profile): a line under 0.25 pt.
     ThinLine,
-    /// A print shop's: text under 6 pt.
-    SmallText,
     /// A print shop's: a CMYK colour the template gives over the ink limit.
     InkLimit,
     /// A print shop's: text under 12 pt in a rich black (more inks than black).
@@ -131,12 +129,11 @@ pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
 
 /// Thinnest line a press holds, in points.
 pub const MIN_LINE_PT: f64 = 0.25;
-/// Smallest text a card printer holds, in points.
-pub const MIN_TEXT_PT: f64 = 6.0;
 const MM_PER_PT: f64 = MM_PER_IN / 72.0;
 
 /// What a print shop's press does not hold (a CMYK profile only): lines under
-/// 0.25 pt and text under 6 pt at print size, raster images in RGB.
+/// 0.25 pt at print size, raster images in RGB. (Text under 6 pt is the general
+/// text-size check's.)
 fn shop(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     if face.print.is_none() {
         return;
@@ -148,7 +145,11 @@ fn shop(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                 let thinnest = leaf
                     .outlines
                     .iter()
-                    .filter_map(|o| Some(pt(f64::from(o.stroke.as_ref()?.width * super::elements::scale_of(o.ts)))))
+                    .filter_map(|o| {
+                        Some(pt(f64::from(
+                            o.stroke.as_ref()?.width * super::elements::scale_of(o.ts),
+                        )))
+                    })
                     .fold(f64::INFINITY, f64::min);
                 if thinnest < MIN_LINE_PT {
                     out.push(Finding {
@@ -163,27 +164,11 @@ fn shop(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                     });
                 }
             }
-            What::Text(t) => {
-                let Some(size) = leaf.text_size.map(|s| pt(f64::from(s))) else {
-                    continue;
-                };
-                if size < MIN_TEXT_PT - 0.01 {
-                    out.push(Finding {
-                        check: Check::SmallText,
-                        message: format!(
-                            "text \"{}\" is {} pt at print size: a card printer needs {MIN_TEXT_PT} pt or more",
-                            super::elements::short(t),
-                            fmt_num((size * 10.0).round() / 10.0)
-                        ),
-                        element: leaf.element,
-                        other: None,
-                        worst: MIN_TEXT_PT - size,
-                    });
-                }
-            }
+            What::Text(_) => {}
             What::Image(_) => out.push(Finding {
                 check: Check::RgbImage,
-                message: "an RGB image is converted to the shop's CMYK: its colours may move".into(),
+                message: "an RGB image is converted to the shop's CMYK: its colours may move"
+                    .into(),
                 element: leaf.element,
                 other: None,
                 worst: 0.0,

@@ -124,7 +124,13 @@ pub type Cache = crate::kept::KeptByHash<Findings>;
 
 /// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape and
 /// safe distance.
-fn cache_key(text: &str, fonts: u64, comp: &Component, shape: Shape, profile: &Profile) -> [u8; 32] {
+fn cache_key(
+    text: &str,
+    fonts: u64,
+    comp: &Component,
+    shape: Shape,
+    profile: &Profile,
+) -> [u8; 32] {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     h.update(text.as_bytes());
@@ -233,7 +239,11 @@ fn findings(
 
 /// The CMYK colours a face gives itself (`data-cmyk`) that a shop objects to: over
 /// the ink limit, or a rich black on text under 12 pt.
-fn given_cmyk(svg: &str, elements: &Elements, print: &crate::color::PrintColor) -> Vec<checks::Finding> {
+fn given_cmyk(
+    svg: &str,
+    elements: &Elements,
+    print: &crate::color::PrintColor,
+) -> Vec<checks::Finding> {
     let mut out = Vec::new();
     if !svg.contains("data-cmyk") {
         return out;
@@ -241,10 +251,17 @@ fn given_cmyk(svg: &str, elements: &Elements, print: &crate::color::PrintColor) 
     let Ok(doc) = roxmltree::Document::parse(svg) else {
         return out;
     };
-    let index = |n: roxmltree::Node| elements.list.iter().position(|e| e.start.start == n.range().start);
+    let index = |n: roxmltree::Node| {
+        elements
+            .list
+            .iter()
+            .position(|e| e.start.start == n.range().start)
+    };
     for n in doc.descendants().filter(|n| n.is_element()) {
         for key in ["data-cmyk", "data-cmyk-stroke"] {
-            let Some(value) = n.attribute(key) else { continue };
+            let Some(value) = n.attribute(key) else {
+                continue;
+            };
             let Some(c) = crate::export::cmyk::parse_cmyk(value) else {
                 out.push(checks::Finding {
                     check: checks::Check::InkLimit,
@@ -378,10 +395,13 @@ fn diagnostic(
     if found.len() > faces.len() {
         message = format!("{message} ({} places)", found.len());
     }
-    let small_print_error = profile.print.as_ref().is_some_and(|p| p.small_print_is_error);
+    let small_print_error = profile
+        .print
+        .as_ref()
+        .is_some_and(|p| p.small_print_is_error);
     let error = (check == Check::Covered && comp.def.keep_visible == Some(Severity::Error))
         || check == Check::InkLimit
-        || (matches!(check, Check::ThinLine | Check::SmallText) && small_print_error);
+        || (check == Check::ThinLine && small_print_error);
     let d = if error {
         Diagnostic::error(message)
     } else {
@@ -427,7 +447,6 @@ fn hint(check: Check, comp: &Component) -> String {
         Check::Resolution => "use an image of 300 dpi or more at its printed size".into(),
         Check::Background => "draw the background out to the bleed edge (face.bleed)".into(),
         Check::ThinLine => "draw lines at least 0.25 pt (0.09 mm) wide; `small_print` in the profile makes this a warning or an error".into(),
-        Check::SmallText => "set text at 6 pt (2.1 mm) or larger; `small_print` in the profile makes this a warning or an error".into(),
         Check::InkLimit => "give four inks (C M Y K, percent) whose total is within the profile's ink_limit".into(),
         Check::RichBlackText => "set small text in black ink alone (data-cmyk=\"0 0 0 100\"), or leave it to cardstock".into(),
         Check::RgbImage => "give the image in the shop's colours, or look at its soft proof (build --proof)".into(),

@@ -74,7 +74,9 @@ fn rgb_uses(doc: &Document) -> Vec<String> {
             if !is_content || s.dict.get(b"N").is_ok() {
                 continue;
             }
-            let data = s.decompressed_content().unwrap_or_else(|_| s.content.clone());
+            let data = s
+                .decompressed_content()
+                .unwrap_or_else(|_| s.content.clone());
             if let Ok(content) = lopdf::content::Content::decode(&data) {
                 for op in content.operations {
                     if op.operator == "rg" || op.operator == "RG" {
@@ -113,22 +115,39 @@ fn assert_pdfx(doc: &Document, name: &str, standard: &str, condition: &str, vers
     assert_eq!(intent.get(b"S").unwrap().as_name().unwrap(), b"GTS_PDFX");
     assert_eq!(text(&intent, b"OutputConditionIdentifier"), condition);
     let icc = doc
-        .get_object(intent.get(b"DestOutputProfile").unwrap().as_reference().unwrap())
+        .get_object(
+            intent
+                .get(b"DestOutputProfile")
+                .unwrap()
+                .as_reference()
+                .unwrap(),
+        )
         .unwrap()
         .as_stream()
         .unwrap();
-    assert_eq!(icc.dict.get(b"N").unwrap().as_i64().unwrap(), 4, "a CMYK profile");
+    assert_eq!(
+        icc.dict.get(b"N").unwrap().as_i64().unwrap(),
+        4,
+        "a CMYK profile"
+    );
     assert_eq!(text(&info, b"GTS_PDFXVersion"), standard, "{name}");
     assert_eq!(info.get(b"Trapped").unwrap().as_name().unwrap(), b"False");
     for key in [&b"Title"[..], b"CreationDate", b"ModDate"] {
-        assert!(info.get(key).is_ok(), "{name}: no /{}", String::from_utf8_lossy(key));
+        assert!(
+            info.get(key).is_ok(),
+            "{name}: no /{}",
+            String::from_utf8_lossy(key)
+        );
     }
     assert!(doc.trailer.get(b"ID").is_ok(), "{name}: no file /ID");
 }
 
 /// Every font of the PDF is embedded (`pdffonts`).
 fn assert_fonts_embedded(pdf: &Path) {
-    let o = Command::new("pdffonts").arg(pdf).output().expect("pdffonts (poppler-utils)");
+    let o = Command::new("pdffonts")
+        .arg(pdf)
+        .output()
+        .expect("pdffonts (poppler-utils)");
     let out = String::from_utf8_lossy(&o.stdout);
     let fonts: Vec<&str> = out.lines().skip(2).collect();
     assert!(!fonts.is_empty(), "{}: no fonts", pdf.display());
@@ -161,14 +180,20 @@ fn cmyk_pages(pdf: &Path, dpi: u32, only_text: bool) -> Vec<(u32, u32, Vec<[u8; 
     if only_text {
         cmd.args(["-dFILTERVECTOR", "-dFILTERIMAGE"]);
     }
-    let o = cmd.arg(pdf).output().expect("ghostscript (gs) is installed");
+    let o = cmd
+        .arg(pdf)
+        .output()
+        .expect("ghostscript (gs) is installed");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut files: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
-    files.iter().map(|f| read_tiff(&std::fs::read(f).unwrap())).collect()
+    files
+        .iter()
+        .map(|f| read_tiff(&std::fs::read(f).unwrap()))
+        .collect()
 }
 
 /// An uncompressed 8-bit CMYK TIFF (what `tiff32nc` writes): size and pixels.
@@ -176,11 +201,19 @@ fn read_tiff(b: &[u8]) -> (u32, u32, Vec<[u8; 4]>) {
     let le = &b[..2] == b"II";
     let u16_at = |i: usize| {
         let v = [b[i], b[i + 1]];
-        if le { u16::from_le_bytes(v) } else { u16::from_be_bytes(v) }
+        if le {
+            u16::from_le_bytes(v)
+        } else {
+            u16::from_be_bytes(v)
+        }
     };
     let u32_at = |i: usize| {
         let v = [b[i], b[i + 1], b[i + 2], b[i + 3]];
-        if le { u32::from_le_bytes(v) } else { u32::from_be_bytes(v) }
+        if le {
+            u32::from_le_bytes(v)
+        } else {
+            u32::from_be_bytes(v)
+        }
     };
     let ifd = u32_at(4) as usize;
     let (mut w, mut h, mut offsets, mut counts) = (0, 0, Vec::new(), Vec::new());
@@ -189,8 +222,16 @@ fn read_tiff(b: &[u8]) -> (u32, u32, Vec<[u8; 4]>) {
         let (tag, kind, n) = (u16_at(e), u16_at(e + 2), u32_at(e + 4) as usize);
         let value = |j: usize| -> u32 {
             let size = if kind == 3 { 2 } else { 4 };
-            let at = if n * size <= 4 { e + 8 } else { u32_at(e + 8) as usize };
-            if kind == 3 { u32::from(u16_at(at + 2 * j)) } else { u32_at(at + 4 * j) }
+            let at = if n * size <= 4 {
+                e + 8
+            } else {
+                u32_at(e + 8) as usize
+            };
+            if kind == 3 {
+                u32::from(u16_at(at + 2 * j))
+            } else {
+                u32_at(at + 4 * j)
+            }
         };
         match tag {
             256 => w = value(0),
@@ -223,15 +264,25 @@ fn drivethrucards_pdfs_are_pdfx_1a_in_cmyk() {
         let name = pdf.file_name().unwrap().to_string_lossy().into_owned();
         let doc = Document::load(pdf).unwrap();
         assert_eq!(rgb_uses(&doc), Vec::<String>::new(), "{name}: RGB");
-        assert_eq!(transparency(&doc), Vec::<String>::new(), "{name}: transparency");
+        assert_eq!(
+            transparency(&doc),
+            Vec::<String>::new(),
+            "{name}: transparency"
+        );
         assert_pdfx(&doc, &name, "PDF/X-1a:2003", "CGATS TR 006", "1.4");
         for (_, page) in doc.get_pages() {
             let media = crate::common::rect(&doc, page, b"MediaBox");
             let bleed = crate::common::rect(&doc, page, b"BleedBox");
             let trim = crate::common::rect(&doc, page, b"TrimBox");
-            assert!(crate::common::close(&media, &bleed), "{name}: bleed box is the page");
+            assert!(
+                crate::common::close(&media, &bleed),
+                "{name}: bleed box is the page"
+            );
             // 1/8 in of bleed on every side.
-            assert!((trim[0] - bleed[0] - 9.0).abs() < 0.1, "{name}: trim {trim:?}");
+            assert!(
+                (trim[0] - bleed[0] - 9.0).abs() < 0.1,
+                "{name}: trim {trim:?}"
+            );
         }
         assert_fonts_embedded(pdf);
         assert_qpdf_clean(pdf);
@@ -265,9 +316,16 @@ fn offset_pdfs_are_pdfx_4_in_cmyk_within_300_percent() {
         assert_pdfx(&doc, &name, "PDF/X-4", "FOGRA39", "1.6");
         let root = doc.trailer.get(b"Root").unwrap().as_reference().unwrap();
         let meta = doc.get_dictionary(root).unwrap().get(b"Metadata").unwrap();
-        let xmp = doc.get_object(meta.as_reference().unwrap()).unwrap().as_stream().unwrap();
+        let xmp = doc
+            .get_object(meta.as_reference().unwrap())
+            .unwrap()
+            .as_stream()
+            .unwrap();
         let xmp = String::from_utf8_lossy(&xmp.content);
-        assert!(xmp.contains("PDF/X-4") && xmp.contains("GTS_PDFXVersion"), "{name}: {xmp}");
+        assert!(
+            xmp.contains("PDF/X-4") && xmp.contains("GTS_PDFXVersion"),
+            "{name}: {xmp}"
+        );
         assert_fonts_embedded(pdf);
         assert_qpdf_clean(pdf);
         let dpi = if name.contains("board") { 4 } else { 24 };
@@ -344,7 +402,11 @@ fn black_and_grey_text_and_hairlines_print_on_the_black_plate_alone() {
             let p = px[(y * w + x) as usize];
             if p != [0; 4] {
                 inked += 1;
-                assert_eq!(&p[..3], &[0, 0, 0], "a text pixel at {x},{y} uses colour inks: {p:?}");
+                assert_eq!(
+                    &p[..3],
+                    &[0, 0, 0],
+                    "a text pixel at {x},{y} uses colour inks: {p:?}"
+                );
             }
         }
     }
@@ -357,7 +419,10 @@ fn black_and_grey_text_and_hairlines_print_on_the_black_plate_alone() {
     };
     assert_eq!(&at(40.0, 58.0)[..3], &[0, 0, 0], "hairline");
     let rich = at(50.0, 40.0);
-    assert!(rich[3] > 250 && rich[0] > 140 && ink(rich) <= 241.0, "rich black: {rich:?}");
+    assert!(
+        rich[3] > 250 && rich[0] > 140 && ink(rich) <= 241.0,
+        "rich black: {rich:?}"
+    );
     let red = at(8.0, 10.5);
     assert!(red[1] > 150, "the red title is red: {red:?}");
 }
@@ -377,7 +442,10 @@ fn transparency_is_flattened_for_pdfx_1a_and_the_text_stays_text() {
     let (w, _, px) = cmyk_pages(&pdf, 150, false).remove(0);
     let f = 150.0 / 25.4;
     let p = px[((35.0 * f) as u32 * w + (18.0 * f) as u32) as usize];
-    assert!(ink(p) > 40.0 && ink(p) < 200.0, "half-opaque white over black: {p:?}");
+    assert!(
+        ink(p) > 40.0 && ink(p) < 200.0,
+        "half-opaque white over black: {p:?}"
+    );
     // And the text above it is still on the black plate alone.
     let (w, h, px) = cmyk_pages(&pdf, 150, true).remove(0);
     let below_title = (h as f64 * 55.0 / 94.9) as u32;
@@ -387,4 +455,162 @@ fn transparency_is_flattened_for_pdfx_1a_and_the_text_stays_text() {
             assert!(p == [0; 4] || p[..3] == [0, 0, 0], "{x},{y}: {p:?}");
         }
     }
+}
+
+/// The fixture game with DriveThruCards' profile and `extra` drawn on every card.
+fn fixture_for_shop(extra: &str) -> tempfile::TempDir {
+    let tmp = crate::common::base_copy();
+    crate::common::copy_dir(
+        &crate::common::repo().join("profiles"),
+        &tmp.path().join("profiles"),
+    );
+    let card = tmp.path().join("templates/mini/card.svg");
+    crate::common::edit(
+        &card,
+        "{% endblock %}",
+        &format!("{extra}\n{{% endblock %}}"),
+    );
+    tmp
+}
+
+#[test]
+fn shop_preflight_names_thin_lines_and_ink_over_the_limit() {
+    let tmp = fixture_for_shop(
+        r##"<path d="M5 60 H50" stroke="#000000" stroke-width="0.05"/>
+<rect x="5" y="65" width="20" height="10" fill="#101010" data-cmyk="100 100 100 100"/>"##,
+    );
+    let o = crate::common::run(
+        tmp.path(),
+        &["build", "mini", "--profile", "drivethrucards"],
+    );
+    let (_, stderr) = crate::common::texts(&o);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("a line 0.14 pt wide at print size: a press needs 0.25 pt or more"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(r#"data-cmyk="100 100 100 100" is 400 % ink, over the shop's 240 %"#),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("templates/mini/card.svg:7"),
+        "the thin line's line: {stderr}"
+    );
+    assert!(
+        stderr.contains("templates/mini/card.svg:8"),
+        "the colour's line: {stderr}"
+    );
+    // At home neither is a problem.
+    let o = crate::common::run(tmp.path(), &["build", "mini"]);
+    assert!(o.status.success(), "{:?}", crate::common::texts(&o));
+}
+
+#[test]
+fn a_cmyk_colour_the_template_gives_passes_through_untouched() {
+    let tmp = fixture_for_shop(
+        r##"<rect x="5" y="65" width="30" height="12" fill="#2a9d8f" data-cmyk="70 0 35 5"/>"##,
+    );
+    let out = tempfile::tempdir().unwrap();
+    let o = crate::common::run(
+        tmp.path(),
+        &[
+            "build",
+            "mini",
+            "--profile",
+            "drivethrucards",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", crate::common::texts(&o));
+    let pdf = out.path().join("mini/drivethrucards/cards.pdf");
+    let (w, _, px) = cmyk_pages(&pdf, 150, false).remove(1);
+    let f = 150.0 / 25.4;
+    // The card's trim starts 1/8 in into the page.
+    let at =
+        |x: f64, y: f64| px[(((y + 3.175) * f) as u32 * w + ((x + 3.175) * f) as u32) as usize];
+    let want = [70.0, 0.0, 35.0, 5.0].map(|p: f64| (p * 2.55).round() as i32);
+    let got = at(20.0, 71.0).map(i32::from);
+    for k in 0..4 {
+        assert!(
+            (got[k] - want[k]).abs() <= 2,
+            "{got:?} is not C70 M0 Y35 K5"
+        );
+    }
+}
+
+#[test]
+fn a_cmyk_profile_without_a_condition_says_what_to_add() {
+    let tmp = fixture_for_shop("");
+    let profile = tmp.path().join("profiles/drivethrucards.toml");
+    crate::common::edit(
+        &profile,
+        "condition = \"CGATS TR 006\"",
+        "condition = \"ISO Coated v2\"",
+    );
+    let o = crate::common::run(
+        tmp.path(),
+        &["build", "mini", "--profile", "drivethrucards"],
+    );
+    let (_, stderr) = crate::common::texts(&o);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("cardstock has no ICC profile for the printing condition `ISO Coated v2`")
+            && stderr.contains("use one of: FOGRA39, CGATS TR 006")
+            && stderr.contains("profiles/drivethrucards.toml"),
+        "{stderr}"
+    );
+    let o = crate::common::run(tmp.path(), &["build", "mini", "--proof"]);
+    let (_, stderr) = crate::common::texts(&o);
+    assert!(
+        !o.status.success() && stderr.contains("--proof shows a print shop's CMYK"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_soft_proof_is_each_face_through_the_profile_and_back() {
+    let out = tempfile::tempdir().unwrap();
+    let o = crate::common::run(
+        &crate::common::repo(),
+        &[
+            "build",
+            "interstate-trucking",
+            "--profile",
+            "drivethrucards",
+            "--proof",
+            "--format",
+            "pdf,png",
+            "--dpi",
+            "40",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", crate::common::texts(&o));
+    let dir = out.path().join("interstate-trucking/drivethrucards");
+    let (rgb_info, rgb) =
+        crate::common::decode_png(&std::fs::read(dir.join("png/contracts/001-front.png")).unwrap());
+    let (proof_info, proof) = crate::common::decode_png(
+        &std::fs::read(dir.join("proof/contracts/001-front.png")).unwrap(),
+    );
+    assert_eq!(
+        (rgb_info.width, rgb_info.height),
+        (proof_info.width, proof_info.height)
+    );
+    assert_eq!(proof_info.color_type, png::ColorType::Rgb);
+    // Close to the screen colours (the card's colours are inside the press's
+    // gamut), not the same bytes: they went through CMYK.
+    let rgb: Vec<u8> = rgb
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let mean = rgb
+        .iter()
+        .zip(&proof)
+        .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
+        .sum::<i32>() as f64
+        / rgb.len() as f64;
+    assert!(mean > 0.5 && mean < 12.0, "mean difference {mean}");
 }
