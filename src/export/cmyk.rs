@@ -149,6 +149,38 @@ pub fn given(svg: &str) -> Given {
     out
 }
 
+/// The distinct plain colours `svg` paints with (`fill`, `stroke`, `stop-color`
+/// attributes and `style` properties), in order of first use.
+pub fn colors(svg: &str) -> Vec<[u8; 3]> {
+    let mut out: Vec<[u8; 3]> = Vec::new();
+    let Ok(doc) = roxmltree::Document::parse(svg) else {
+        return out;
+    };
+    let mut add = |v: &str| {
+        if let Ok(c) = svgtypes::Color::from_str(v.trim()) {
+            let rgb = [c.red, c.green, c.blue];
+            if !out.contains(&rgb) {
+                out.push(rgb);
+            }
+        }
+    };
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        for key in ["fill", "stroke", "stop-color"] {
+            if let Some(v) = n.attribute(key) {
+                add(v);
+            }
+        }
+        for decl in n.attribute("style").unwrap_or_default().split(';') {
+            if let Some((k, v)) = decl.split_once(':') {
+                if matches!(k.trim(), "fill" | "stroke" | "stop-color") {
+                    add(v);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `"60 40 40 100"` (percent, spaces or commas) as CMYK.
 pub fn parse_cmyk(s: &str) -> Option<Cmyk> {
     let v: Vec<f64> = s

@@ -614,3 +614,57 @@ fn the_soft_proof_is_each_face_through_the_profile_and_back() {
         / rgb.len() as f64;
     assert!(mean > 0.5 && mean < 12.0, "mean difference {mean}");
 }
+
+#[test]
+fn the_preview_of_a_cmyk_profile_shows_the_proof_and_the_colours_that_move() {
+    let tmp = fixture_for_shop(
+        r##"<rect x="5" y="65" width="30" height="12" fill="#00ff00"/>
+<rect x="40" y="65" width="15" height="12" fill="#3a5a8c"/>"##,
+    );
+    let project = cardstock::project::Project::disk(tmp.path()).unwrap();
+    let opts = cardstock::preview::Options {
+        paper: cardstock::layout::Paper::named("letter").unwrap(),
+        profile: Some("drivethrucards".into()),
+        dpi: 40.0,
+    };
+    let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
+    assert!(p.ok, "{:?}", p.diagnostics);
+    assert_eq!(p.proof.as_deref(), Some("CGATS TR 006"));
+    let face = p.faces.iter().find(|f| f.side == "front").unwrap();
+    // Screen green is far outside any press's gamut; the muted blue prints as it is.
+    let green = face
+        .moved
+        .iter()
+        .find(|m| m.screen == "#00ff00")
+        .expect("green moves");
+    assert!(green.delta_e > 5.0, "{green:?}");
+    assert!(
+        face.moved.iter().all(|m| m.screen != "#3a5a8c"),
+        "{:?}",
+        face.moved
+    );
+    // The picture is the soft proof: the same bytes `build --proof` writes.
+    let png = p.png(&face.hash).unwrap().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = crate::common::run(
+        tmp.path(),
+        &[
+            "build",
+            "mini",
+            "--profile",
+            "drivethrucards",
+            "--proof",
+            "--dpi",
+            "40",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", crate::common::texts(&o));
+    let proof = std::fs::read(
+        out.path()
+            .join(format!("mini/drivethrucards/proof/{}.png", face.id)),
+    )
+    .unwrap();
+    assert!(png == proof, "the preview's image is the proof");
+}
