@@ -118,6 +118,19 @@ impl Cmyk {
         Cmyk(p.map(|v| (v.clamp(0.0, 100.0) * 2.55).round() as u8))
     }
 
+    /// `"60 40 40 100"`: four inks in percent (spaces or commas, `%` allowed).
+    pub fn parse(s: &str) -> Option<Cmyk> {
+        let v: Vec<f64> = s
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.trim_end_matches('%').parse().ok())
+            .collect::<Option<_>>()?;
+        let p: [f64; 4] = v.try_into().ok()?;
+        p.iter()
+            .all(|c| (0.0..=100.0).contains(c))
+            .then(|| Cmyk::from_percent(p))
+    }
+
     /// The total ink, in percent.
     pub fn total(self) -> f64 {
         self.0.iter().map(|&v| f64::from(v)).sum::<f64>() / 2.55

@@ -188,7 +188,7 @@ fn png_all(
     cache: Option<&dyn PngCache>,
     outputs: &Outputs,
     prefix: &str,
-) -> Vec<(PathBuf, Result<Body, PngError>)> {
+) -> Made {
     use rayon::prelude::*;
     (0..r.store.len())
         .into_par_iter()
@@ -202,6 +202,9 @@ fn png_all(
         .collect()
 }
 
+/// Files made on all cores, each its path and its body (or why it failed).
+type Made = Vec<(PathBuf, Result<Body, PngError>)>;
+
 /// Every distinct face's soft proof at `dpi` (`<prefix>/proof/<name>.png`), on
 /// all cores.
 fn proofs(
@@ -210,7 +213,7 @@ fn proofs(
     color: &crate::color::PrintColor,
     outputs: &Outputs,
     prefix: &str,
-) -> Result<Vec<(PathBuf, Result<Body, PngError>)>, Diagnostic> {
+) -> Result<Made, Diagnostic> {
     use rayon::prelude::*;
     let press =
         crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;

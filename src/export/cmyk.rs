@@ -130,7 +130,7 @@ pub fn given(svg: &str) -> Given {
     };
     for n in doc.descendants().filter(|n| n.is_element()) {
         for (key, paint) in [("data-cmyk", "fill"), ("data-cmyk-stroke", "stroke")] {
-            let Some(c) = n.attribute(key).and_then(parse_cmyk) else {
+            let Some(c) = n.attribute(key).and_then(Cmyk::parse) else {
                 continue;
             };
             let paint = if n.tag_name().name() == "stop" && key == "data-cmyk" {
@@ -179,19 +179,6 @@ pub fn colors(svg: &str) -> Vec<[u8; 3]> {
         }
     }
     out
-}
-
-/// `"60 40 40 100"` (percent, spaces or commas) as CMYK.
-pub fn parse_cmyk(s: &str) -> Option<Cmyk> {
-    let v: Vec<f64> = s
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(|w| w.trim_end_matches('%').parse().ok())
-        .collect::<Option<_>>()?;
-    let p: [f64; 4] = v.try_into().ok()?;
-    p.iter()
-        .all(|c| (0.0..=100.0).contains(c))
-        .then(|| Cmyk::from_percent(p))
 }
 
 use std::str::FromStr;

@@ -116,9 +116,7 @@ fn dictionary(bytes: &[u8]) -> &[u8] {
 /// only use of it in a CMYK file) as `/CS/DeviceCMYK`, in its dictionary only.
 fn cmyk_groups(bytes: &[u8]) -> Option<Vec<u8>> {
     let dict = dictionary(bytes);
-    if find(dict, b"/Group").is_none() {
-        return None;
-    }
+    find(dict, b"/Group")?;
     let at = find(dict, b"/CS/DeviceRGB")?;
     let mut out = Vec::with_capacity(bytes.len() + 1);
     out.extend_from_slice(&bytes[..at]);

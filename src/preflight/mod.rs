@@ -262,7 +262,7 @@ fn given_cmyk(
             let Some(value) = n.attribute(key) else {
                 continue;
             };
-            let Some(c) = crate::export::cmyk::parse_cmyk(value) else {
+            let Some(c) = crate::color::Cmyk::parse(value) else {
                 out.push(checks::Finding {
                     check: checks::Check::InkLimit,
                     message: format!("{key}=\"{value}\" is not four inks of 0 to 100 %"),
