@@ -258,6 +258,73 @@ fn decode_webp(data: &[u8], format: Format) -> Result<(), ImageProblem> {
     Ok(())
 }
 
+/// An image's pixels as straight RGBA, 8 bits (a PNG's first frame, a GIF's),
+/// decoded with the decoders resvg draws it with; `None` for an SVG image or
+/// one that does not decode (the check before use reported it).
+pub fn decode_rgba(kind: &ImageKind) -> Option<(u32, u32, Vec<u8>)> {
+    let _one = DECODING.lock().unwrap_or_else(|e| e.into_inner());
+    match kind {
+        ImageKind::PNG(d) => {
+            let mut decoder = png::Decoder::new(std::io::Cursor::new(&d[..]));
+            decoder.set_transformations(png::Transformations::normalize_to_color8());
+            let mut reader = decoder.read_info().ok()?;
+            let mut buf = vec![0; reader.output_buffer_size()?];
+            let info = reader.next_frame(&mut buf).ok()?;
+            let px = &buf[..info.buffer_size()];
+            let rgba = match info.color_type {
+                png::ColorType::Rgba => px.to_vec(),
+                png::ColorType::Rgb => px
+                    .chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect(),
+                png::ColorType::GrayscaleAlpha => px
+                    .chunks_exact(2)
+                    .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                    .collect(),
+                png::ColorType::Grayscale => px.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+                png::ColorType::Indexed => return None,
+            };
+            Some((info.width, info.height, rgba))
+        }
+        ImageKind::JPEG(d) => {
+            use zune_jpeg::zune_core::colorspace::ColorSpace;
+            use zune_jpeg::zune_core::options::DecoderOptions;
+            let options = DecoderOptions::default().jpeg_set_out_colorspace(ColorSpace::RGBA);
+            let mut decoder =
+                zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(&d[..]), options);
+            let px = decoder.decode().ok()?;
+            let (w, h) = decoder.dimensions()?;
+            Some((w as u32, h as u32, px))
+        }
+        ImageKind::GIF(d) => {
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::RGBA);
+            let mut decoder = options.read_info(&d[..]).ok()?;
+            let frame = decoder.read_next_frame().ok()??;
+            Some((
+                u32::from(frame.width),
+                u32::from(frame.height),
+                frame.buffer.to_vec(),
+            ))
+        }
+        ImageKind::WEBP(d) => {
+            let mut decoder = image_webp::WebPDecoder::new(std::io::Cursor::new(&d[..])).ok()?;
+            let (w, h) = decoder.dimensions();
+            let mut buf = vec![0; decoder.output_buffer_size()?];
+            decoder.read_image(&mut buf).ok()?;
+            let rgba = if decoder.has_alpha() {
+                buf
+            } else {
+                buf.chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect()
+            };
+            Some((w, h, rgba))
+        }
+        ImageKind::SVG(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod check;
+pub mod color;
 pub mod deliver;
 pub mod diag;
 pub mod eval;

@@ -40,6 +40,9 @@ pub struct Options {
     /// [`crate::output::MEMORY_BUDGET`] of them are in memory; `None` holds them
     /// all in memory (the live preview and the benchmark, which write nothing).
     pub spill_into: Option<PathBuf>,
+    /// `build --proof`: a PNG of every face as it will print (the profile's CMYK
+    /// back to the screen), in `<profile>/proof/`.
+    pub proof: bool,
 }
 
 impl Default for Options {
@@ -58,6 +61,7 @@ impl Default for Options {
             printer_margin: None,
             encode: true,
             spill_into: None,
+            proof: false,
         }
     }
 }

@@ -58,8 +58,14 @@ pub struct Preview {
     pub faces: Vec<Face>,
     pub sheets: Vec<Sheet>,
     pub diagnostics: Vec<Diag>,
+    /// With a CMYK profile: its printing condition. The face images are then
+    /// the soft proof (each face as it will print) and each face lists the
+    /// colours that move visibly in print.
+    pub proof: Option<String>,
     #[serde(skip)]
     pictures: HashMap<String, Picture>,
+    #[serde(skip)]
+    press: Option<std::sync::Arc<crate::color::Press>>,
 }
 
 /// A component set.
@@ -110,6 +116,50 @@ pub struct Face {
     pub px: [u32; 2],
     /// The files (and PDF pages) it prints on.
     pub prints: Vec<Place>,
+    /// With a CMYK profile: the face's colours that print visibly different
+    /// (CIEDE2000 above 5), most moved first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<Moved>,
+}
+
+/// A colour of a face and how it prints.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Moved {
+    /// On screen, `#rrggbb`.
+    pub screen: String,
+    /// As it prints, back on screen (the soft proof), `#rrggbb`.
+    pub print: String,
+    /// The inks, percent.
+    pub cmyk: [f64; 4],
+    /// CIEDE2000 between the two.
+    pub delta_e: f64,
+}
+
+/// The colours of `svg` that move more than [`crate::color::VISIBLE_MOVE`] in print.
+fn moved(press: Option<&crate::color::Press>, svg: &str) -> Vec<Moved> {
+    let Some(press) = press else {
+        return Vec::new();
+    };
+    let hex = |c: [u8; 3]| format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]);
+    let mut out: Vec<Moved> = crate::export::cmyk::colors(svg)
+        .into_iter()
+        .filter_map(|rgb| {
+            let role = crate::color::Role::Area {
+                width: 10.0,
+                height: 10.0,
+            };
+            let delta_e = press.moved(rgb, role);
+            let cmyk = press.convert(rgb, role);
+            (delta_e > crate::color::VISIBLE_MOVE).then(|| Moved {
+                screen: hex(rgb),
+                print: hex(press.proof(cmyk)),
+                cmyk: cmyk.0.map(|v| (f64::from(v) / 2.55).round()),
+                delta_e: (delta_e * 10.0).round() / 10.0,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| b.delta_e.total_cmp(&a.delta_e));
+    out
 }
 
 /// A file position: 1-based line and column of a text file (TOML, CSV), or row
@@ -206,7 +256,12 @@ impl Preview {
                 picture,
                 w_mm,
                 h_mm,
-            } => crate::export::png::write(picture, *w_mm, *h_mm, self.dpi),
+            } => match &self.press {
+                Some(press) => {
+                    crate::export::png::write_proof(picture, *w_mm, *h_mm, self.dpi, press)
+                }
+                None => crate::export::png::write(picture, *w_mm, *h_mm, self.dpi),
+            },
             Picture::Marks(sheet) => crate::export::png::marks(sheet, MARKS_DPI),
         })
     }
@@ -267,7 +322,9 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         faces: Vec::new(),
         sheets: Vec::new(),
         diagnostics: Vec::new(),
+        proof: None,
         pictures: HashMap::new(),
+        press: None,
     };
     let profile_id = opts
         .profile
@@ -291,6 +348,22 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
     };
     preview.profile = profile.id.clone();
     preview.profile_name = profile.name.clone();
+    if let Some(color) = &profile.print {
+        match crate::color::Press::for_color(color) {
+            Ok(p) => {
+                preview.proof = Some(color.condition.name.to_string());
+                preview.press = Some(p);
+            }
+            Err(e) => {
+                let mut ds = Diagnostics::default();
+                ds.push(Diagnostic::error(e.to_string()).with("game", id));
+                preview.diagnostics = diags(project, ds);
+                return preview;
+            }
+        }
+    }
+    let press = preview.press.clone();
+    let press = press.as_deref();
     let popts = crate::options::Options {
         paper: opts.paper,
         pdf: true,
@@ -320,7 +393,7 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
     // tree is kept) is not parsed again.
     let images = Mutex::new(ImageVersions::new(project, id));
     let known = |store: &FaceStore, i: usize| {
-        let hash = picture_hash(store, i, opts.dpi, &images);
+        let hash = picture_hash(store, i, opts.dpi, press, &images);
         cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
     };
     let kept = pipeline::Kept {
@@ -328,7 +401,15 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         parsed: Some(&known),
     };
     let built = pipeline::build_then_kept(project, id, &popts, caches, kept, |game, r, built| {
-        seen = Some(read(project, game, r, built, opts.dpi, cache, &images));
+        seen = Some(read(
+            project,
+            game,
+            r,
+            built,
+            (opts.dpi, press),
+            cache,
+            &images,
+        ));
     });
     preview.name = built.name.clone();
     preview.ok = seen.is_some() && !built.diags.has_errors();
@@ -375,7 +456,7 @@ fn read(
     game: &Game,
     r: &Rendered,
     built: &Built,
-    dpi: f64,
+    (dpi, press): (f64, Option<&crate::color::Press>),
     cache: &Cache,
     images: &Mutex<ImageVersions>,
 ) -> Read {
@@ -383,7 +464,7 @@ fn read(
     let mut hash_of = |i: usize| {
         hashes
             .entry(i)
-            .or_insert_with(|| picture_hash(&r.store, i, dpi, images))
+            .or_insert_with(|| picture_hash(&r.store, i, dpi, press, images))
             .clone()
     };
     // Where each picture prints: file -> pages.
@@ -483,6 +564,7 @@ fn read(
                         crate::units::mm_to_px(h, dpi).round().max(1.0) as u32,
                     ],
                     prints: prints.get(&pic).cloned().unwrap_or_default(),
+                    moved: moved(press, &r.store.svg(pic)),
                 });
             }
         }
@@ -723,12 +805,19 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The hash of picture `i` of `store` at `dpi`.
-fn picture_hash(store: &FaceStore, i: usize, dpi: f64, images: &Mutex<ImageVersions>) -> String {
+/// The hash of picture `i` of `store` at `dpi` (a soft proof through `press`).
+fn picture_hash(
+    store: &FaceStore,
+    i: usize,
+    dpi: f64,
+    press: Option<&crate::color::Press>,
+    images: &Mutex<ImageVersions>,
+) -> String {
     let (w, h) = store.sizes[i];
     let svg = store.svg(i);
     let linked = images.lock().map(|mut v| v.of(&svg)).unwrap_or_default();
-    let salt = format!("{}|{linked}", store.fonts().fingerprint());
+    let proof = press.map(|p| format!("{:?}", p.color)).unwrap_or_default();
+    let salt = format!("{}|{linked}|{proof}", store.fonts().fingerprint());
     face_hash(&svg, w, h, dpi, &salt)
 }
 

@@ -119,6 +119,21 @@ struct Head {
     color: Option<toml::Spanned<String>>,
     #[serde(default)]
     printer_margin: Option<toml::Spanned<String>>,
+    /// Face PDFs of every part at its own size with this bleed (no `[sizes]`).
+    #[serde(default)]
+    bleed: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    pdfx: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    condition: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    ink_limit: Option<toml::Spanned<f64>>,
+    #[serde(default)]
+    rich_black: Option<toml::Spanned<[f64; 4]>>,
+    #[serde(default)]
+    black_text: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    small_print: Option<toml::Spanned<String>>,
 }
 
 /// A loaded profile.
@@ -146,6 +161,12 @@ pub struct Profile {
     pub printer_margin: f64,
     /// `[layout]`: the sheet layout of every kind, then of each kind named.
     pub layout: Layouts,
+    /// A shop that makes every part at its own size: the bleed around each, in mm
+    /// (`bleed`; face PDFs without `[sizes]`).
+    pub bleed: Option<f64>,
+    /// Print colour (`color = "cmyk"` and its keys): the PDFs are CMYK for the
+    /// profile's printing condition.
+    pub print: Option<crate::color::PrintColor>,
 }
 
 /// The largest printer margin a profile or `--printer-margin` may give, in mm.
@@ -166,6 +187,8 @@ impl Profile {
             sizes: BTreeMap::new(),
             printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
             layout: Default::default(),
+            bleed: None,
+            print: None,
         }
     }
 
@@ -186,6 +209,7 @@ impl Profile {
             name: &self.name,
             id: &self.id,
             products: &self.sizes,
+            bleed: self.bleed,
         })
     }
 }
@@ -298,15 +322,44 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             .hint("use front-back or back-front"))
         }
     };
+    let cmyk = file
+        .profile
+        .color
+        .as_ref()
+        .filter(|c| c.get_ref() == "cmyk");
     let color = match &file.profile.color {
         None => PngColor::Rgba,
+        // A CMYK shop's PNGs (a proof) have no alpha channel.
+        Some(_) if cmyk.is_some() => PngColor::Rgb,
         Some(c) => PngColor::parse(c.get_ref()).ok_or_else(|| {
             at(
-                Diagnostic::error(format!("unknown PNG colour `{}`", c.get_ref())),
+                Diagnostic::error(format!("unknown colour `{}`", c.get_ref())),
                 c.span(),
             )
-            .hint("use rgb (no alpha channel, flattened onto white) or rgba")
+            .hint("use rgb (PNGs without an alpha channel, flattened onto white), rgba, or cmyk (PDFs for a print shop's printing condition)")
         })?,
+    };
+    let print = match cmyk {
+        Some(c) => Some(print_color(&file.profile, output, c.span()).map_err(|d| at(d.0, d.1))?),
+        None => {
+            no_print_keys(&file.profile).map_err(|d| at(d.0, d.1))?;
+            None
+        }
+    };
+    let bleed = match &file.profile.bleed {
+        None => None,
+        Some(b) => {
+            let v = parse_length(b.get_ref())
+                .map_err(|e| at(Diagnostic::error(e.to_string()), b.span()))?;
+            if output != Output::FacePdf || !file.sizes.is_empty() || !(0.0..=20.0).contains(&v) {
+                return Err(at(
+                    Diagnostic::error("`bleed` is for face PDFs of every part at its own size, 0 to 20 mm"),
+                    b.span(),
+                )
+                .hint("use it with output = \"face-pdf\" and no [sizes]; a shop with products gives their full sizes in [sizes]"));
+            }
+            Some(v)
+        }
     };
     let dpi = match &file.profile.dpi {
         None => 300.0,
@@ -369,6 +422,154 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
         color,
         sizes,
         printer_margin,
+        bleed,
+        print,
+    })
+}
+
+/// A problem with a profile key: the message and where.
+struct KeyError(Diagnostic, std::ops::Range<usize>);
+
+fn key_error(msg: impl Into<String>, span: std::ops::Range<usize>, hint: &str) -> KeyError {
+    KeyError(Diagnostic::error(msg.into()).hint(hint.to_string()), span)
+}
+
+/// Print colour keys in a profile that is not `color = "cmyk"`: an error at the
+/// first.
+fn no_print_keys(h: &Head) -> Result<(), KeyError> {
+    let spans = [
+        ("pdfx", h.pdfx.as_ref().map(|v| v.span())),
+        ("condition", h.condition.as_ref().map(|v| v.span())),
+        ("ink_limit", h.ink_limit.as_ref().map(|v| v.span())),
+        ("rich_black", h.rich_black.as_ref().map(|v| v.span())),
+        ("black_text", h.black_text.as_ref().map(|v| v.span())),
+        ("small_print", h.small_print.as_ref().map(|v| v.span())),
+    ];
+    match spans.into_iter().find_map(|(k, s)| s.map(|s| (k, s))) {
+        Some((key, span)) => Err(key_error(
+            format!("`{key}` is a key of a CMYK profile, and this one is not"),
+            span,
+            "add color = \"cmyk\" (and a condition), or remove the key",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The print colour a `color = "cmyk"` profile asks for (`color_span`: where it
+/// says so).
+fn print_color(
+    h: &Head,
+    output: Output,
+    color_span: std::ops::Range<usize>,
+) -> Result<crate::color::PrintColor, KeyError> {
+    use crate::color::{BlackText, Cmyk, Condition, Pdfx, PrintColor, CONDITIONS};
+    if output != Output::FacePdf {
+        return Err(key_error(
+            "CMYK is written into face PDFs only",
+            color_span,
+            "use output = \"face-pdf\" with color = \"cmyk\"",
+        ));
+    }
+    let names: Vec<&str> = CONDITIONS.iter().map(|c| c.name).collect();
+    let condition = match &h.condition {
+        None => {
+            return Err(key_error(
+                "a CMYK profile names its printing condition",
+                color_span,
+                &format!(
+                    "add condition = \"{}\" (one of: {})",
+                    names[0],
+                    names.join(", ")
+                ),
+            ))
+        }
+        Some(c) => Condition::named(c.get_ref()).ok_or_else(|| {
+            key_error(
+                format!(
+                    "cardstock has no ICC profile for the printing condition `{}`",
+                    c.get_ref()
+                ),
+                c.span(),
+                &format!("use one of: {}", names.join(", ")),
+            )
+        })?,
+    };
+    let pdfx = match &h.pdfx {
+        None => None,
+        Some(p) => Some(Pdfx::parse(p.get_ref()).ok_or_else(|| {
+            key_error(
+                format!("unknown PDF/X standard `{}`", p.get_ref()),
+                p.span(),
+                &format!("use one of: {}", Pdfx::NAMES.join(", ")),
+            )
+        })?),
+    };
+    let ink_limit = match &h.ink_limit {
+        None => f64::from(condition.built_limit),
+        Some(l) if (150.0..=400.0).contains(l.get_ref()) => *l.get_ref(),
+        Some(l) => {
+            return Err(key_error(
+                format!("ink_limit {} % is outside 150..400 %", l.get_ref()),
+                l.span(),
+                "print shops give a total ink limit of 240 % to 340 %",
+            ))
+        }
+    };
+    let rich_black = match &h.rich_black {
+        None => None,
+        Some(r) => {
+            let v = *r.get_ref();
+            let total: f64 = v.iter().sum();
+            if v.iter().any(|c| !(0.0..=100.0).contains(c)) || total > ink_limit {
+                return Err(key_error(
+                    format!(
+                        "rich_black [{}] is not four inks of 0 to 100 % within the ink limit ({} %)",
+                        v.map(crate::units::fmt_num).join(", "),
+                        crate::units::fmt_num(ink_limit)
+                    ),
+                    r.span(),
+                    "give cyan, magenta, yellow and black in percent, e.g. [60, 40, 40, 100]",
+                ));
+            }
+            Some(Cmyk::from_percent(v))
+        }
+    };
+    let black_text =
+        match h
+            .black_text
+            .as_ref()
+            .map(|b| (b.get_ref().as_str(), b.span()))
+        {
+            None | Some(("k", _)) => BlackText::K,
+            Some(("process", _)) => BlackText::Process,
+            Some((other, span)) => return Err(key_error(
+                format!("unknown black_text `{other}`"),
+                span,
+                "use k (black and grey text and thin lines on the black plate alone) or process",
+            )),
+        };
+    let small_print_is_error = match h
+        .small_print
+        .as_ref()
+        .map(|b| (b.get_ref().as_str(), b.span()))
+    {
+        None | Some(("warn", _)) => false,
+        Some(("error", _)) => true,
+        Some((other, span)) => {
+            return Err(key_error(
+                format!("unknown small_print `{other}`"),
+                span,
+                "use warn or error",
+            ))
+        }
+    };
+    Ok(PrintColor {
+        condition,
+        pdfx,
+        ink_limit,
+        rich_black,
+        black_text,
+        small_print_is_error,
     })
 }
 

@@ -60,6 +60,10 @@ pub struct Args {
     /// layout + pdf, png, write) for every game.
     #[arg(long)]
     pub timings: bool,
+    /// Also write a soft proof: every face as a PNG as it will print in the
+    /// profile's CMYK (a profile with color = "cmyk"), in <profile>/proof/.
+    #[arg(long)]
+    pub proof: bool,
     #[command(flatten)]
     pub common: super::Common,
 }
@@ -240,6 +244,14 @@ fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnosti
             _ => d,
         }
     })?;
+    if args.proof && opts.profile.print.is_none() {
+        return Err(Diagnostic::error(format!(
+            "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
+            opts.profile.id
+        ))
+        .hint("use a CMYK profile: --profile drivethrucards or --profile offset"));
+    }
+    opts.proof = args.proof;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = match &args.base_url {
         Some(u) => format!("{}/{id}", base_url(u)?),

@@ -105,6 +105,9 @@ pub fn deliver(
     if face_pngs && opts.encode {
         r.store.will_use(0..r.store.len());
     }
+    if opts.proof && opts.encode {
+        r.store.will_use(0..r.store.len());
+    }
     let mut result = match opts.profile.output {
         Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
         Output::FacePng => faces::png_files(game, r, opts, cache),
@@ -148,6 +151,27 @@ pub fn deliver(
             }
         }
     }
+    if let Some(color) = opts.profile.print.as_ref().filter(|_| opts.proof) {
+        let start = std::time::Instant::now();
+        match proofs(r, opts.dpi, color, &delivered.outputs, &prefix) {
+            Ok(files) => {
+                for ((path, body), name) in files.into_iter().zip(&r.store.names) {
+                    match body {
+                        Ok(b) => delivered.outputs.push(
+                            path,
+                            format!("soft proof of {name} ({} dpi): as it will print", opts.dpi),
+                            b,
+                        ),
+                        Err(e) => result
+                            .diags
+                            .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
+                    }
+                }
+            }
+            Err(d) => result.diags.push(d.with("game", &game.id)),
+        }
+        delivered.timings.push(("proof", start.elapsed()));
+    }
     let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
     delivered
         .outputs
@@ -164,7 +188,7 @@ fn png_all(
     cache: Option<&dyn PngCache>,
     outputs: &Outputs,
     prefix: &str,
-) -> Vec<(PathBuf, Result<Body, PngError>)> {
+) -> Made {
     use rayon::prelude::*;
     (0..r.store.len())
         .into_par_iter()
@@ -176,6 +200,38 @@ fn png_all(
             (path, body)
         })
         .collect()
+}
+
+/// Files made on all cores, each its path and its body (or why it failed).
+type Made = Vec<(PathBuf, Result<Body, PngError>)>;
+
+/// Every distinct face's soft proof at `dpi` (`<prefix>/proof/<name>.png`), on
+/// all cores.
+fn proofs(
+    r: &Rendered,
+    dpi: f64,
+    color: &crate::color::PrintColor,
+    outputs: &Outputs,
+    prefix: &str,
+) -> Result<Made, Diagnostic> {
+    use rayon::prelude::*;
+    let press =
+        crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
+    Ok((0..r.store.len())
+        .into_par_iter()
+        .map(|i| {
+            let path = PathBuf::from(format!("{prefix}/proof/{}.png", r.store.names[i]));
+            let (w, h) = r.store.sizes[i];
+            let png = r
+                .store
+                .picture(i)
+                .ok_or(PngError::MissingFace(i))
+                .and_then(|p| png::write_proof(&p, w, h, dpi, &press));
+            r.store.used(i);
+            let body = png.map(|png| outputs.body(&path, png));
+            (path, body)
+        })
+        .collect())
 }
 
 /// One face as PNG at `dpi` (tagged with it), from the cache when the same SVG was
@@ -233,6 +289,26 @@ fn pdf_file(
     let drawn = |i| r.store.used(i);
     let ignored = |_| {};
     let drawn: &(dyn Fn(usize) + Sync) = if with_faces { &drawn } else { &ignored };
+    if let Some(color) = opts.profile.print.as_ref().filter(|_| with_faces) {
+        let press =
+            crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
+        let given = |i| crate::export::cmyk::given(&r.store.svg(i));
+        let print = pdf::Print {
+            press: &press,
+            given: &given,
+            dpi: opts.profile.dpi,
+        };
+        return pdf::write_print(
+            title,
+            sheets,
+            faces,
+            drawn,
+            &r.digests,
+            opts.compress,
+            &print,
+        )
+        .map_err(|e| Diagnostic::error(e.to_string()));
+    }
     pdf::write(
         title,
         sheets,

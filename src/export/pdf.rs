@@ -66,7 +66,7 @@ pub enum Printing {
 impl Printing {
     /// The viewer-preferences dictionary (PDF 1.7, 12.2): no scaling, and the duplex
     /// mode.
-    fn dictionary(self) -> &'static str {
+    pub(crate) fn dictionary(self) -> &'static str {
         match self {
             Printing::OneSided => "<</PrintScaling/None/Duplex/Simplex>>",
             Printing::LongEdge => "<</PrintScaling/None/Duplex/DuplexFlipLongEdge>>",
@@ -294,6 +294,65 @@ pub fn write(
     bookmarks: &[Bookmark],
     compress: bool,
 ) -> Result<Vec<u8>, PdfError> {
+    let job = Job {
+        title,
+        sheets,
+        faces,
+        drawn,
+        digests,
+        bookmarks,
+        compress,
+        print: None,
+    };
+    write_job(job)
+}
+
+/// A print shop's CMYK for [`write_print`].
+pub struct Print<'a> {
+    pub press: &'a crate::color::Press,
+    /// The CMYK each face gives itself (`data-cmyk`), by face index.
+    pub given: &'a (dyn Fn(usize) -> super::cmyk::Given + Sync),
+    /// The shop's resolution, for a face whose transparency is flattened to pixels.
+    pub dpi: f64,
+}
+
+/// [`write`] for a print shop: every colour CMYK for `print`'s printing
+/// condition, and, when its profile asks for PDF/X, a PDF/X file (a face with
+/// transparency PDF/X-1a cannot hold drawn as CMYK pixels, its text above them).
+pub fn write_print(
+    title: &str,
+    sheets: &[Sheet],
+    faces: &super::Faces,
+    drawn: &(dyn Fn(usize) + Sync),
+    digests: &Digests,
+    compress: bool,
+    print: &Print,
+) -> Result<Vec<u8>, PdfError> {
+    let job = Job {
+        title,
+        sheets,
+        faces,
+        drawn,
+        digests,
+        bookmarks: &[],
+        compress,
+        print: Some(print),
+    };
+    let pdf = write_job(job)?;
+    let Some(standard) = print.press.color.pdfx else {
+        return Ok(pdf);
+    };
+    let finish = super::pdfx::Finish {
+        standard,
+        condition: print.press.color.condition,
+        title,
+        printing: None,
+    };
+    super::pdfx::finish(&pdf, &finish)
+}
+
+fn write_job(job: Job) -> Result<Vec<u8>, PdfError> {
+    let (sheets, faces) = (job.sheets, job.faces);
     // Faces in the order they first print.
     let mut first = std::collections::BTreeSet::new();
     let placed: Vec<usize> = sheets
@@ -304,15 +363,6 @@ pub fn write(
     let ahead = Ahead::default();
     std::thread::scope(|scope| {
         let prefetch = scope.spawn(|| ahead.prefetch(&placed, faces));
-        let job = Job {
-            title,
-            sheets,
-            faces,
-            drawn,
-            digests,
-            bookmarks,
-            compress,
-        };
         let written = draw(job, &placed, &ahead, prefetch.thread());
         ahead.done.store(true, Ordering::Relaxed);
         prefetch.thread().unpark();
@@ -365,6 +415,94 @@ struct Job<'a> {
     digests: &'a Digests,
     bookmarks: &'a [Bookmark],
     compress: bool,
+    print: Option<&'a Print<'a>>,
+}
+
+/// A face in the print shop's CMYK (its trees one over the other). `face` is its
+/// index and width in mm. Under PDF/X-1a a tree that would use transparency is
+/// drawn as CMYK pixels at the shop's resolution, the texts nothing covers drawn
+/// as text above them.
+fn draw_print(
+    gs: &mut Surface,
+    picture: &super::Stack,
+    psize: KSize,
+    (face, width_mm): (usize, f64),
+    print: &Print,
+    repeats: &mut Repeats,
+    digests: &Digests,
+) {
+    use super::cmyk::{raster_without, texts_on_top, transparent, FaceColors};
+    let given = (print.given)(face);
+    let flatten = print
+        .press
+        .color
+        .pdfx
+        .is_some_and(|x| !x.allows_transparency());
+    for tree in picture.trees() {
+        let colors = FaceColors {
+            press: print.press,
+            given: &given,
+            mm: width_mm / f64::from(tree.size().width()),
+            keep_alpha: !flatten,
+        };
+        if !(flatten && transparent(tree)) {
+            repeats.prepare(tree, digests);
+            gs.draw_svg_with(
+                tree,
+                psize,
+                SvgSettings::default(),
+                Some(repeats),
+                Some(&colors),
+            );
+            continue;
+        }
+        let kept = texts_on_top(tree);
+        let px_per_unit = (print.dpi / 25.4 * colors.mm) as f32;
+        let (w, h) = (
+            (tree.size().width() * px_per_unit).ceil().max(1.0) as u32,
+            (tree.size().height() * px_per_unit).ceil().max(1.0) as u32,
+        );
+        if let Some(rgba) = raster_without(tree, &kept, w, h, px_per_unit) {
+            let image = krilla_svg::Colors::pixels(&colors, rgba, w, h);
+            gs.draw_image(image, psize);
+        }
+        let only = OnlyTexts {
+            colors: &colors,
+            kept: kept
+                .iter()
+                .map(|t| *t as *const usvg::Text as usize)
+                .collect(),
+        };
+        gs.draw_svg_with(tree, psize, SvgSettings::default(), None, Some(&only));
+    }
+}
+
+/// Draws only the `kept` texts of a tree (and the plain groups that hold them),
+/// in the face's colours.
+struct OnlyTexts<'a> {
+    colors: &'a super::cmyk::FaceColors<'a>,
+    kept: std::collections::HashSet<usize>,
+}
+
+impl krilla_svg::Colors for OnlyTexts<'_> {
+    fn color(&self, c: usvg::Color, p: krilla_svg::Painted) -> krilla::color::Color {
+        self.colors.color(c, p)
+    }
+    fn image(&self, kind: &usvg::ImageKind) -> Option<krilla::image::Image> {
+        self.colors.image(kind)
+    }
+    fn pixels(&self, rgba: Vec<u8>, w: u32, h: u32) -> krilla::image::Image {
+        self.colors.pixels(rgba, w, h)
+    }
+    fn draws(&self, node: &usvg::Node) -> bool {
+        match node {
+            usvg::Node::Group(g) => !g.should_isolate() && g.clip_path().is_none(),
+            usvg::Node::Text(t) => self
+                .kept
+                .contains(&(t.as_ref() as *const usvg::Text as usize)),
+            _ => false,
+        }
+    }
 }
 
 /// [`write`]'s work: the pages, each distinct face drawn once (`placed`: in the
@@ -375,12 +513,24 @@ fn draw(
     ahead: &Ahead,
     prefetch: &std::thread::Thread,
 ) -> Result<Vec<u8>, PdfError> {
-    let settings = SerializeSettings {
+    let mut settings = SerializeSettings {
         xmp_metadata: false,
         enable_tagging: false,
         compress_content_streams: job.compress,
         ..SerializeSettings::default()
     };
+    // PDF/X-1a:2003 is PDF 1.4, PDF/X-4 PDF 1.6: krilla keeps to what they have.
+    let version = match job.print.and_then(|p| p.press.color.pdfx) {
+        Some(crate::color::Pdfx::X1a2003) => Some(krilla::configure::PdfVersion::Pdf14),
+        Some(crate::color::Pdfx::X4) => Some(krilla::configure::PdfVersion::Pdf16),
+        None => None,
+    };
+    if let Some(v) = version {
+        settings.configuration = krilla::configure::ConfigurationBuilder::new()
+            .with_version(v)
+            .finish()
+            .map_err(|e| PdfError::Writer(format!("{e:?}")))?;
+    }
     let mut doc = Document::new_with(settings);
     doc.set_metadata(
         Metadata::new()
@@ -410,9 +560,27 @@ fn draw(
                 let picture = (job.faces)(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
-                for tree in picture.trees() {
-                    repeats.prepare(tree, job.digests);
-                    gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
+                match job.print {
+                    None => {
+                        for tree in picture.trees() {
+                            repeats.prepare(tree, job.digests);
+                            gs.draw_svg_reusing(
+                                tree,
+                                psize,
+                                SvgSettings::default(),
+                                Some(&mut repeats),
+                            );
+                        }
+                    }
+                    Some(print) => draw_print(
+                        &mut gs,
+                        &picture,
+                        psize,
+                        (pl.face, pl.w),
+                        print,
+                        &mut repeats,
+                        job.digests,
+                    ),
                 }
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));

@@ -33,6 +33,8 @@ pub struct Shop<'a> {
     pub name: &'a str,
     pub id: &'a str,
     pub products: &'a BTreeMap<String, Size>,
+    /// A shop that makes every part at its own size: its bleed, in mm.
+    pub bleed: Option<f64>,
 }
 
 type RowMap = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
@@ -294,6 +296,7 @@ impl LoadContext<'_> {
                 Some(full) => {
                     bleed = ((full.width - size.width) / 2.0).min((full.height - size.height) / 2.0)
                 }
+                None if shop.bleed.is_some() => bleed = shop.bleed.unwrap_or(bleed),
                 None => {
                     exported = false;
                     warning = Some(

@@ -26,6 +26,14 @@ pub enum Check {
     Hidden,
     Resolution,
     Background,
+    /// A print shop's (a CMYK profile): a line under 0.25 pt.
+    ThinLine,
+    /// A print shop's: a CMYK colour the template gives over the ink limit.
+    InkLimit,
+    /// A print shop's: text under 12 pt in a rich black (more inks than black).
+    RichBlackText,
+    /// A print shop's: a raster image in RGB, converted to the shop's CMYK.
+    RgbImage,
 }
 
 /// A problem of one face.
@@ -51,6 +59,8 @@ pub struct Face<'a> {
     pub safe: f64,
     /// Millimetres per unit of the tree's coordinates.
     pub mm_per_unit: f64,
+    /// A print shop's colour, when the profile is CMYK: its checks run too.
+    pub print: Option<&'a crate::color::PrintColor>,
 }
 
 impl Face<'_> {
@@ -113,7 +123,58 @@ pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
     super::hidden::hidden(face, leaves, &mut out);
     resolution(face, leaves, &mut out);
     background(face, &mut out);
+    shop(face, leaves, &mut out);
     out
+}
+
+/// Thinnest line a press holds, in points.
+pub const MIN_LINE_PT: f64 = 0.25;
+const MM_PER_PT: f64 = MM_PER_IN / 72.0;
+
+/// What a print shop's press does not hold (a CMYK profile only): lines under
+/// 0.25 pt at print size, raster images in RGB. (Text under 6 pt is the general
+/// text-size check's.)
+fn shop(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    if face.print.is_none() {
+        return;
+    }
+    let pt = |units: f64| units * face.mm_per_unit / MM_PER_PT;
+    for leaf in leaves {
+        match &leaf.what {
+            What::Shape => {
+                let thinnest = leaf
+                    .outlines
+                    .iter()
+                    .filter_map(|o| {
+                        Some(pt(f64::from(
+                            o.stroke.as_ref()?.width * super::elements::scale_of(o.ts),
+                        )))
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                if thinnest < MIN_LINE_PT {
+                    out.push(Finding {
+                        check: Check::ThinLine,
+                        message: format!(
+                            "a line {} pt wide at print size: a press needs {MIN_LINE_PT} pt or more",
+                            fmt_num((thinnest * 100.0).round() / 100.0)
+                        ),
+                        element: leaf.element,
+                        other: None,
+                        worst: MIN_LINE_PT - thinnest,
+                    });
+                }
+            }
+            What::Text(_) => {}
+            What::Image(_) => out.push(Finding {
+                check: Check::RgbImage,
+                message: "an RGB image is converted to the shop's CMYK: its colours may move"
+                    .into(),
+                element: leaf.element,
+                other: None,
+                worst: 0.0,
+            }),
+        }
+    }
 }
 
 /// What lies closer to the cut line than the safe distance: each text, and each
@@ -393,6 +454,7 @@ mod tests {
                 bleed: 0.0,
                 safe: 3.0,
                 mm_per_unit: 60.0 / tree.size().width() as f64,
+                print: None,
             };
             let fine = face.safe - 0.05;
             for leaf in &leaves {

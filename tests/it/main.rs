@@ -24,6 +24,7 @@ mod parcel_delivery;
 mod pdf_text;
 mod performance;
 mod print;
+mod print_color;
 mod profiles;
 mod reference;
 mod repeats;

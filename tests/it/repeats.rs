@@ -83,6 +83,11 @@ fn truck_off_pads_share_their_map_and_stay_small_and_the_same() {
             "{name} differs between two builds"
         );
         let doc = Document::load_mem(&bytes).unwrap();
+        assert_eq!(
+            crate::common::transparency(&doc),
+            Vec::<String>::new(),
+            "{name}: the pad draws nothing transparent"
+        );
         let shared = placements(&doc).values().filter(|&&n| n >= 20).count();
         assert!(
             shared >= 1,
@@ -142,6 +147,10 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     )
     .unwrap();
     let doc = Document::load_mem(&bytes).unwrap();
+    // The shared XObject's bounds are drawn clipped away, not as an invisible
+    // (transparent) rectangle: a PDF/X-1a converter flattens a page with any
+    // transparency into one bitmap.
+    assert_eq!(crate::common::transparency(&doc), Vec::<String>::new());
     // The frame is one XObject placed by both faces; the titles differ.
     assert_eq!(
         placements(&doc).values().filter(|&&n| n == 2).count(),

@@ -42,7 +42,7 @@ state.imgUrl = (hash) => imgUrl(hash);
 function loadGame(g) {
   return {
     id: g.game, name: g.name, profile: g.profile, profileName: g.profile_name,
-    ok: g.ok, took: g.took_ms, build: g.build, dpi: g.dpi,
+    ok: g.ok, took: g.took_ms, build: g.build, dpi: g.dpi, proof: g.proof,
     sets: g.sets || [], order: (g.faces || []).map((f) => f.id),
     faces: new Map((g.faces || []).map((f) => [f.id, f])),
     sheets: g.sheets || [], diagnostics: g.diagnostics || [],
@@ -465,6 +465,18 @@ function renderDetail(before) {
   });
   fact('Prints on', prints);
   fact('Image', `${f.px[0]} × ${f.px[1]} px at ${g.dpi} dpi`);
+  if (g.proof) {
+    // The image is the soft proof: the face as it prints for the profile's condition.
+    const moved = el('span', 'moved');
+    if (!f.moved || !f.moved.length) moved.append(`as on screen (every colour within ΔE 5)`);
+    (f.moved || []).forEach((m, i) => {
+      if (i) moved.append(el('br'));
+      const sw = (c) => { const s = el('span', 'swatch'); s.style.background = c; s.title = c; return s; };
+      moved.append(sw(m.screen), ' → ', sw(m.print),
+        ` ${m.screen} prints C${m.cmyk[0]} M${m.cmyk[1]} Y${m.cmyk[2]} K${m.cmyk[3]}, ΔE ${fmt(m.delta_e)}`);
+    });
+    fact(`In print (${g.proof})`, moved);
+  }
   const src = $('#detail-source');
   src.replaceChildren();
   if (f.source) {
