@@ -3,6 +3,7 @@
 //! `<profile>/` with a `manifest.json` listing what it is.
 
 mod faces;
+pub mod rulebook;
 mod sheets;
 mod tts;
 
@@ -94,6 +95,7 @@ impl Delivered {
 pub fn deliver(
     game: &Game,
     r: &Rendered,
+    book: Option<&crate::rulebook::Rulebook>,
     opts: &Options,
     cache: Option<&dyn PngCache>,
 ) -> Reported<Delivered> {
@@ -120,6 +122,14 @@ pub fn deliver(
     ));
     if result.diags.has_errors() || !opts.encode {
         return result;
+    }
+    if let (Some(book), true) = (book, opts.pdf) {
+        let start = std::time::Instant::now();
+        if let Err(d) = rulebook::deliver(game, r, book, opts, &mut result.value) {
+            result.diags.push(d);
+            return result;
+        }
+        result.value.timings.push(("rulebook pdf", start.elapsed()));
     }
     let delivered = &mut result.value;
     if opts.svg {

@@ -29,10 +29,8 @@ impl Book {
         if sheets.is_empty() {
             return;
         }
-        self.bookmarks.push(Bookmark {
-            title,
-            page: self.sheets.len(),
-        });
+        self.bookmarks
+            .push(Bookmark::page(title, self.sheets.len()));
         self.sheets.extend(sheets);
     }
 }
@@ -104,10 +102,9 @@ impl Laid {
             })?;
         let start = self.one_sided.sheets.len();
         for ((ci, _), page) in self.shared.iter().zip(first) {
-            self.one_sided.bookmarks.push(Bookmark {
-                title: game.components[*ci].name(),
-                page: start + page,
-            });
+            self.one_sided
+                .bookmarks
+                .push(Bookmark::page(game.components[*ci].name(), start + page));
         }
         self.one_sided.sheets.extend(sheets);
         self.shared.clear();

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
-    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, Severity,
+    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, RulebookDef,
+    Severity,
 };
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
@@ -38,6 +39,8 @@ pub struct Game {
     pub asserts: Vec<Spanned<AssertDef>>,
     pub references: Vec<Spanned<ReferenceDef>>,
     pub network: Option<Spanned<NetworkDef>>,
+    /// `[rulebook]`: how `rules.md` is typeset (`crate::rulebook`).
+    pub rulebook: Option<Spanned<RulebookDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
     pub tables: BTreeMap<String, Table>,
     /// Components whose definition had an error (already reported): other checks
