@@ -90,7 +90,7 @@ fn scaled(r: Rect, s: f64, dx: f64, dy: f64) -> Rect {
 }
 
 /// The store index of a figure's face, if this build exports its set.
-fn face_index(r: &Rendered, f: FaceRef) -> Option<usize> {
+pub fn face_index(r: &Rendered, f: FaceRef) -> Option<usize> {
     let slot = r.slots.get(f.component)?.get(f.face)?;
     if f.back {
         slot.back

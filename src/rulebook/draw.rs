@@ -33,65 +33,7 @@ pub fn page(laid: &Laid, index: usize, settings: &Settings, headings: &[Heading]
     );
     let mut figures = Vec::new();
     for d in &laid.items {
-        match d {
-            Draw::Text {
-                x,
-                y,
-                line,
-                font,
-                size,
-                color,
-            } => text(&mut svg, *x, *y, line, font, *size, color),
-            Draw::Stroke {
-                from,
-                to,
-                width,
-                color,
-            } => {
-                let _ = write!(
-                    svg,
-                    r#"<path d="M{} {}L{} {}" stroke="{color}" stroke-width="{}" fill="none"/>"#,
-                    n(from.0),
-                    n(from.1),
-                    n(to.0),
-                    n(to.1),
-                    n(*width)
-                );
-            }
-            Draw::Fill { rect, color } => {
-                let _ = write!(
-                    svg,
-                    r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{color}"/>"#,
-                    n(rect.x),
-                    n(rect.y),
-                    n(rect.w),
-                    n(rect.h)
-                );
-            }
-            Draw::Figure {
-                face,
-                picture,
-                trim,
-                shape,
-            } => {
-                frame(&mut svg, *picture, *trim, *shape);
-                figures.push(Figure {
-                    face: *face,
-                    picture: *picture,
-                    clip: *trim,
-                });
-            }
-            Draw::PageOf {
-                heading,
-                x,
-                y,
-                font,
-                size,
-            } => {
-                let number = headings.get(*heading).map_or(0, |h| h.page + 1);
-                label(&mut svg, (*x, *y), "end", font, *size, &number.to_string());
-            }
-        }
+        item(&mut svg, d, headings, &mut figures);
     }
     // The page number, in the bottom margin.
     let size = settings.size * 0.9;
@@ -108,6 +50,80 @@ pub fn page(laid: &Laid, index: usize, settings: &Settings, headings: &[Heading]
         svg,
         figures,
         number: index + 1,
+    }
+}
+
+/// Writes one drawing of a page; a figure goes to `figures` (drawn under the page)
+/// and its frame into the page.
+fn item(svg: &mut String, d: &Draw, headings: &[Heading], figures: &mut Vec<Figure>) {
+    match d {
+        Draw::Text {
+            x,
+            y,
+            line,
+            font,
+            size,
+            color,
+        } => text(svg, *x, *y, line, font, *size, color),
+        Draw::Stroke {
+            from,
+            to,
+            width,
+            color,
+        } => {
+            let _ = write!(
+                svg,
+                r#"<path d="M{} {}L{} {}" stroke="{color}" stroke-width="{}" fill="none"/>"#,
+                n(from.0),
+                n(from.1),
+                n(to.0),
+                n(to.1),
+                n(*width)
+            );
+        }
+        Draw::Leader { from, to } => {
+            let _ = write!(
+                svg,
+                r##"<path d="M{} {}L{} {}" stroke="#8a8478" stroke-width="0.3" stroke-linecap="round" stroke-dasharray="0 1.1" fill="none"/>"##,
+                n(from.0),
+                n(from.1),
+                n(to.0),
+                n(to.1)
+            );
+        }
+        Draw::Fill { rect, color } => {
+            let _ = write!(
+                svg,
+                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{color}"/>"#,
+                n(rect.x),
+                n(rect.y),
+                n(rect.w),
+                n(rect.h)
+            );
+        }
+        Draw::Figure {
+            face,
+            picture,
+            trim,
+            shape,
+        } => {
+            frame(svg, *picture, *trim, *shape);
+            figures.push(Figure {
+                face: *face,
+                picture: *picture,
+                clip: *trim,
+            });
+        }
+        Draw::PageOf {
+            heading,
+            x,
+            y,
+            font,
+            size,
+        } => {
+            let number = headings.get(*heading).map_or(0, |h| h.page + 1);
+            label(svg, (*x, *y), "end", font, *size, &number.to_string());
+        }
     }
 }
 
@@ -172,7 +188,7 @@ fn label(svg: &mut String, at: (f64, f64), anchor: &str, font: &FontSpec, size: 
 fn frame(svg: &mut String, picture: Rect, trim: Rect, shape: crate::model::Shape) {
     let outline = path(&Mark::Outline { shape, rect: trim }.segments());
     if shape != crate::model::Shape::Rect {
-        let cover = picture.grow(0.2);
+        let cover = picture;
         let _ = write!(
             svg,
             r##"<path d="M{} {}H{}V{}H{}Z{outline}" fill="#ffffff" fill-rule="evenodd"/>"##,

@@ -53,6 +53,8 @@ pub enum Draw {
     },
     /// A filled rectangle.
     Fill { rect: Rect, color: &'static str },
+    /// Leader dots from `from` to `to` (a table of contents' entries).
+    Leader { from: (f64, f64), to: (f64, f64) },
     /// A face of the game: its trim at `trim`, its picture (trim and bleed) at
     /// `picture`.
     Figure {
@@ -84,7 +86,7 @@ impl Draw {
                 *x += dx;
                 *y += dy;
             }
-            Draw::Stroke { from, to, .. } => {
+            Draw::Stroke { from, to, .. } | Draw::Leader { from, to } => {
                 *from = (from.0 + dx, from.1 + dy);
                 *to = (to.0 + dx, to.1 + dy);
             }
@@ -571,8 +573,8 @@ impl Setting<'_, '_> {
             self.findings.push(Finding {
                 message: format!(
                     "this table is {} wide and its text column {}",
-                    super::source::size_text(total_least, 0.0).replace(" x 0 mm", " mm"),
-                    super::source::size_text(width, 0.0).replace(" x 0 mm", " mm")
+                    fmt_mm(total_least),
+                    fmt_mm(width)
                 ),
                 hint: "use fewer columns, shorter words, or `columns = 1` for the rulebook".into(),
                 at: Some(at.clone()),
@@ -779,7 +781,8 @@ impl Setting<'_, '_> {
             let mut items = Vec::new();
             if let Some(spec) = &entry.figure {
                 let (tw, th) = spec.trim;
-                let scale = (COMPONENT_PICTURE / th).min(pic_w / tw);
+                let b = 2.0 * spec.bleed;
+                let scale = (COMPONENT_PICTURE / (th + b)).min(pic_w / (tw + b));
                 let x = indent + (pic_w - tw * scale) / 2.0;
                 let y = (COMPONENT_PICTURE - th * scale) / 2.0 + 1.0;
                 items.push(figure_draw(spec, x, y, scale));
@@ -846,12 +849,14 @@ impl Setting<'_, '_> {
         let style = self.style(size, false);
         let room = self.width - indent;
         let number_room = size * 2.5;
-        for (n, (level, title, _)) in self.titles.iter().enumerate().skip(self.headings) {
-            if *level > 2 {
+        let listed = self.titles.iter().enumerate().skip(self.headings);
+        let top = listed.clone().map(|t| t.1 .0).min().unwrap_or(1);
+        for (n, (level, title, _)) in listed {
+            if *level > top + 1 {
                 continue;
             }
-            let x = indent + if *level == 2 { size * 1.5 } else { 0.0 };
-            let st = if *level == 1 {
+            let x = indent + if *level > top { size * 1.5 } else { 0.0 };
+            let st = if *level == top && top == 1 {
                 bold_style(&style)
             } else {
                 style.clone()
@@ -870,11 +875,9 @@ impl Setting<'_, '_> {
                     let dots_from = x + line.width + size * 0.5;
                     let dots_to = indent + room - number_room;
                     if dots_to > dots_from {
-                        items.push(Draw::Stroke {
+                        items.push(Draw::Leader {
                             from: (dots_from, y),
                             to: (dots_to, y),
-                            width: 0.35,
-                            color: "#9a9488",
                         });
                     }
                     items.push(Draw::PageOf {
@@ -896,7 +899,11 @@ impl Setting<'_, '_> {
             }
             self.push(Piece {
                 height: count as f64 * step,
-                space: if *level == 1 { size * 0.5 } else { size * 0.1 },
+                space: if *level == top {
+                    size * 0.3
+                } else {
+                    size * 0.1
+                },
                 glued: false,
                 kind: Kind::Plain,
                 items,
@@ -1018,12 +1025,14 @@ fn paginate(s: &Setting, g: &Geometry, out: &mut Flowed, heading_at: &mut [(usiz
         column: 0,
         y: g.top,
         g,
+        last_heading: None,
     };
     let mut i = 0;
     // The group at `i` was just moved to a new column: it goes there, fitting or not.
     let mut moved = false;
     while i < pieces.len() {
         if pieces[i].kind == Kind::PageBreak {
+            cursor.end_column(s, out);
             if !cursor.page.items.is_empty() {
                 out.pages.push(std::mem::take(&mut cursor.page));
             }
@@ -1050,18 +1059,16 @@ fn paginate(s: &Setting, g: &Geometry, out: &mut Flowed, heading_at: &mut [(usiz
             })
             .sum();
         if cursor.y + group_height > g.bottom + 1e-6 && !cursor.at_top() && !moved {
-            cursor.next_column(out);
+            cursor.next_column(s, out);
             cursor.repeat_head(s, &pieces[i]);
             moved = true;
             continue;
         }
         moved = false;
         // Place the group; one taller than a column breaks where it must.
-        for k in i..j {
-            let p = &pieces[k];
+        for p in &pieces[i..j] {
             if !cursor.at_top() && cursor.y + p.space + p.height > g.bottom + 1e-6 {
-                note_heading_at_foot(s, &pieces[..k], &mut out.findings);
-                cursor.next_column(out);
+                cursor.next_column(s, out);
                 cursor.repeat_head(s, p);
             }
             if !cursor.at_top() {
@@ -1072,12 +1079,19 @@ fn paginate(s: &Setting, g: &Geometry, out: &mut Flowed, heading_at: &mut [(usiz
                     *slot = (out.pages.len(), cursor.y);
                 }
             }
+            if !p.items.is_empty() {
+                cursor.last_heading = match p.kind {
+                    Kind::Heading(n) => Some(n),
+                    _ => None,
+                };
+            }
             let x = g.column_x(cursor.column);
             place(&mut cursor.page, p, x, cursor.y);
             cursor.y += p.height;
         }
         i = j;
     }
+    cursor.end_column(s, out);
     if !cursor.page.items.is_empty() {
         out.pages.push(cursor.page);
     }
@@ -1089,6 +1103,8 @@ struct Cursor<'g> {
     column: usize,
     y: f64,
     g: &'g Geometry,
+    /// The heading last placed, while nothing is placed after it.
+    last_heading: Option<usize>,
 }
 
 impl Cursor<'_> {
@@ -1096,8 +1112,24 @@ impl Cursor<'_> {
         (self.y - self.g.top).abs() < 1e-9
     }
 
+    /// A column ends: a heading at its foot, with what it heads on the next, is
+    /// reported.
+    fn end_column(&mut self, s: &Setting, out: &mut Flowed) {
+        let Some(n) = self.last_heading.take() else {
+            return;
+        };
+        let (_, title, at) = &s.titles[n];
+        out.findings.push(Finding {
+            message: format!("the heading \"{title}\" ends a page, apart from what it heads"),
+            hint: "shorten what follows it, or start the heading on a new page with {{ page_break() }} before it".into(),
+            at: Some(at.clone()),
+            error: false,
+        });
+    }
+
     /// To the top of the next column, or of a new page.
-    fn next_column(&mut self, out: &mut Flowed) {
+    fn next_column(&mut self, s: &Setting, out: &mut Flowed) {
+        self.end_column(s, out);
         self.column += 1;
         if self.column >= self.g.columns {
             out.pages.push(std::mem::take(&mut self.page));
@@ -1120,24 +1152,4 @@ impl Cursor<'_> {
 /// Draws `piece` with its top-left corner at (`x`, `y`) of the page.
 fn place(page: &mut Laid, piece: &Piece, x: f64, y: f64) {
     page.items.extend(piece.items.iter().map(|d| d.moved(x, y)));
-}
-
-/// A heading left at a column's foot by a group too tall to keep with it.
-fn note_heading_at_foot(s: &Setting, before: &[Piece], findings: &mut Vec<Finding>) {
-    let last = before.iter().rev().find(|p| !p.items.is_empty());
-    if let Some(Piece {
-        kind: Kind::Heading(n),
-        ..
-    }) = last
-    {
-        let (_, title, at) = &s.titles[*n];
-        findings.push(Finding {
-            message: format!(
-                "the heading \"{title}\" ends a page: what follows it is too tall to go with it"
-            ),
-            hint: "shorten what follows the heading, or start it on a new page with {{ page_break() }}".into(),
-            at: Some(at.clone()),
-            error: false,
-        });
-    }
 }

@@ -136,39 +136,23 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
             return Reported::new(None, diags);
         }
     };
-    let cx = flow::Context {
-        settings: &settings,
-        setter: lines::Setter {
-            book: input.tpl.fonts(),
-            icons: &input.tpl.text.icons,
-        },
-        specials: &rendered.specials,
-        components: components(input),
-    };
-    let flowed = match flow::flow(&blocks, &cx) {
+    let flowed = match lay_out(input, &settings, &rendered, &blocks) {
         Ok(f) => f,
-        Err(e) => {
-            diags.push(
-                Diagnostic::error(format!("the rulebook cannot be typeset: {e}"))
-                    .at(&path, None)
-                    .with("game", &game.id)
-                    .hint("fix the font, the icon or the text it names"),
-            );
+        Err(d) => {
+            diags.push(d);
             return Reported::new(None, diags);
         }
     };
-    for f in &flowed.findings {
+    diags.extend(flowed.findings.iter().map(|f| {
         let d = if f.error {
             Diagnostic::error(f.message.clone())
         } else {
             Diagnostic::warning(f.message.clone())
         };
-        diags.push(
-            d.at(&path, at(f.at.clone()))
-                .with("game", &game.id)
-                .hint(f.hint.clone()),
-        );
-    }
+        d.at(&path, at(f.at.clone()))
+            .with("game", &game.id)
+            .hint(f.hint.clone())
+    }));
     let pages = flowed
         .pages
         .iter()
@@ -182,6 +166,30 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
         title: game.meta.name.clone(),
     };
     Reported::new(Some(book), diags)
+}
+
+/// The blocks laid out in pages.
+fn lay_out(
+    input: &Input,
+    settings: &Settings,
+    rendered: &source::Rendered,
+    blocks: &[blocks::Block],
+) -> Result<flow::Flowed, Diagnostic> {
+    let cx = flow::Context {
+        settings,
+        setter: lines::Setter {
+            book: input.tpl.fonts(),
+            icons: &input.tpl.text.icons,
+        },
+        specials: &rendered.specials,
+        components: components(input),
+    };
+    flow::flow(blocks, &cx).map_err(|e| {
+        Diagnostic::error(format!("the rulebook cannot be typeset: {e}"))
+            .at(&rendered.file, None)
+            .with("game", &input.game.id)
+            .hint("fix the font, the icon or the text it names")
+    })
 }
 
 /// The components list's lines: every set's name, the parts it prints (what

@@ -53,121 +53,59 @@ pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Result<Settings, Vec
         .map(|d| d.get_ref().clone())
         .unwrap_or_default();
     let mut problems = Vec::new();
-    let at = |d: Diagnostic, span: std::ops::Range<usize>| {
-        d.at(&game.file, Some(span)).with("game", &game.id)
-    };
-    let page = match &def.page {
-        None => Size::half_of(paper.width, paper.height),
-        Some(p) => match Size::from_toml(p.get_ref(), paper) {
-            Ok(s) if s.width.min(s.height) >= MIN_PAGE => s,
-            Ok(s) => {
-                problems.push(at(
-                    Diagnostic::error(format!(
-                        "a rulebook page of {} x {} mm is too small to typeset",
-                        crate::units::fmt_num(s.width),
-                        crate::units::fmt_num(s.height)
-                    )),
-                    p.span(),
-                ).hint(format!("use a page at least {MIN_PAGE} mm a side: `a5`, `half-letter`, `letter` or `a4`")));
-                Size::half_of(paper.width, paper.height)
-            }
-            Err(e) => {
-                problems.push(at(Diagnostic::error(e.to_string()), p.span()).hint(
-                    "use `a5`, `half-letter`, `letter`, `a4`, `half-paper` or { width = \"..\", height = \"..\" }",
-                ));
-                Size::half_of(paper.width, paper.height)
-            }
-        },
-    };
-    let columns = match &def.columns {
-        None => 1,
-        Some(c) if (1..=MAX_COLUMNS as i64).contains(c.get_ref()) => *c.get_ref() as usize,
-        Some(c) => {
-            problems.push(
-                at(
-                    Diagnostic::error(format!(
-                        "`columns = {}`: a rulebook page has 1 or 2 columns",
-                        c.get_ref()
-                    )),
-                    c.span(),
-                )
-                .hint("write `columns = 1` or `columns = 2`"),
-            );
-            1
+    let mut keep = |r: Result<(), Diagnostic>| {
+        if let Err(d) = r {
+            problems.push(d.with("game", &game.id));
         }
     };
-    let mut family = |key: &str, v: &Option<crate::model::Spanned<String>>, default: &str| {
-        let Some(v) = v else {
-            return default.to_string();
-        };
-        if fonts.families().iter().any(|f| f == v.get_ref()) {
-            return v.get_ref().clone();
-        }
-        let hint = match crate::diag::did_you_mean(
-            v.get_ref(),
-            fonts.families().iter().map(String::as_str),
-        ) {
-            Some(m) => format!("did you mean `{m}`?"),
-            None => format!(
-                "the game's fonts are {}; put a font's .ttf or .otf file in fonts/ or data/{}/fonts/",
-                fonts.family_list(),
-                game.id
-            ),
-        };
-        problems.push(
-            at(
-                Diagnostic::error(format!(
-                    "`{key} = \"{}\"`: the game has no such font",
-                    v.get_ref()
-                )),
-                v.span(),
-            )
-            .hint(hint),
+    let mut page = Size::half_of(paper.width, paper.height);
+    if let Some(p) = &def.page {
+        keep(
+            read_page(p.get_ref(), paper)
+                .map(|s| page = s)
+                .map_err(|d| d.at(&game.file, Some(p.span()))),
         );
-        default.to_string()
-    };
-    let body = family("font", &def.font, crate::fonts::DEFAULT_FAMILY);
-    let heading = family("heading_font", &def.heading_font, &body);
-    let size = match &def.size {
-        None => DEFAULT_SIZE_PT / PT_PER_MM,
-        Some(s) => match parse_length(s.get_ref()) {
-            Ok(mm) if (SIZES_PT.0..=SIZES_PT.1).contains(&(mm * PT_PER_MM)) => mm,
-            Ok(_) => {
-                problems.push(
-                    at(
-                        Diagnostic::error(format!(
-                            "`size = \"{}\"`: body text is set between {} and {} pt",
-                            s.get_ref(),
-                            SIZES_PT.0,
-                            SIZES_PT.1
-                        )),
-                        s.span(),
-                    )
-                    .hint("write a size such as `size = \"9.5pt\"`"),
-                );
-                DEFAULT_SIZE_PT / PT_PER_MM
-            }
-            Err(e) => {
-                problems.push(
-                    at(Diagnostic::error(e.to_string()), s.span())
-                        .hint("write a size such as `size = \"9.5pt\"`"),
-                );
-                DEFAULT_SIZE_PT / PT_PER_MM
-            }
-        },
-    };
+    }
+    let mut columns = 1;
+    if let Some(c) = &def.columns {
+        keep(
+            read_columns(*c.get_ref())
+                .map(|n| columns = n)
+                .map_err(|d| d.at(&game.file, Some(c.span()))),
+        );
+    }
+    let mut body = crate::fonts::DEFAULT_FAMILY.to_string();
+    if let Some(f) = &def.font {
+        keep(
+            family("font", f.get_ref(), fonts, &game.id)
+                .map(|f| body = f)
+                .map_err(|d| d.at(&game.file, Some(f.span()))),
+        );
+    }
+    let mut heading = body.clone();
+    if let Some(f) = &def.heading_font {
+        keep(
+            family("heading_font", f.get_ref(), fonts, &game.id)
+                .map(|f| heading = f)
+                .map_err(|d| d.at(&game.file, Some(f.span()))),
+        );
+    }
+    let mut size = DEFAULT_SIZE_PT / PT_PER_MM;
+    if let Some(s) = &def.size {
+        keep(
+            read_size(s.get_ref())
+                .map(|mm| size = mm)
+                .map_err(|d| d.at(&game.file, Some(s.span()))),
+        );
+    }
     let language = game.meta.language.clone().unwrap_or_else(|| "en".into());
-    let lang = language_of(&language);
-    if lang.is_none() && !is_code(&language) {
+    if !is_code(&language) {
         let span = game.text.find("language").map(|s| s..s + "language".len());
-        problems.push(
-            Diagnostic::error(format!(
-                "`language = \"{language}\"` is not a two-letter language code"
-            ))
-            .at(&game.file, span)
-            .with("game", &game.id)
-            .hint("write the ISO 639-1 code of the game's language: `en`, `de`, `fr`, `es`, `it`, `nl`..."),
-        );
+        keep(Err(Diagnostic::error(format!(
+            "`language = \"{language}\"` is not a two-letter language code"
+        ))
+        .at(&game.file, span)
+        .hint("write the ISO 639-1 code of the game's language: `en`, `de`, `fr`, `es`, `it`, `nl`...")));
     }
     if !problems.is_empty() {
         return Err(problems);
@@ -186,9 +124,67 @@ pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Result<Settings, Vec
             italic: false,
         },
         size,
-        lang,
+        lang: language_of(&language),
         language,
     })
+}
+
+/// `[rulebook] page`.
+fn read_page(p: &toml::Value, paper: Paper) -> Result<Size, Diagnostic> {
+    match Size::from_toml(p, paper) {
+        Ok(s) if s.width.min(s.height) >= MIN_PAGE => Ok(s),
+        Ok(s) => Err(Diagnostic::error(format!(
+            "a rulebook page of {} x {} mm is too small to typeset",
+            crate::units::fmt_num(s.width),
+            crate::units::fmt_num(s.height)
+        ))
+        .hint(format!(
+            "use a page at least {MIN_PAGE} mm a side: `a5`, `half-letter`, `letter` or `a4`"
+        ))),
+        Err(e) => Err(Diagnostic::error(e.to_string()).hint(
+            "use `a5`, `half-letter`, `letter`, `a4`, `half-paper` or { width = \"..\", height = \"..\" }",
+        )),
+    }
+}
+
+/// `[rulebook] columns`.
+fn read_columns(n: i64) -> Result<usize, Diagnostic> {
+    if (1..=MAX_COLUMNS as i64).contains(&n) {
+        return Ok(n as usize);
+    }
+    Err(Diagnostic::error(format!(
+        "`columns = {n}`: a rulebook page has 1 or 2 columns"
+    ))
+    .hint("write `columns = 1` or `columns = 2`"))
+}
+
+/// `[rulebook] font` or `heading_font` (`key`): a family the game has.
+fn family(key: &str, name: &str, fonts: &FontBook, game: &str) -> Result<String, Diagnostic> {
+    if fonts.families().iter().any(|f| f == name) {
+        return Ok(name.to_string());
+    }
+    let hint = match crate::diag::did_you_mean(name, fonts.families().iter().map(String::as_str)) {
+        Some(m) => format!("did you mean `{m}`?"),
+        None => format!(
+            "the game's fonts are {}; put a font's .ttf or .otf file in fonts/ or data/{game}/fonts/",
+            fonts.family_list()
+        ),
+    };
+    Err(Diagnostic::error(format!("`{key} = \"{name}\"`: the game has no such font")).hint(hint))
+}
+
+/// `[rulebook] size`.
+fn read_size(text: &str) -> Result<f64, Diagnostic> {
+    let hint = "write a size such as `size = \"9.5pt\"`";
+    match parse_length(text) {
+        Ok(mm) if (SIZES_PT.0..=SIZES_PT.1).contains(&(mm * PT_PER_MM)) => Ok(mm),
+        Ok(_) => Err(Diagnostic::error(format!(
+            "`size = \"{text}\"`: body text is set between {} and {} pt",
+            SIZES_PT.0, SIZES_PT.1
+        ))
+        .hint(hint)),
+        Err(e) => Err(Diagnostic::error(e.to_string()).hint(hint)),
+    }
 }
 
 /// Whether `code` looks like an ISO 639-1 code.

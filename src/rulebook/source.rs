@@ -17,7 +17,7 @@ use crate::diag::{did_you_mean, Diagnostic};
 use crate::model::Shape;
 use crate::render::Locator;
 use crate::template::errors::{explain, Known};
-use crate::units::{fmt_num, parse_length};
+use crate::units::parse_length;
 
 /// Opens a marker in the rendered Markdown.
 pub const OPEN: char = '\u{E000}';
@@ -65,12 +65,16 @@ pub struct Rendered {
 }
 
 impl Rendered {
-    /// The range of `rules.md` that wrote `range` of the rendered Markdown.
+    /// The range of `rules.md` that wrote `range` of the rendered Markdown: from
+    /// where its first character came from to where its last did (trailing
+    /// white space left out).
     pub fn span(&self, range: Range<usize>) -> Option<Range<usize>> {
-        self.locator
-            .source_range(range)
-            .map(|(_, r)| r)
-            .filter(|r| r.end <= self.source.len())
+        let text = self.text.get(range.clone())?;
+        let end = range.start + text.trim_end().len().max(1);
+        let first = self.locator.source_range(range.start..range.start + 1)?.1;
+        let last = self.locator.source_range(end - 1..end)?.1;
+        let span = first.start..last.end.max(first.end);
+        (span.end <= self.source.len()).then_some(span)
     }
 }
 
@@ -366,9 +370,4 @@ pub fn render(input: &Input, file: &Path, source: Arc<str>) -> Result<Rendered, 
         source: source.clone(),
         file: file.to_path_buf(),
     })
-}
-
-/// The size of a figure as a message says it: `63.5 x 88.9 mm`.
-pub fn size_text(w: f64, h: f64) -> String {
-    format!("{} x {} mm", fmt_num(w), fmt_num(h))
 }
