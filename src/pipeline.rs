@@ -287,13 +287,19 @@ fn render_and_parse<'a>(
 /// Typesets the game's rulebook, if it has one; `false` when that had errors.
 fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Built) -> bool {
     let start = Instant::now();
+    // What each set prints, as `[contents]` says (the checks made them agree).
+    let counts: Vec<u64> = built
+        .counts
+        .iter()
+        .map(|c| c.expected.map_or(c.parts, |e| e.max(0) as u64))
+        .collect();
     let input = crate::rulebook::Input {
         project,
         game: &checked.game,
         tpl: &checked.tpl,
         base: &checked.base,
         plans: &checked.plans,
-        counts: &built.counts,
+        counts: &counts,
         paper: opts.paper,
     };
     let book = crate::rulebook::typeset(&input);

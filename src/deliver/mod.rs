@@ -124,12 +124,10 @@ pub fn deliver(
         return result;
     }
     if let (Some(book), true) = (book, opts.pdf) {
-        let start = std::time::Instant::now();
         if let Err(d) = rulebook::deliver(game, r, book, opts, &mut result.value) {
             result.diags.push(d);
             return result;
         }
-        result.value.timings.push(("rulebook pdf", start.elapsed()));
     }
     let delivered = &mut result.value;
     if opts.svg {

@@ -137,22 +137,10 @@ fn page_placements(
 
 /// A sheet of `w` x `h` mm with `placements` and `marks`.
 fn sheet(w: f64, h: f64, placements: Vec<Placement>, marks: Vec<Mark>, label: String) -> Sheet {
-    let page = Rect {
-        x: 0.0,
-        y: 0.0,
-        w,
-        h,
-    };
     Sheet {
-        width: w,
-        height: h,
-        trim: page,
-        bleed: page,
         placements,
         marks,
-        label,
-        duplex: false,
-        back: false,
+        ..Sheet::blank(w, h, label)
     }
 }
 
@@ -304,7 +292,10 @@ pub fn deliver(
     opts: &Options,
     delivered: &mut super::Delivered,
 ) -> Result<(), Diagnostic> {
+    let start = std::time::Instant::now();
     let pages = parse_pages(game, book, r)?;
+    delivered.timings.push(("rulebook parse", start.elapsed()));
+    let start = std::time::Instant::now();
     let mut pics = Pictures {
         pages,
         r,
@@ -349,5 +340,6 @@ pub fn deliver(
         "the rulebook as a booklet: print double-sided, flip on the short edge, fold, staple",
         bytes,
     );
+    delivered.timings.push(("rulebook pdf", start.elapsed()));
     Ok(())
 }

@@ -39,7 +39,7 @@ pub struct Game {
     pub asserts: Vec<Spanned<AssertDef>>,
     pub references: Vec<Spanned<ReferenceDef>>,
     pub network: Option<Spanned<NetworkDef>>,
-    /// `[rulebook]`: how `rules.md` is typeset (`crate::rulebook`).
+    /// `[rulebook]`: how `rules.md` is typeset.
     pub rulebook: Option<Spanned<RulebookDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
     pub tables: BTreeMap<String, Table>,

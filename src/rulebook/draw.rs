@@ -7,13 +7,12 @@
 use std::fmt::Write;
 
 use super::flow::{Draw, Heading, Laid};
-use super::lines::{Line, Piece};
 use super::settings::Settings;
 use super::{Figure, Page};
 use crate::geom::{Rect, Segment};
 use crate::layout::Mark;
 use crate::text::layout::{ICON_DROP, ICON_HEIGHT};
-use crate::text::FontSpec;
+use crate::text::{FontSpec, Line, RunKind};
 use crate::units::fmt_num as n;
 
 /// Colour of a figure's cut line.
@@ -137,9 +136,9 @@ fn text(svg: &mut String, x: f64, y: f64, line: &Line, font: &FontSpec, size: f6
         n(size)
     );
     let mut icons = String::new();
-    for p in &line.pieces {
-        match &p.piece {
-            Piece::Text { text, bold, italic } => {
+    for p in &line.runs {
+        match &p.kind {
+            RunKind::Text { text, bold, italic } => {
                 let f = font.styled(*bold, *italic);
                 let _ = write!(
                     svg,
@@ -150,7 +149,7 @@ fn text(svg: &mut String, x: f64, y: f64, line: &Line, font: &FontSpec, size: f6
                     escape(text)
                 );
             }
-            Piece::Icon(icon) => {
+            RunKind::Icon(icon) => {
                 let height = ICON_HEIGHT * size;
                 let _ = write!(
                     icons,

@@ -9,13 +9,13 @@
 use std::ops::Range;
 
 use super::blocks::{Align, Block, Inline};
-use super::lines::{Line, Setter, Style};
+use super::lines::{Setter, Style};
 use super::settings::Settings;
 use super::source::{FigureSpec, Special};
 use super::FaceRef;
 use crate::geom::Rect;
 use crate::model::Shape;
-use crate::text::{FontSpec, TextError};
+use crate::text::{FontSpec, Line, TextError};
 
 /// Space between two columns, in mm.
 pub const COLUMN_GAP: f64 = 6.0;

@@ -4,13 +4,11 @@
 //! of squared badness, as TeX does, in a simple form) so that justified lines
 //! stretch their spaces evenly and hyphens are used only where they help.
 
-use std::sync::Arc;
-
 use super::blocks::Inline;
 use crate::fonts::FontBook;
-use crate::text::icons::{Icon, IconSource};
+use crate::text::icons::IconSource;
 use crate::text::layout::{ICON_HEIGHT, ICON_PAD};
-use crate::text::{FontSpec, TextError};
+use crate::text::{FontSpec, Line, Run, RunKind, TextError};
 
 /// Shortest word hyphenated, in characters.
 const MIN_HYPHENATED: usize = 6;
@@ -33,55 +31,10 @@ pub struct Style {
     pub hyphenate: Option<hypher::Lang>,
 }
 
-/// What a placed piece of a line is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Piece {
-    Text {
-        text: String,
-        bold: bool,
-        italic: bool,
-    },
-    Icon(Arc<Icon>),
-}
-
-/// A piece placed on its line: `x` from the line's start, its width, in mm.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Placed {
-    pub x: f64,
-    pub width: f64,
-    pub piece: Piece,
-}
-
-/// One line, set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Line {
-    pub pieces: Vec<Placed>,
-    /// From the start of the first piece to the end of the last, in mm.
-    pub width: f64,
-}
-
-impl Line {
-    /// The line's text, its words one space apart.
-    pub fn text(&self) -> String {
-        let mut out = String::new();
-        let mut end = None;
-        for p in &self.pieces {
-            if let Piece::Text { text, .. } = &p.piece {
-                if end.is_some_and(|e: f64| p.x > e + 0.01) && !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(text);
-            }
-            end = Some(p.x + p.width);
-        }
-        out
-    }
-}
-
 /// A piece of a word, measured.
 #[derive(Debug, Clone)]
 struct Part {
-    piece: Piece,
+    piece: RunKind,
     width: f64,
 }
 
@@ -148,7 +101,7 @@ impl Setter<'_> {
                     let icon = self.icons.icon(name)?;
                     let width = (icon.aspect * ICON_HEIGHT + 2.0 * ICON_PAD) * style.size;
                     current.parts.push(Part {
-                        piece: Piece::Icon(icon),
+                        piece: RunKind::Icon(icon),
                         width,
                     });
                 }
@@ -160,7 +113,7 @@ impl Setter<'_> {
                             let t = &rest[..split];
                             current.parts.push(Part {
                                 width: self.measure(t, *bold, *italic, style)?,
-                                piece: Piece::Text {
+                                piece: RunKind::Text {
                                     text: t.to_string(),
                                     bold: *bold,
                                     italic: *italic,
@@ -196,7 +149,7 @@ impl Setter<'_> {
             let (
                 Some(lang),
                 [Part {
-                    piece: Piece::Text { text, bold, italic },
+                    piece: RunKind::Text { text, bold, italic },
                     ..
                 }],
             ) = (style.hyphenate, word.parts.as_slice())
@@ -281,7 +234,7 @@ impl Setter<'_> {
             if whole {
                 groups.push(word.parts.clone());
             } else if let Some(Part {
-                piece: Piece::Text { text, bold, italic },
+                piece: RunKind::Text { text, bold, italic },
                 ..
             }) = word.parts.first()
             {
@@ -291,7 +244,7 @@ impl Setter<'_> {
                 }
                 groups.push(vec![Part {
                     width: self.measure(&t, *bold, *italic, style)?,
-                    piece: Piece::Text {
+                    piece: RunKind::Text {
                         text: t,
                         bold: *bold,
                         italic: *italic,
@@ -307,7 +260,7 @@ impl Setter<'_> {
         } else {
             space
         };
-        let mut pieces = Vec::new();
+        let mut runs = Vec::new();
         let mut x = 0.0;
         for (g, group) in groups.into_iter().enumerate() {
             if g > 0 {
@@ -315,21 +268,25 @@ impl Setter<'_> {
             }
             for part in group {
                 let (pad, w) = match &part.piece {
-                    Piece::Icon(_) => (
+                    RunKind::Icon(_) => (
                         ICON_PAD * style.size,
                         part.width - 2.0 * ICON_PAD * style.size,
                     ),
-                    Piece::Text { .. } => (0.0, part.width),
+                    RunKind::Text { .. } => (0.0, part.width),
                 };
-                pieces.push(Placed {
+                runs.push(Run {
                     x: x + pad,
                     width: w,
-                    piece: part.piece,
+                    kind: part.piece,
                 });
                 x += part.width;
             }
         }
-        Ok(Line { pieces, width: x })
+        Ok(Line {
+            runs,
+            width: x,
+            size: style.size,
+        })
     }
 }
 

@@ -28,7 +28,6 @@ use crate::diag::{Diagnostic, Reported};
 use crate::eval::Context;
 use crate::geom::Rect;
 use crate::model::{Game, Paper};
-use crate::pipeline::Count;
 use crate::project::{Project, MAX_TEMPLATE_BYTES};
 use crate::render::FacePlan;
 use crate::template::Templates;
@@ -90,8 +89,9 @@ pub struct Input<'a> {
     pub base: &'a Context,
     /// Each component's planned faces.
     pub plans: &'a [Vec<FacePlan>],
-    /// The parts each component prints.
-    pub counts: &'a [Count],
+    /// The parts each component prints (same order as `game.components`): what
+    /// `[contents]` says, which the build has checked.
+    pub counts: &'a [u64],
     /// The build's paper (the default page is half of it).
     pub paper: Paper,
 }
@@ -192,8 +192,8 @@ fn lay_out(
     })
 }
 
-/// The components list's lines: every set's name, the parts it prints (what
-/// `[contents]` says, which the build has checked) and its first face.
+/// The components list's lines: every set's name, the parts it prints and its
+/// first face.
 fn components(input: &Input) -> Vec<flow::ComponentEntry> {
     input
         .game
@@ -201,11 +201,7 @@ fn components(input: &Input) -> Vec<flow::ComponentEntry> {
         .iter()
         .enumerate()
         .map(|(ci, comp)| {
-            let count = input
-                .counts
-                .iter()
-                .find(|c| c.id == comp.id())
-                .map_or(0, |c| c.expected.map_or(c.parts, |e| e.max(0) as u64));
+            let count = input.counts.get(ci).copied().unwrap_or(0);
             let figure = input.plans[ci].first().map(|p| source::FigureSpec {
                 face: FaceRef {
                     component: ci,

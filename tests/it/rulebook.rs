@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::common::*;
-use crate::print::{read_pdf, Page};
+use crate::print::{read_pdf, Page, HOME_LETTER};
 
 /// Interstate Trucking built once into a temporary folder.
 fn built() -> &'static Path {
@@ -374,4 +374,111 @@ fn check_says_how_many_pages() {
         )),
         "{stdout}"
     );
+}
+
+/// Every game of `data/` with a rulebook.
+fn games_with_rulebooks() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(repo().join("data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("rules.md").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The `[rules]` numbers `rules.md` prints (`{{ rules.x }}` and `{{ rules.x |
+/// money }}`), as the text must show them.
+fn cited(md: &str, t: &toml::Table) -> Vec<(String, String)> {
+    let currency = t["game"]
+        .get("currency")
+        .and_then(|c| c.as_str())
+        .unwrap_or("$")
+        .to_string();
+    let mut out = Vec::new();
+    for (k, _) in md.match_indices("{{ rules.") {
+        let rest = &md[k + 3..];
+        let Some(end) = rest.find("}}") else { continue };
+        let expr = rest[..end].trim();
+        let (path, filter) = match expr.split_once('|') {
+            Some((p, f)) => (p.trim(), Some(f.trim())),
+            None => (expr, None),
+        };
+        if !path[6..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
+            continue;
+        }
+        let mut v = &t["rules"];
+        let mut found = true;
+        for key in path[6..].split('.') {
+            match v.get(key) {
+                Some(x) => v = x,
+                None => found = false,
+            }
+        }
+        let Some(n) = v.as_integer().filter(|_| found) else {
+            continue;
+        };
+        let shown = match filter {
+            None => n.to_string(),
+            Some("money") => money(n).replacen('$', &currency, 1),
+            Some(_) => continue,
+        };
+        out.push((path.to_string(), shown));
+    }
+    out
+}
+
+#[test]
+fn every_game_has_a_rulebook_citing_its_rules_and_listing_its_contents() {
+    let out = crate::print::built(&HOME_LETTER, "home", "letter");
+    let games = games_with_rulebooks();
+    assert!(games.len() >= 5, "{games:?}");
+    for game in &games {
+        let md = std::fs::read_to_string(repo().join("data").join(game).join("rules.md")).unwrap();
+        let t = game_toml(&repo(), game);
+        let pdf = rules_pdf(out, game);
+        let text = squeeze(&pages_text(&pdf).join(" "));
+        let cites = cited(&md, &t);
+        assert!(cites.len() >= 4, "{game} cites {cites:?}");
+        for (path, shown) in &cites {
+            assert!(
+                text.contains(shown.as_str()),
+                "{game}: {path} = {shown} is not in the rulebook"
+            );
+        }
+        // The components list: every set's name, and the count [contents] holds.
+        let doc = read_pdf(&pdf);
+        let words: Vec<&str> = doc
+            .pages
+            .iter()
+            .flat_map(|p| p.words.iter().map(|w| w.text.as_str()))
+            .collect();
+        let contents = t
+            .get("contents")
+            .and_then(|c| c.as_table())
+            .cloned()
+            .unwrap_or_default();
+        for c in t["component"].as_array().unwrap() {
+            let id = c["id"].as_str().unwrap();
+            let name = c.get("name").and_then(|n| n.as_str()).unwrap_or(id);
+            let first = name.split_whitespace().next().unwrap();
+            assert!(
+                words.contains(&first),
+                "{game}: {name} is not in the components list"
+            );
+            if let Some(n) = contents.get(id).and_then(|n| n.as_integer()) {
+                assert!(
+                    words.contains(&n.to_string().as_str()),
+                    "{game}: no count {n} for {id}"
+                );
+            }
+        }
+        // Vector figures only, and a booklet of the right size.
+        assert_eq!(raster_images(&pdf), 0, "{game}");
+        check_booklet(&booklet_pdf(out, game), pages_text(&pdf).len());
+    }
 }
