@@ -284,51 +284,93 @@ pub fn pages(
         .collect())
 }
 
-/// Lays out and writes the two rulebook PDFs into `delivered`'s files.
-pub fn deliver(
+/// The rulebook's two PDFs laid out, before they are written.
+pub struct Planned<'a> {
+    pics: Pictures<'a>,
+    reading: Vec<Sheet>,
+    booklet: Vec<Sheet>,
+}
+
+/// Parses the rulebook's pages and lays out both PDFs, and tells the face store
+/// each use of a face they will draw (so that drawing them does not parse a face
+/// again, and a face's tree is dropped once the last file has drawn it).
+pub fn plan<'a>(
     game: &Game,
-    r: &Rendered,
+    r: &'a Rendered<'a>,
     book: &Rulebook,
     opts: &Options,
-    delivered: &mut super::Delivered,
-) -> Result<(), Diagnostic> {
-    let start = std::time::Instant::now();
+) -> Result<Planned<'a>, Diagnostic> {
     let pages = parse_pages(game, book, r)?;
-    delivered.timings.push(("rulebook parse", start.elapsed()));
-    let start = std::time::Instant::now();
     let mut pics = Pictures {
         pages,
         r,
         index: HashMap::new(),
         sources: Vec::new(),
     };
-    let reading_sheets = reading(book, &mut pics);
+    let reading = reading(book, &mut pics);
     let booklet = booklet_sheets(book, &mut pics, opts);
+    for sheets in [&reading, &booklet] {
+        let drawn: std::collections::BTreeSet<usize> = sheets
+            .iter()
+            .flat_map(|s| s.placements.iter().map(|p| p.face))
+            .collect();
+        r.store
+            .will_use(drawn.into_iter().filter_map(|i| match pics.sources[i] {
+                Source::Face(f) => Some(f),
+                Source::Page(_) => None,
+            }));
+    }
+    Ok(Planned {
+        pics,
+        reading,
+        booklet,
+    })
+}
+
+/// Writes the two rulebook PDFs laid out by [`plan`] into `delivered`'s files.
+pub fn write(
+    game: &Game,
+    planned: &Planned,
+    book: &Rulebook,
+    opts: &Options,
+    delivered: &mut super::Delivered,
+) -> Result<(), Diagnostic> {
+    let Planned {
+        pics,
+        reading,
+        booklet,
+    } = planned;
+    let r = pics.r;
     let prefix = &opts.profile.id;
-    let reading_file = format!("{prefix}/{}-rules.pdf", game.id);
-    let booklet_file = format!("{prefix}/{}-rules-booklet.pdf", game.id);
     let faces = |i| pics.picture(i);
+    let drawn = |i: usize| {
+        if let Some(Source::Face(f)) = pics.sources.get(i) {
+            r.store.used(*f);
+        }
+    };
     let error =
         |e: pdf::PdfError| Diagnostic::error(format!("rulebook: {e}")).with("game", &game.id);
     let title = format!("{} — rules", book.title);
     let bytes = pdf::write(
         &title,
-        &reading_sheets,
+        reading,
         &faces,
-        &|_| {},
+        &drawn,
         &r.digests,
         &bookmarks(book),
         opts.compress,
     )
     .map_err(error)?;
-    delivered
-        .outputs
-        .add(reading_file, "the rulebook, pages in reading order", bytes);
+    delivered.outputs.add(
+        format!("{prefix}/{}-rules.pdf", game.id),
+        "the rulebook, pages in reading order",
+        bytes,
+    );
     let bytes = pdf::write(
         &format!("{title} (booklet)"),
-        &booklet,
+        booklet,
         &faces,
-        &|_| {},
+        &drawn,
         &r.digests,
         &[],
         opts.compress,
@@ -336,10 +378,9 @@ pub fn deliver(
     .and_then(|b| pdf::ask_to_print(b, Printing::ShortEdge))
     .map_err(error)?;
     delivered.outputs.add(
-        booklet_file,
+        format!("{prefix}/{}-rules-booklet.pdf", game.id),
         "the rulebook as a booklet: print double-sided, flip on the short edge, fold, staple",
         bytes,
     );
-    delivered.timings.push(("rulebook pdf", start.elapsed()));
     Ok(())
 }

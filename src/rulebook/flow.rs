@@ -1153,3 +1153,136 @@ impl Cursor<'_> {
 fn place(page: &mut Laid, piece: &Piece, x: f64, y: f64) {
     page.items.extend(piece.items.iter().map(|d| d.moved(x, y)));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fonts::FontBook;
+    use crate::model::Size;
+    use crate::text::icons::NoIcons;
+
+    fn settings() -> Settings {
+        Settings {
+            page: Size {
+                width: 100.0,
+                height: 110.0,
+            },
+            columns: 1,
+            font: FontSpec::default(),
+            heading_font: FontSpec {
+                weight: 700,
+                ..FontSpec::default()
+            },
+            size: 3.4,
+            lang: Some(hypher::Lang::English),
+            language: "en".into(),
+        }
+    }
+
+    fn text(s: &str) -> Vec<Inline> {
+        vec![Inline::Text {
+            text: s.into(),
+            bold: false,
+            italic: false,
+        }]
+    }
+
+    /// The text lines of each page.
+    fn pages(blocks: &[Block]) -> Vec<Vec<String>> {
+        let book = FontBook::builtin();
+        let s = settings();
+        let cx = Context {
+            settings: &s,
+            setter: Setter {
+                book: &book,
+                icons: &NoIcons,
+            },
+            specials: &[],
+            components: Vec::new(),
+        };
+        let flowed = flow(blocks, &cx).unwrap();
+        flowed
+            .pages
+            .iter()
+            .map(|p| {
+                p.items
+                    .iter()
+                    .filter_map(|d| match d {
+                        Draw::Text { line, .. } => Some(line.text()),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn no_widow_no_orphan_and_headings_stay_with_their_text() {
+        // Paragraph k's words all end in its number, so its lines can be told.
+        let mut blocks = Vec::new();
+        for k in 0..12 {
+            if k % 3 == 0 {
+                blocks.push(Block::Heading {
+                    level: 2,
+                    text: text(&format!("Heading h{k}")),
+                    at: 0..0,
+                });
+            }
+            let words: Vec<String> = (0..(12 + 7 * (k % 4)))
+                .map(|w| format!("word{w}p{k}"))
+                .collect();
+            blocks.push(Block::Paragraph {
+                text: text(&words.join(" ")),
+                at: 0..0,
+            });
+        }
+        let pages = pages(&blocks);
+        assert!(pages.len() >= 3, "{pages:#?}");
+        for k in 0..12 {
+            let tag = format!("p{k}");
+            let per_page: Vec<usize> = pages
+                .iter()
+                .map(|p| p.iter().filter(|l| l.contains(&tag)).count())
+                .filter(|&n| n > 0)
+                .collect();
+            let total: usize = per_page.iter().sum();
+            if total >= 2 {
+                assert!(
+                    per_page.iter().all(|&n| n >= 2),
+                    "paragraph {k} leaves a line alone: {per_page:?}"
+                );
+            }
+            if k % 3 == 0 {
+                let page = pages
+                    .iter()
+                    .find(|p| p.iter().any(|l| l == &format!("Heading h{k}")))
+                    .unwrap();
+                assert!(page.iter().any(|l| l.contains(&tag)), "heading {k} alone");
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_split_over_pages_repeats_its_header() {
+        let row = |a: &str, b: &str| vec![text(a), text(b)];
+        let rows: Vec<_> = (0..60)
+            .map(|k| row(&format!("item {k}"), "value"))
+            .collect();
+        let blocks = vec![Block::Table {
+            aligns: vec![Align::Left, Align::Right],
+            head: row("Thing", "Worth"),
+            rows,
+            at: 0..0,
+        }];
+        let pages = pages(&blocks);
+        assert!(pages.len() >= 2);
+        for p in &pages {
+            assert_eq!(p[0], "Thing", "{p:?}");
+        }
+        let items: usize = pages
+            .iter()
+            .map(|p| p.iter().filter(|l| l.starts_with("item")).count())
+            .sum();
+        assert_eq!(items, 60);
+    }
+}

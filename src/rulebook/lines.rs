@@ -381,3 +381,84 @@ fn line_cost(
     let badness = (100.0 * ratio.powi(3)).min(10_000.0);
     Some((10.0 + badness).powi(2))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fonts::FontBook;
+    use crate::text::icons::NoIcons;
+
+    fn style(justify: bool) -> Style {
+        Style {
+            font: FontSpec::default(),
+            size: 3.4,
+            justify,
+            hyphenate: Some(hypher::Lang::English),
+        }
+    }
+
+    fn text(s: &str) -> Vec<Inline> {
+        vec![Inline::Text {
+            text: s.into(),
+            bold: false,
+            italic: false,
+        }]
+    }
+
+    const PARAGRAPH: &str = "Each delivery pays a fee. When one of you has banked enough money, everyone plays one last turn, open contracts are settled, bonuses are paid, and the richest driver wins the game of interstate transportation.";
+
+    #[test]
+    fn justified_lines_fill_the_measure_and_the_last_is_ragged() {
+        let book = FontBook::builtin();
+        let setter = Setter {
+            book: &book,
+            icons: &NoIcons,
+        };
+        let lines = setter.lines(&text(PARAGRAPH), 60.0, &style(true)).unwrap();
+        assert!(lines.len() >= 4, "{lines:?}");
+        let (last, full) = lines.split_last().unwrap();
+        for l in full {
+            assert!((l.width - 60.0).abs() < 0.01, "{}: {}", l.text(), l.width);
+        }
+        assert!(last.width < 60.0);
+        // Every word is there once, in order (hyphens aside).
+        let joined: String = lines
+            .iter()
+            .map(|l| l.text())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace("- ", "");
+        assert_eq!(joined, PARAGRAPH);
+        // Ragged lines keep their natural spaces.
+        let ragged = setter.lines(&text(PARAGRAPH), 60.0, &style(false)).unwrap();
+        assert!(ragged.iter().all(|l| l.width <= 60.0 + 1e-9));
+    }
+
+    #[test]
+    fn a_narrow_measure_hyphenates_long_words_and_breaks_where_told() {
+        let book = FontBook::builtin();
+        let setter = Setter {
+            book: &book,
+            icons: &NoIcons,
+        };
+        let lines = setter
+            .lines(
+                &text("transportation infrastructure considerations"),
+                18.0,
+                &style(true),
+            )
+            .unwrap();
+        assert!(
+            lines.iter().any(|l| l.text().ends_with('-')),
+            "{:?}",
+            lines.iter().map(Line::text).collect::<Vec<_>>()
+        );
+        assert!(lines.iter().all(|l| l.width <= 18.0 + 0.01));
+        let mut broken = text("one two");
+        broken.push(Inline::Break);
+        broken.extend(text("three"));
+        let lines = setter.lines(&broken, 100.0, &style(true)).unwrap();
+        let said: Vec<String> = lines.iter().map(Line::text).collect();
+        assert_eq!(said, ["one two", "three"]);
+    }
+}
