@@ -39,6 +39,7 @@ pub mod preview;
 pub mod profile;
 pub mod project;
 pub mod render;
+pub mod rulebook;
 pub mod source;
 pub mod svg;
 pub mod template;

@@ -49,6 +49,8 @@ pub struct Built {
     /// Every page (or image file) of the profile's files and the faces on it:
     /// where each face prints.
     pub printed: Vec<crate::deliver::Printed>,
+    /// The game's rulebook, typeset (when it has a `rules.md`).
+    pub rulebook: Option<crate::rulebook::Rulebook>,
 }
 
 impl Built {
@@ -282,6 +284,30 @@ fn render_and_parse<'a>(
     Some((rendered, found))
 }
 
+/// Typesets the game's rulebook, if it has one; `false` when that had errors.
+fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Built) -> bool {
+    let start = Instant::now();
+    // What each set prints, as `[contents]` says (the checks made them agree).
+    let counts: Vec<u64> = built
+        .counts
+        .iter()
+        .map(|c| c.expected.map_or(c.parts, |e| e.max(0) as u64))
+        .collect();
+    let input = crate::rulebook::Input {
+        project,
+        game: &checked.game,
+        tpl: &checked.tpl,
+        base: &checked.base,
+        plans: &checked.plans,
+        counts: &counts,
+        paper: opts.paper,
+    };
+    let book = crate::rulebook::typeset(&input);
+    built.rulebook = built.take(book);
+    built.time("rulebook", start);
+    !built.diags.has_errors()
+}
+
 /// Runs a game through the whole pipeline.
 pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Built {
     build_then(project, id, opts, caches, |_, _, _| {})
@@ -314,6 +340,9 @@ pub fn build_then_kept(
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
     };
+    if !typeset(project, &checked, opts, &mut built) {
+        return built;
+    }
     // Preflight in the parsing pass, unless the live preview keeps its findings.
     let preflight = kept.preflight.is_none().then_some(&opts.profile);
     let Some((rendered, found)) = render_and_parse(
@@ -356,6 +385,7 @@ pub fn build_then_kept(
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,
+        built.rulebook.as_ref(),
         opts,
         caches.png,
     ));

@@ -57,6 +57,8 @@ pub struct Preview {
     pub sets: Vec<Set>,
     pub faces: Vec<Face>,
     pub sheets: Vec<Sheet>,
+    /// The rulebook's pages, in reading order (none without a `rules.md`).
+    pub rulebook: Vec<RulebookPage>,
     pub diagnostics: Vec<Diag>,
     /// With a CMYK profile: its printing condition. The face images are then
     /// the soft proof (each face as it will print) and each face lists the
@@ -66,6 +68,16 @@ pub struct Preview {
     pictures: HashMap<String, Picture>,
     #[serde(skip)]
     press: Option<std::sync::Arc<crate::color::Press>>,
+}
+
+/// A page of the rulebook: a picture of it at the preview's resolution.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RulebookPage {
+    /// 1-based.
+    pub number: usize,
+    /// Content hash of its picture (its text and the pictures of its figures).
+    pub hash: String,
+    pub size_mm: [f64; 2],
 }
 
 /// A component set.
@@ -241,6 +253,8 @@ enum Picture {
         h_mm: f64,
     },
     Marks(Box<crate::layout::Sheet>),
+    /// A rulebook page: its sheet and the pictures its placements name.
+    Page(Box<crate::layout::Sheet>, Vec<crate::export::Stack>),
 }
 
 impl Preview {
@@ -263,6 +277,10 @@ impl Preview {
                 None => crate::export::png::write(picture, *w_mm, *h_mm, self.dpi),
             },
             Picture::Marks(sheet) => crate::export::png::marks(sheet, MARKS_DPI),
+            Picture::Page(sheet, stacks) => {
+                crate::export::png::sheet(sheet, &|i| stacks.get(i).cloned(), self.dpi)
+                    .and_then(|p| crate::export::png::encode(&p))
+            }
         })
     }
 
@@ -321,6 +339,7 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         sets: Vec::new(),
         faces: Vec::new(),
         sheets: Vec::new(),
+        rulebook: Vec::new(),
         diagnostics: Vec::new(),
         proof: None,
         pictures: HashMap::new(),
@@ -400,6 +419,7 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         preflight: Some(&cache.preflight),
         parsed: Some(&known),
     };
+    let mut pages = Vec::new();
     let built = pipeline::build_then_kept(project, id, &popts, caches, kept, |game, r, built| {
         seen = Some(read(
             project,
@@ -410,6 +430,7 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
             cache,
             &images,
         ));
+        pages = rulebook_pages(game, r, built, opts.dpi, &images);
     });
     preview.name = built.name.clone();
     preview.ok = seen.is_some() && !built.diags.has_errors();
@@ -424,6 +445,10 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
             preview.faces = faces;
             preview.sheets = sheets;
             preview.pictures = pictures;
+        }
+        for (page, picture) in pages {
+            preview.pictures.insert(page.hash.clone(), picture);
+            preview.rulebook.push(page);
         }
         preview.sets = built
             .counts
@@ -449,6 +474,43 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
 }
 
 type Read = (Vec<Face>, Vec<Sheet>, HashMap<String, Picture>);
+
+/// The rulebook's pages of a finished build, each with its picture.
+fn rulebook_pages(
+    game: &Game,
+    r: &Rendered,
+    built: &Built,
+    dpi: f64,
+    images: &Mutex<ImageVersions>,
+) -> Vec<(RulebookPage, Picture)> {
+    use sha2::Digest;
+    let Some(book) = &built.rulebook else {
+        return Vec::new();
+    };
+    let Ok(sheets) = crate::deliver::rulebook::pages(game, r, book) else {
+        return Vec::new();
+    };
+    book.pages
+        .iter()
+        .zip(sheets)
+        .map(|(page, (sheet, stacks))| {
+            let mut hasher = sha2::Sha256::new();
+            hasher.update(page.svg.as_bytes());
+            for f in &page.figures {
+                let face = crate::deliver::rulebook::face_index(r, f.face);
+                let picture = face.map(|i| picture_hash(&r.store, i, dpi, None, images));
+                hasher.update(format!("|{picture:?}|{:?}|{:?}", f.picture, f.clip).as_bytes());
+            }
+            hasher.update(format!("|page|{dpi}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+            let entry = RulebookPage {
+                number: page.number,
+                hash: hex(&hasher.finalize()[..16]),
+                size_mm: [sheet.width, sheet.height],
+            };
+            (entry, Picture::Page(Box::new(sheet), stacks))
+        })
+        .collect()
+}
 
 /// Reads the faces, sheets and pictures out of a finished build.
 fn read(

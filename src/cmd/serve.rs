@@ -431,6 +431,9 @@ fn update(st: &GameState, p: &Preview) -> String {
         if old.map(|o| &o.sheets) != Some(&p.sheets) {
             msg["sheets"] = json!(p.sheets);
         }
+        if old.map(|o| &o.rulebook) != Some(&p.rulebook) {
+            msg["rulebook"] = json!(p.rulebook);
+        }
         if old.map(|o| &o.sets) != Some(&p.sets) {
             msg["sets"] = json!(p.sets);
         }

@@ -3,6 +3,7 @@
 //! `<profile>/` with a `manifest.json` listing what it is.
 
 mod faces;
+pub mod rulebook;
 mod sheets;
 mod tts;
 
@@ -94,6 +95,7 @@ impl Delivered {
 pub fn deliver(
     game: &Game,
     r: &Rendered,
+    book: Option<&crate::rulebook::Rulebook>,
     opts: &Options,
     cache: Option<&dyn PngCache>,
 ) -> Reported<Delivered> {
@@ -108,6 +110,17 @@ pub fn deliver(
     if opts.proof && opts.encode {
         r.store.will_use(0..r.store.len());
     }
+    // The rulebook's PDFs (written after the profile's files) plan their faces'
+    // uses first, so that no tree is dropped before they draw it.
+    let rules_start = std::time::Instant::now();
+    let rules = match book.filter(|_| opts.pdf && opts.encode) {
+        Some(b) => match rulebook::plan(game, r, b, opts) {
+            Ok(p) => Some((b, p)),
+            Err(d) => return Reported::new(Delivered::new(opts, game), [d]),
+        },
+        None => None,
+    };
+    let rules_planned = rules_start.elapsed();
     let mut result = match opts.profile.output {
         Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
         Output::FacePng => faces::png_files(game, r, opts, cache),
@@ -123,6 +136,18 @@ pub fn deliver(
     ));
     if result.diags.has_errors() || !opts.encode {
         return result;
+    }
+    if let Some((book, planned)) = &rules {
+        let start = std::time::Instant::now();
+        if let Err(d) = rulebook::write(game, planned, book, opts, &mut result.value) {
+            result.diags.push(d);
+            return result;
+        }
+        let pdf = start.elapsed();
+        result
+            .value
+            .timings
+            .push(("rulebook pdf", rules_planned + pdf));
     }
     let delivered = &mut result.value;
     if opts.svg {

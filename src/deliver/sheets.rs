@@ -29,10 +29,8 @@ impl Book {
         if sheets.is_empty() {
             return;
         }
-        self.bookmarks.push(Bookmark {
-            title,
-            page: self.sheets.len(),
-        });
+        self.bookmarks
+            .push(Bookmark::page(title, self.sheets.len()));
         self.sheets.extend(sheets);
     }
 }
@@ -145,10 +143,9 @@ impl Laid {
         };
         let start = book.sheets.len();
         for ((ci, _), page) in sets.iter().zip(first) {
-            book.bookmarks.push(Bookmark {
-                title: game.components[*ci].name(),
-                page: start + page,
-            });
+            book
+                .bookmarks
+                .push(Bookmark::page(game.components[*ci].name(), start + page));
         }
         book.sheets.extend(sheets);
         Ok(())

@@ -61,6 +61,9 @@ pub enum Printing {
     OneSided,
     /// Double-sided, flipped on the long edge, at actual size.
     LongEdge,
+    /// Double-sided, flipped on the short edge, at actual size (a booklet of
+    /// landscape sheets).
+    ShortEdge,
 }
 
 impl Printing {
@@ -70,6 +73,7 @@ impl Printing {
         match self {
             Printing::OneSided => "<</PrintScaling/None/Duplex/Simplex>>",
             Printing::LongEdge => "<</PrintScaling/None/Duplex/DuplexFlipLongEdge>>",
+            Printing::ShortEdge => "<</PrintScaling/None/Duplex/DuplexFlipShortEdge>>",
         }
     }
 }
@@ -139,10 +143,54 @@ pub fn ask_to_print(mut pdf: Vec<u8>, how: Printing) -> Result<Vec<u8>, PdfError
     Ok(pdf)
 }
 
-/// A bookmark: title and the index of the page it opens.
+/// A bookmark: title, the index of the page it opens and how far down it (mm),
+/// and its depth (0 at the top; a bookmark of depth 1 goes under the last one of
+/// depth 0 before it).
 pub struct Bookmark {
     pub title: String,
     pub page: usize,
+    pub y: f64,
+    pub depth: usize,
+}
+
+impl Bookmark {
+    /// A top-level bookmark opening the top of page `page`.
+    pub fn page(title: String, page: usize) -> Bookmark {
+        Bookmark {
+            title,
+            page,
+            y: 0.0,
+            depth: 0,
+        }
+    }
+}
+
+/// The outline of `bookmarks`, nested by their depth.
+fn outline(bookmarks: &[Bookmark]) -> Outline {
+    /// The bookmarks from `at` on of depth `depth` or more, as nodes.
+    fn nodes(bookmarks: &[Bookmark], at: &mut usize, depth: usize) -> Vec<OutlineNode> {
+        let mut out: Vec<OutlineNode> = Vec::new();
+        while let Some(b) = bookmarks.get(*at) {
+            if b.depth < depth {
+                break;
+            }
+            *at += 1;
+            let mut node = OutlineNode::new(
+                b.title.clone(),
+                XyzDestination::new(b.page, Point::from_xy(0.0, pt(b.y))),
+            );
+            for child in nodes(bookmarks, at, b.depth + 1) {
+                node.push_child(child);
+            }
+            out.push(node);
+        }
+        out
+    }
+    let mut outline = Outline::new();
+    for node in nodes(bookmarks, &mut 0, 0) {
+        outline.push_child(node);
+    }
+    outline
 }
 
 fn pt(mm: f64) -> f32 {
@@ -607,14 +655,7 @@ fn draw(
         p.finish();
     }
     if !job.bookmarks.is_empty() {
-        let mut outline = Outline::new();
-        for b in job.bookmarks {
-            outline.push_child(OutlineNode::new(
-                b.title.clone(),
-                XyzDestination::new(b.page, Point::from_xy(0.0, 0.0)),
-            ));
-        }
-        doc.set_outline(outline);
+        doc.set_outline(outline(job.bookmarks));
     }
     doc.finish().map_err(|e| PdfError::Writer(format!("{e:?}")))
 }

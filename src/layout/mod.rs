@@ -250,7 +250,7 @@ pub struct Sheet {
 impl Sheet {
     /// An empty sheet of `w` x `h` mm (trim and bleed boxes the whole page until
     /// parts are placed).
-    fn blank(w: f64, h: f64, label: String) -> Sheet {
+    pub(crate) fn blank(w: f64, h: f64, label: String) -> Sheet {
         let page = Rect {
             x: 0.0,
             y: 0.0,

@@ -197,6 +197,7 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         asserts: parsed.asserts,
         references: parsed.reference,
         network: parsed.network,
+        rulebook: parsed.rulebook,
         tables,
         rejected,
         unparsed_data,

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
     keys, AssertDef, ComponentDef, DeriveDef, GameMeta, LayoutDef, NetworkDef, ReferenceDef,
+    RulebookDef,
     Severity,
 };
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
@@ -40,6 +41,8 @@ pub struct Game {
     pub asserts: Vec<Spanned<AssertDef>>,
     pub references: Vec<Spanned<ReferenceDef>>,
     pub network: Option<Spanned<NetworkDef>>,
+    /// `[rulebook]`: how `rules.md` is typeset.
+    pub rulebook: Option<Spanned<RulebookDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
     pub tables: BTreeMap<String, Table>,
     /// Components whose definition had an error (already reported): other checks

@@ -24,6 +24,8 @@ pub(crate) struct GameFile {
     pub reference: Vec<Spanned<ReferenceDef>>,
     #[serde(default)]
     pub network: Option<Spanned<NetworkDef>>,
+    #[serde(default)]
+    pub rulebook: Option<Spanned<RulebookDef>>,
 }
 
 /// `[game]`: the game's name and player count.
@@ -58,6 +60,32 @@ pub struct GameMeta {
     /// (default ".").
     #[serde(default)]
     pub decimal_separator: Option<String>,
+    /// The language of the game's texts, as a two-letter ISO 639-1 code (`en`,
+    /// `de`, `fr`...): the rulebook hyphenates its words by it (default `en`).
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+/// `[rulebook]`: how `data/<game>/rules.md` is typeset (every key optional).
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RulebookDef {
+    /// The page: `a5`, `half-letter`, `letter`, `a4`, `half-paper` (the default:
+    /// half of the build's paper) or `{ width = "..", height = ".." }`.
+    #[serde(default)]
+    pub page: Option<Spanned<toml::Value>>,
+    /// Text columns on a page: 1 (the default) or 2.
+    #[serde(default)]
+    pub columns: Option<Spanned<i64>>,
+    /// The body text's font family (default: Lato).
+    #[serde(default)]
+    pub font: Option<Spanned<String>>,
+    /// The headings' font family (default: the body's).
+    #[serde(default)]
+    pub heading_font: Option<Spanned<String>>,
+    /// The body text's size, a length such as `"9.5pt"` (default 9.5 pt).
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
 }
 
 /// `[game] currency_position`: where the currency sign goes.
@@ -269,6 +297,7 @@ pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
         ("reference", fields::<ReferenceDef>()),
         ("network", fields::<NetworkDef>()),
         ("layout", fields::<LayoutDef>()),
+        ("rulebook", fields::<RulebookDef>()),
     ]
 }
 
@@ -323,7 +352,8 @@ mod tests {
                 "derive",
                 "assert",
                 "reference",
-                "network"
+                "network",
+                "rulebook"
             ]
         );
         let component = keys.iter().find(|(s, _)| *s == "component").unwrap().1;

@@ -39,9 +39,22 @@ pub struct Locator {
 }
 
 impl Locator {
+    /// A locator over the spans of a render with spans (`render_with_spans`).
+    pub fn new(spans: Vec<minijinja::OutputSpan>) -> Locator {
+        Locator { spans }
+    }
+
     /// The template file and source range that wrote `range` of the output (see
     /// [`Renderer::locate`]).
     pub fn locate(&self, range: Range<usize>) -> Option<(PathBuf, Range<usize>)> {
+        let (name, source) = self.source_range(range)?;
+        Some((template_file(name), source))
+    }
+
+    /// The name of the template that wrote `range` of the output and the byte
+    /// range of its source: the same text for template data, the `{{ ... }}` for
+    /// an expression's output.
+    pub fn source_range(&self, range: Range<usize>) -> Option<(&str, Range<usize>)> {
         let offset = range.start;
         let span = self
             .spans
@@ -61,7 +74,7 @@ impl Locator {
             }
             _ => src,
         };
-        Some((template_file(span.name()), source))
+        Some((span.name(), source))
     }
 }
 

@@ -29,6 +29,7 @@ mod profiles;
 mod reference;
 mod repeats;
 mod robustness;
+mod rulebook;
 mod serve;
 mod shop_png;
 mod tables;

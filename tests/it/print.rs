@@ -626,9 +626,12 @@ fn home_pdfs(out: &Path) -> Vec<PathBuf> {
             for f in std::fs::read_dir(&dir).unwrap() {
                 let f = f.unwrap().path();
                 let n = f.file_name().unwrap().to_string_lossy().into_owned();
+                // The rulebook is not a sheet of parts (tests/it/rulebook.rs).
                 if n.ends_with(".pdf")
                     && !n.ends_with("-real-size.pdf")
                     && !n.ends_with("-pad-size.pdf")
+                    && !n.ends_with("-rules.pdf")
+                    && !n.ends_with("-rules-booklet.pdf")
                 {
                     found.push(f);
                 }

@@ -52,7 +52,7 @@ fn every_key_of_game_toml() {
     for (table, keys) in cardstock::model::keys() {
         let heading = match table {
             "" => "### Top-level sections".to_string(),
-            "game" | "network" => format!("### `[{table}]`"),
+            "game" | "network" | "rulebook" => format!("### `[{table}]`"),
             "layout" => "### Sheet layout".to_string(),
             t => format!("### `[[{t}]]`"),
         };

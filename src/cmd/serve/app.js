@@ -46,6 +46,7 @@ function loadGame(g) {
     sets: g.sets || [], order: (g.faces || []).map((f) => f.id),
     faces: new Map((g.faces || []).map((f) => [f.id, f])),
     sheets: g.sheets || [], diagnostics: g.diagnostics || [],
+    rulebook: g.rulebook || [],
   };
 }
 const game = () => state.games.get(state.current);
@@ -117,6 +118,7 @@ function update(m) {
   }
   if (m.sets) { g.sets = m.sets; structure = true; }
   if (m.sheets) { g.sheets = m.sheets; state.sheetsDirty = true; }
+  if (m.rulebook) { g.rulebook = m.rulebook; state.rulesDirty = true; }
   if (m.ok) forgetPushed();
   if (m.game !== state.current) { renderGames(); return; }
   if (structure) { renderSetOptions(); layoutFaces(); }
@@ -130,6 +132,7 @@ function update(m) {
   if (m.diagnostics) renderProblems();
   applyFilter();
   if (state.view === 'sheets' && state.sheetsDirty) renderSheets();
+  if (state.view === 'rules' && state.rulesDirty) renderRules();
   const sel = changed.find((c) => c.face.id === state.selected);
   if (sel || (structure && !g.faces.has(state.selected))) renderDetail(sel && sel.before);
   if (!$('#real').hidden && sel) openReal();
@@ -410,6 +413,29 @@ function renderSheet(g, s) {
   return fig;
 }
 
+// ---- rulebook
+
+/** The rulebook's pages, each the picture of the page as it prints. */
+function renderRules() {
+  state.rulesDirty = false;
+  const g = game();
+  const main = $('#rules');
+  main.replaceChildren();
+  if (!g || g.rulebook.length === 0) {
+    main.append(el('p', 'empty', 'No rulebook: write data/<game>/rules.md (see docs/rulebook.md).'));
+    return;
+  }
+  for (const p of g.rulebook) {
+    const fig = el('figure', 'page');
+    const img = el('img');
+    img.alt = `page ${p.number}`;
+    img.src = imgUrl(p.hash);
+    img.style.width = `${p.size_mm[0] * 2.2}px`;
+    fig.append(img, el('figcaption', null, `p. ${p.number}`));
+    main.append(fig);
+  }
+}
+
 // ---- detail
 
 function select(id) {
@@ -576,13 +602,16 @@ function setView(v) {
   for (const b of $$('.views button')) b.setAttribute('aria-selected', String(b.dataset.view === v));
   $('#faces').hidden = v !== 'faces';
   $('#sheets').hidden = v !== 'sheets';
+  $('#rules').hidden = v !== 'rules';
   if (v === 'sheets' && state.sheetsDirty) renderSheets();
+  if (v === 'rules' && state.rulesDirty) renderRules();
   applyFilter();
 }
 
 function renderAll() {
   figures.clear();
   state.sheetsDirty = true;
+  state.rulesDirty = true;
   renderGames();
   renderStatus(false);
   renderProblems();
@@ -590,6 +619,7 @@ function renderAll() {
   layoutFaces();
   applyFilter();
   if (state.view === 'sheets') renderSheets();
+  if (state.view === 'rules') renderRules();
   renderDetail();
 }
 
