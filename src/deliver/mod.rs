@@ -97,7 +97,7 @@ pub fn deliver(
     opts: &Options,
     cache: Option<&dyn PngCache>,
 ) -> Reported<Delivered> {
-    let prefix = opts.profile.id.clone();
+    let prefix = opts.folder();
     let start = std::time::Instant::now();
     // A PNG of every face (unless the profile's files are those), made after the
     // profile's files: the faces' trees are kept for it.
@@ -148,10 +148,13 @@ pub fn deliver(
             }
         }
     }
-    let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
-    delivered
-        .outputs
-        .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    // A reprint's manifest is added by its caller, with the list of changes.
+    if !opts.reprint {
+        let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
+        delivered
+            .outputs
+            .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    }
     result
 }
 

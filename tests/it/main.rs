@@ -24,6 +24,7 @@ mod parcel_delivery;
 mod pdf_text;
 mod performance;
 mod print;
+mod prints;
 mod profiles;
 mod reference;
 mod repeats;

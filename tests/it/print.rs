@@ -659,9 +659,14 @@ pub fn built(
 
 /// Reads and checks every home PDF of a build.
 fn check_build(out: &Path, duplex_files: bool) -> Report {
+    check_files(&home_pdfs(out), out, duplex_files)
+}
+
+/// Reads and checks the home PDFs `paths` (named relative to `out`).
+pub fn check_files(paths: &[PathBuf], out: &Path, duplex_files: bool) -> Report {
     let mut report = Report::default();
-    for path in home_pdfs(out) {
-        let pdf = read_pdf(&path);
+    for path in paths {
+        let pdf = read_pdf(path);
         let name = path.strip_prefix(out).unwrap().display().to_string();
         if pdf.scaling.as_deref() != Some("None") {
             report
@@ -694,7 +699,7 @@ fn check_build(out: &Path, duplex_files: bool) -> Report {
     report
 }
 
-fn assert_clean(what: &str, report: &Report) {
+pub fn assert_clean(what: &str, report: &Report) {
     eprintln!(
         "{what}: {} pages, {} words, {} lines, {} cuts, {} chit cut lines, {} duplex pairs, {} problems",
         report.pages,
