@@ -369,12 +369,21 @@ fn a_shop_reprint_writes_only_the_changed_faces() {
 fn a_failed_reprint_leaves_the_last_one_and_records_are_read_inside_the_project_only() {
     let tmp = project_copy(&[GAME]);
     let dir = tmp.path();
+    ok(dir, &["build", GAME]);
+    let home = dir.join("output").join(GAME).join("home");
+    let build = files(&home);
     ok(dir, &["printed", GAME]);
     move_contract(dir, 10, "boston");
     ok(dir, &["reprint", GAME]);
     let rp = reprint_dir(dir, "home");
     let before = files(&rp);
     assert!(before.len() > 2);
+    // A reprint leaves the build's files, and a build the reprint.
+    for (p, bytes) in &build {
+        assert!(std::fs::read(home.join(p)).unwrap() == *bytes, "{} is as it was", p.display());
+    }
+    ok(dir, &["build", GAME]);
+    assert!(files(&rp) == before, "a build keeps the reprint");
     // A change with an error: nothing is written, the last reprint stays.
     edit(
         &dir.join("templates").join(GAME).join("contract.svg"),
