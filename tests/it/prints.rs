@@ -380,7 +380,11 @@ fn a_failed_reprint_leaves_the_last_one_and_records_are_read_inside_the_project_
     assert!(before.len() > 2);
     // A reprint leaves the build's files, and a build the reprint.
     for (p, bytes) in &build {
-        assert!(std::fs::read(home.join(p)).unwrap() == *bytes, "{} is as it was", p.display());
+        assert!(
+            std::fs::read(home.join(p)).unwrap() == *bytes,
+            "{} is as it was",
+            p.display()
+        );
     }
     ok(dir, &["build", GAME]);
     assert!(files(&rp) == before, "a build keeps the reprint");
