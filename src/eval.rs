@@ -41,6 +41,9 @@ pub fn base_context(game: &Game, settings: &Settings) -> Context {
         "players".into(),
         crate::template::to_value(&game.meta.players),
     );
+    if let Some(v) = &game.meta.version {
+        meta.insert("version".into(), Value::from(v.clone()));
+    }
     if let Some(c) = &game.meta.credits {
         meta.insert("credits".into(), Value::from(c.clone()));
     }

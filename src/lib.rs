@@ -36,6 +36,7 @@ pub mod output;
 pub mod pipeline;
 pub mod preflight;
 pub mod preview;
+pub mod prints;
 pub mod profile;
 pub mod project;
 pub mod render;

@@ -85,8 +85,13 @@ pub struct Checked {
     pub tpl: Templates,
     /// The context every template sees.
     pub base: Context,
-    /// Per component (same order as `game.components`): its planned faces.
+    /// Per component (same order as `game.components`): its planned faces, each
+    /// at the revision its part had in the last print record.
     pub plans: Vec<Vec<FacePlan>>,
+    /// The game's last print record, if it has one.
+    pub last: Option<crate::prints::Record>,
+    /// Each planned face's part in it ([`crate::render::revision`]).
+    pub previous: Option<crate::render::revision::Previous>,
 }
 
 /// Loads `data/<id>/` and its templates for `opts`.
@@ -186,16 +191,30 @@ pub fn load_and_check(
     let start = Instant::now();
     let evaluated = evaluate(&mut game, &tpl, opts, built);
     let base = base_context(&game, &opts.settings());
-    let plans = check(project, &game, &tpl, &base, evaluated, built);
+    let mut plans = check(project, &game, &tpl, &base, evaluated, built);
     built.time("check", start);
     if built.diags.has_errors() {
         return None;
     }
+    let last = match crate::prints::last(project, id) {
+        Ok(r) => r,
+        Err(d) => {
+            built.diags.push(d);
+            return None;
+        }
+    };
+    let previous = last.as_ref().map(|r| {
+        let p = crate::prints::revision::previous(&game, &plans, r);
+        p.assign(&mut plans);
+        p
+    });
     Some(Checked {
         game,
         tpl,
         base,
         plans,
+        last,
+        previous,
     })
 }
 
@@ -238,7 +257,12 @@ fn render_and_parse<'a>(
         tpl: &checked.tpl,
         base: &checked.base,
     };
-    let rendered = built.take(render_all(&renderer, &checked.plans, cache))?;
+    let rendered = built.take(render_all(
+        &renderer,
+        &checked.plans,
+        cache,
+        checked.previous.as_ref(),
+    ))?;
     built.time("render", start);
     let start = Instant::now();
     let store = &rendered.store;
@@ -336,6 +360,31 @@ pub fn build_then_kept(
     kept: Kept,
     then: impl FnOnce(&Game, &Rendered, &Built),
 ) -> Built {
+    build_hooked(
+        project,
+        id,
+        opts,
+        caches,
+        kept,
+        |_, _| true.into(),
+        |c, r, b| then(&c.game, r, b),
+    )
+}
+
+/// Like [`build_then_kept`], with `choose` called once every face rendered, parsed
+/// and passed preflight, before anything is delivered: it may keep only some of
+/// each set's slots (a reprint delivers the parts that changed), or say that
+/// nothing is to be delivered (`false`); its errors stop the build. `then` gets
+/// the checked game (with its last print record) instead of the game alone.
+pub fn build_hooked(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    caches: Caches,
+    kept: Kept,
+    choose: impl FnOnce(&Checked, &mut Rendered) -> Reported<bool>,
+    then: impl FnOnce(&Checked, &Rendered, &Built),
+) -> Built {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
@@ -345,7 +394,7 @@ pub fn build_then_kept(
     }
     // Preflight in the parsing pass, unless the live preview keeps its findings.
     let preflight = kept.preflight.is_none().then_some(&opts.profile);
-    let Some((rendered, found)) = render_and_parse(
+    let Some((mut rendered, found)) = render_and_parse(
         project,
         &checked,
         caches.parsed,
@@ -382,6 +431,11 @@ pub fn build_then_kept(
         }
     };
     built.diags.extend(pre);
+    // A build with errors delivers nothing, but its delivery is still checked.
+    if !built.diags.has_errors() && !built.take(choose(&checked, &mut rendered)) {
+        then(&checked, &rendered, &built);
+        return built;
+    }
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,
@@ -397,6 +451,6 @@ pub fn build_then_kept(
     if !built.diags.has_errors() {
         built.outputs = delivered.outputs;
     }
-    then(&checked.game, &rendered, &built);
+    then(&checked, &rendered, &built);
     built
 }

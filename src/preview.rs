@@ -128,6 +128,13 @@ pub struct Face {
     pub px: [u32; 2],
     /// The files (and PDF pages) it prints on.
     pub prints: Vec<Place>,
+    /// Its part's revision (`face.revision`).
+    pub revision: u32,
+    /// The print record the preview compares with (the last one), if any.
+    pub since: Option<u32>,
+    /// What changed on this face since that print (`new`, the changed values, the
+    /// template...); null when nothing did.
+    pub changed: Option<String>,
     /// With a CMYK profile: the face's colours that print visibly different
     /// (CIEDE2000 above 5), most moved first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -410,7 +417,7 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
     }
     // A face whose picture the last good build had parsed without a problem (its
     // tree is kept) is not parsed again.
-    let images = Mutex::new(ImageVersions::new(project, id));
+    let images = Mutex::new(crate::image::Linked::new(project, id));
     let known = |store: &FaceStore, i: usize| {
         let hash = picture_hash(store, i, opts.dpi, press, &images);
         cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
@@ -419,19 +426,41 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         preflight: Some(&cache.preflight),
         parsed: Some(&known),
     };
+    let folder = popts.folder();
     let mut pages = Vec::new();
-    let built = pipeline::build_then_kept(project, id, &popts, caches, kept, |game, r, built| {
-        seen = Some(read(
-            project,
-            game,
-            r,
-            built,
-            (opts.dpi, press),
-            cache,
-            &images,
-        ));
-        pages = rulebook_pages(game, r, built, opts.dpi, &images);
-    });
+    let built = pipeline::build_hooked(
+        project,
+        id,
+        &popts,
+        caches,
+        kept,
+        |_, _| true.into(),
+        |checked, r, built| {
+            let game = &checked.game;
+            let last = checked.last.as_ref();
+            let since = crate::prints::since_last(
+                project,
+                game,
+                &checked.tpl,
+                last,
+                r,
+                &built.printed,
+                &folder,
+            )
+            .map(|c| (last.map_or(0, |l| l.number), c));
+            seen = Some(read(
+                project,
+                game,
+                r,
+                built,
+                (opts.dpi, press),
+                cache,
+                &images,
+                since.as_ref(),
+            ));
+            pages = rulebook_pages(game, r, built, opts.dpi, &images);
+        },
+    );
     preview.name = built.name.clone();
     preview.ok = seen.is_some() && !built.diags.has_errors();
     if preview.ok {
@@ -481,7 +510,7 @@ fn rulebook_pages(
     r: &Rendered,
     built: &Built,
     dpi: f64,
-    images: &Mutex<ImageVersions>,
+    images: &Mutex<crate::image::Linked>,
 ) -> Vec<(RulebookPage, Picture)> {
     use sha2::Digest;
     let Some(book) = &built.rulebook else {
@@ -513,6 +542,7 @@ fn rulebook_pages(
 }
 
 /// Reads the faces, sheets and pictures out of a finished build.
+#[allow(clippy::too_many_arguments)]
 fn read(
     project: &Project,
     game: &Game,
@@ -520,7 +550,8 @@ fn read(
     built: &Built,
     (dpi, press): (f64, Option<&crate::color::Press>),
     cache: &Cache,
-    images: &Mutex<ImageVersions>,
+    images: &Mutex<crate::image::Linked>,
+    since: Option<&(u32, crate::prints::Changes)>,
 ) -> Read {
     let mut hashes: BTreeMap<usize, String> = BTreeMap::new();
     let mut hash_of = |i: usize| {
@@ -573,6 +604,7 @@ fn read(
                 .map(json)
                 .unwrap_or(serde_json::Value::Null);
             let art = crate::render::art_file(&s.plan).map(display);
+            let part = since.and_then(|(_, c)| c.of(ci, i));
             let mut sides = vec![(s.front, "front")];
             if let Some(b) = s.back {
                 match backs.iter().position(|(p, _)| *p == b) {
@@ -627,6 +659,11 @@ fn read(
                     ],
                     prints: prints.get(&pic).cloned().unwrap_or_default(),
                     moved: moved(press, &r.store.svg(pic)),
+                    revision: s.plan.revision,
+                    since: since.map(|(n, _)| *n),
+                    changed: part
+                        .filter(|p| side == "front" || p.back)
+                        .map(|p| p.summary()),
                 });
             }
         }
@@ -779,90 +816,6 @@ fn row_location(project: &Project, t: &crate::model::Table, k: usize) -> Option<
     })
 }
 
-/// The contents of the image files faces link to, read (through the project) and
-/// hashed once per build.
-struct ImageVersions<'a> {
-    project: &'a Project,
-    dir: std::path::PathBuf,
-    seen: HashMap<String, String>,
-}
-
-impl<'a> ImageVersions<'a> {
-    fn new(project: &'a Project, game: &str) -> Self {
-        ImageVersions {
-            project,
-            dir: Path::new("templates").join(game),
-            seen: HashMap::new(),
-        }
-    }
-
-    /// The hrefs of `svg` with the hash of each one's file, in order.
-    fn of(&mut self, svg: &str) -> String {
-        let mut out = String::new();
-        for href in hrefs(svg) {
-            let version = self
-                .seen
-                .entry(href.clone())
-                .or_insert_with(|| {
-                    use sha2::Digest;
-                    let rel = Path::new(&href);
-                    if crate::source::check_relative(rel).is_err() {
-                        return "-".into();
-                    }
-                    match self
-                        .project
-                        .read(&self.dir.join(rel), crate::project::MAX_IMAGE_BYTES)
-                    {
-                        Ok(bytes) => hex(&sha2::Sha256::digest(&bytes)[..16]),
-                        Err(_) => "-".into(),
-                    }
-                })
-                .clone();
-            out.push_str(&format!("{href}={version};"));
-        }
-        out
-    }
-}
-
-/// The files an SVG text links to: every `href` (or `xlink:href`) attribute but
-/// those naming a fragment (`#id`) or holding the data (`data:`), unescaped.
-fn hrefs(svg: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = svg;
-    while let Some(at) = rest.find("href") {
-        rest = &rest[at + 4..];
-        let after = rest.trim_start();
-        let Some(after) = after.strip_prefix('=') else {
-            continue;
-        };
-        let after = after.trim_start();
-        let Some(quote) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-            continue;
-        };
-        let Some(end) = after[1..].find(quote) else {
-            break;
-        };
-        let value = after[1..1 + end]
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&");
-        let value = value.trim();
-        if !value.is_empty()
-            && !value.starts_with('#')
-            && !value
-                .get(..5)
-                .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
-            && !out.iter().any(|v| v == value)
-        {
-            out.push(value.to_string());
-        }
-        rest = &after[1 + end..];
-    }
-    out
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -873,7 +826,7 @@ fn picture_hash(
     i: usize,
     dpi: f64,
     press: Option<&crate::color::Press>,
-    images: &Mutex<ImageVersions>,
+    images: &Mutex<crate::image::Linked>,
 ) -> String {
     let (w, h) = store.sizes[i];
     let svg = store.svg(i);
@@ -972,34 +925,6 @@ fn diags(project: &Project, mut ds: Diagnostics) -> Vec<Diag> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hrefs_are_the_files_a_face_links_to() {
-        let svg = r##"<svg><use href="#a"/><image xlink:href = 'art/a&amp;b.png'/>
-            <image href="data:image/png;base64,AAAA"/><image href="art/c.jpg"/>
-            <image href="art/c.jpg"/><a href=""/></svg>"##;
-        assert_eq!(hrefs(svg), ["art/a&b.png", "art/c.jpg"]);
-        assert!(hrefs("<svg><text>href</text></svg>").is_empty());
-    }
-
-    #[test]
-    fn a_face_hash_follows_the_images_it_links_to() {
-        let mut files = crate::source::MemoryFiles::new();
-        files.insert("templates/g/a.png", b"one".to_vec());
-        files.insert("templates/g/b.png", b"two".to_vec());
-        let project = Project::new(files.clone());
-        let mut v = ImageVersions::new(&project, "g");
-        let (a, b) = (
-            v.of(r#"<image href="a.png"/>"#),
-            v.of(r#"<image href="b.png"/>"#),
-        );
-        files.insert("templates/g/a.png", b"three".to_vec());
-        let edited = Project::new(files);
-        let mut w = ImageVersions::new(&edited, "g");
-        assert_ne!(w.of(r#"<image href="a.png"/>"#), a);
-        assert_eq!(w.of(r#"<image href="b.png"/>"#), b);
-        assert_eq!(w.of(r#"<image href="../x.png"/>"#), "../x.png=-;");
-    }
 
     #[test]
     fn positions_count_characters_from_one() {

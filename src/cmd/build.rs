@@ -228,7 +228,7 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
 
 /// The options for one game: its own default profile (`[game] profile`) unless
 /// `--profile` names one, and the output folder's absolute location.
-fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnostic> {
+pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnostic> {
     let mut opts = plan.opts.clone();
     let profile_id = args
         .profile
@@ -277,7 +277,24 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes a built game's files into `<out>/<id>/`, all or nothing.
-    fn write(&self, built: &Built, id: &str) -> Result<(), Diagnostic> {
+    pub fn write(&self, built: &Built, id: &str) -> Result<(), Diagnostic> {
+        self.locked(|| output::write_all(&built.outputs, self.out, Path::new(id)))
+    }
+
+    /// Writes a built game's files, all in its output's folder `folder` (a
+    /// reprint's `home/reprint`), publishing that folder alone (the rest of the
+    /// game's output stays as it is).
+    pub fn write_folder(&self, built: &Built, id: &str, folder: &str) -> Result<(), Diagnostic> {
+        self.locked(|| {
+            output::write_folder(&built.outputs, self.out, Path::new(id), Path::new(folder))
+        })
+    }
+
+    /// Runs `write` holding the output folder's lock (taken the first time).
+    fn locked(
+        &self,
+        write: impl FnOnce() -> Result<(), output::WriteError>,
+    ) -> Result<(), Diagnostic> {
         let fail = |e: output::WriteError| Diagnostic::error(e.to_string()).hint(e.hint());
         let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         if held.is_none() {
@@ -292,7 +309,7 @@ impl<'a> Writer<'a> {
                 .map_err(fail)?,
             );
         }
-        output::write_all(&built.outputs, self.out, Path::new(id)).map_err(fail)
+        write().map_err(fail)
     }
 }
 

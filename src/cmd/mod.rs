@@ -9,6 +9,8 @@ pub mod check;
 pub mod fonts;
 pub mod list;
 pub mod new;
+pub mod printed;
+pub mod reprint;
 pub mod serve;
 pub mod watch;
 

@@ -31,7 +31,7 @@ fn png_outputs(
     cache: Option<&dyn PngCache>,
 ) -> Result<Delivered, Diagnostic> {
     let p = &opts.profile;
-    let prefix = &p.id;
+    let prefix = &opts.folder();
     let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     let err = |e: crate::export::png::PngError| Diagnostic::error(e.to_string());
@@ -40,13 +40,16 @@ fn png_outputs(
             continue;
         }
         let mut backs_done = BTreeSet::new();
-        for (i, s) in r.slots[ci].iter().enumerate() {
+        for s in &r.slots[ci] {
             let mut sides = vec![(s.front, "front")];
             if let Some(b) = s.back.filter(|b| backs_done.insert(*b)) {
                 sides.push((b, "back"));
             }
             for (face, side) in sides {
-                let file = format!("{prefix}/{}", fill_path(&p.path, comp.id(), i + 1, side));
+                let file = format!(
+                    "{prefix}/{}",
+                    fill_path(&p.path, comp.id(), s.index + 1, side)
+                );
                 built.record_image(file.clone(), format!("{} {side}", s.plan.label), vec![face]);
                 if !opts.encode {
                     continue;
@@ -69,7 +72,7 @@ fn png_outputs(
 
 /// One face per PDF page at the shop's page size, a PDF per component set.
 pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
-    let prefix = &opts.profile.id;
+    let prefix = &opts.folder();
     let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     // (file, what it is, title, pages): one PDF per component set.

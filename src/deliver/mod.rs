@@ -99,7 +99,7 @@ pub fn deliver(
     opts: &Options,
     cache: Option<&dyn PngCache>,
 ) -> Reported<Delivered> {
-    let prefix = opts.profile.id.clone();
+    let prefix = opts.folder();
     let start = std::time::Instant::now();
     // A PNG of every face (unless the profile's files are those), made after the
     // profile's files: the faces' trees are kept for it.
@@ -113,7 +113,7 @@ pub fn deliver(
     // The rulebook's PDFs (written after the profile's files) plan their faces'
     // uses first, so that no tree is dropped before they draw it.
     let rules_start = std::time::Instant::now();
-    let rules = match book.filter(|_| opts.pdf && opts.encode) {
+    let rules = match book.filter(|_| opts.pdf && opts.encode && !opts.reprint) {
         Some(b) => match rulebook::plan(game, r, b, opts) {
             Ok(p) => Some((b, p)),
             Err(d) => return Reported::new(Delivered::new(opts, game), [d]),
@@ -197,10 +197,13 @@ pub fn deliver(
         }
         delivered.timings.push(("proof", start.elapsed()));
     }
-    let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
-    delivered
-        .outputs
-        .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    // A reprint's manifest is added by its caller, with the list of changes.
+    if !opts.reprint {
+        let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
+        delivered
+            .outputs
+            .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    }
     result
 }
 

@@ -152,17 +152,18 @@ impl Laid {
     }
 
     /// A board or mat: tiled over the paper, and one page at real size.
-    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], media: Media) {
+    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], opts: &Options) {
+        let (media, stem) = (opts.media(), opts.stem(&game.id));
         let title = format!("{} · {}", game.meta.name, comp.name());
         let mut tiles = Vec::new();
         for (k, s) in slots.iter().enumerate() {
             let (t, name) = if slots.len() > 1 {
                 (
                     format!("{title} {}", k + 1),
-                    format!("{}-{}-{}", game.id, comp.id(), k + 1),
+                    format!("{stem}-{}-{}", comp.id(), k + 1),
                 )
             } else {
-                (title.clone(), format!("{}-{}", game.id, comp.id()))
+                (title.clone(), format!("{stem}-{}", comp.id()))
             };
             tiles.extend(layout::tiles(s.front, comp.size, comp.bleed, media, &t));
             self.real
@@ -211,8 +212,10 @@ impl Laid {
                 .iter()
                 .map(|s| layout::one_up(s.front, comp.size, comp.bleed, &s.plan.label))
                 .collect();
-            self.pads
-                .push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
+            self.pads.push((
+                format!("{}-{}-pad-size", opts.stem(&game.id), comp.id()),
+                pages,
+            ));
         }
         let mut parts = Parts {
             items: &items,
@@ -290,10 +293,9 @@ fn thin_bleed(game: &Game, comp: &Component, sheets: &[Sheet]) -> Option<Diagnos
 fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
     let mut laid = Laid::default();
     let mut diags = Vec::new();
-    let media = opts.media();
     for (ci, comp) in game.components.iter().enumerate() {
         let slots = &r.slots[ci];
-        if !comp.exported {
+        if !comp.exported || slots.is_empty() {
             continue;
         }
         if comp.kind.uses_cut_lines() {
@@ -312,7 +314,7 @@ fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
             diags.push(d);
         }
         if comp.kind.is_large() {
-            laid.board(game, comp, slots, media);
+            laid.board(game, comp, slots, opts);
         } else if let Err(d) = laid.grid(game, comp, slots, opts) {
             diags.push(d);
         }
@@ -337,7 +339,8 @@ struct PdfFile<'s> {
 
 /// The print-and-play PDFs: `<game>.pdf` (double-sided sets, else everything) and
 /// `<game>-one-sided.pdf` when the game has both kinds.
-fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>> {
+fn sheet_files<'s>(game: &Game, laid: &'s Laid, opts: &Options) -> Vec<PdfFile<'s>> {
+    let (prefix, stem) = (opts.folder(), opts.stem(&game.id));
     let duplex_what = "print-and-play sheets: print double-sided, flip on the long edge, at 100 %";
     let one_sided_what = "print-and-play sheets: print one-sided, at 100 %";
     let name = game.meta.name.clone();
@@ -350,7 +353,7 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>
         with_faces: true,
         printing,
     };
-    let main = format!("{prefix}/{}.pdf", game.id);
+    let main = format!("{prefix}/{stem}.pdf");
     match (
         laid.duplex.sheets.is_empty(),
         laid.one_sided.sheets.is_empty(),
@@ -364,7 +367,7 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>
                 Printing::LongEdge,
             ),
             file(
-                format!("{prefix}/{}-one-sided.pdf", game.id),
+                format!("{prefix}/{stem}-one-sided.pdf"),
                 one_sided_what,
                 format!("{name} (one-sided)"),
                 &laid.one_sided,
@@ -408,8 +411,8 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
             diags,
         };
     }
-    let prefix = &opts.profile.id;
-    let mut files = sheet_files(game, &laid, prefix);
+    let prefix = &opts.folder();
+    let mut files = sheet_files(game, &laid, opts);
     for (name, pages) in &laid.pads {
         files.push(PdfFile {
             path: format!("{prefix}/{name}.pdf"),
@@ -433,7 +436,7 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
         });
     }
     let calibration = layout::calibration(opts.paper, opts.back_offset);
-    if !laid.duplex.sheets.is_empty() {
+    if !laid.duplex.sheets.is_empty() && !opts.reprint {
         files.push(PdfFile {
             path: format!("{prefix}/duplex-calibration.pdf"),
             what: "duplex calibration: print both pages double-sided, read the offset for --back-offset".into(),

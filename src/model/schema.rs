@@ -43,6 +43,10 @@ pub struct GameMeta {
     /// Free text shown in `list`.
     #[serde(default)]
     pub description: Option<String>,
+    /// The game's version as the designer numbers it (`"0.4"`); templates:
+    /// `game.version`.
+    #[serde(default)]
+    pub version: Option<String>,
     /// Default print profile for `build` (a file in profiles/), e.g. "gutterfold".
     #[serde(default)]
     pub profile: Option<String>,

@@ -4,6 +4,7 @@
 
 mod layer;
 mod plan;
+pub mod revision;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -96,8 +97,20 @@ pub(crate) fn comp_diag(game: &Game, comp: &Component, d: Diagnostic) -> Diagnos
 }
 
 /// The `face` value templates see: trim size, bleed, shape, side and the SVG
-/// root's size and viewBox (origin at the trim's top-left corner, in mm).
+/// root's size and viewBox (origin at the trim's top-left corner, in mm); a
+/// part's face also its `revision` ([`part_face`]).
 pub fn face_value(comp: &Component, shape: Shape, side: Side) -> Value {
+    Value::from(face_map(comp, shape, side))
+}
+
+/// The `face` value of a part's side: [`face_value`] and the part's `revision`.
+fn part_face(comp: &Component, p: &FacePlan, side: Side) -> Value {
+    let mut m = face_map(comp, p.shape, side);
+    m.insert("revision", Value::from(p.revision));
+    Value::from(m)
+}
+
+fn face_map(comp: &Component, shape: Shape, side: Side) -> BTreeMap<&'static str, Value> {
     let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
     let mut m: BTreeMap<&str, Value> = BTreeMap::new();
     m.insert("width", Value::from(w));
@@ -121,7 +134,7 @@ pub fn face_value(comp: &Component, shape: Shape, side: Side) -> Value {
     m.insert("panels", Value::from(comp.panels));
     m.insert("panel_width", Value::from(w / comp.panels as f64));
     m.insert("component", Value::from(comp.id()));
-    Value::from(m)
+    m
 }
 
 impl Renderer<'_> {
@@ -187,7 +200,7 @@ impl Renderer<'_> {
         side: Side,
     ) -> Reported<Option<String>> {
         let mut c = ctx.clone();
-        c.insert("face".into(), face_value(comp, p.shape, side));
+        c.insert("face".into(), part_face(comp, p, side));
         self.render_template(comp, name, c, Some(&p.label))
     }
 
@@ -420,7 +433,7 @@ impl Renderer<'_> {
         let p = plans.get(index)?;
         let name = self.template(comp, side)?.ok()?;
         let mut ctx = self.face_context(comp, index, p);
-        ctx.insert("face".into(), face_value(comp, p.shape, side));
+        ctx.insert("face".into(), part_face(comp, p, side));
         let (_, spans) = self
             .tpl
             .env

@@ -30,6 +30,10 @@ pub struct FacePlan {
     /// For messages: `contract #12`, `city `seattle` goods 2`.
     pub label: String,
     pub shape: Shape,
+    /// The part's revision, `face.revision` in its templates: 1 for its first
+    /// printed version, one more for each print record in which its face changed
+    /// ([`super::revision`]).
+    pub revision: u32,
 }
 
 /// One face before its quantity and shape are known.
@@ -87,6 +91,7 @@ pub fn plan(
                 copy: None,
                 label: unit.label,
                 shape,
+                revision: 1,
             }),
             Some(n) => out.extend((1..=n).map(|k| FacePlan {
                 row: unit.row,
@@ -95,6 +100,7 @@ pub fn plan(
                 copy: Some(k),
                 label: format!("{} copy {k}", unit.label),
                 shape,
+                revision: 1,
             })),
         }
         if total > MAX_PARTS {

@@ -25,6 +25,7 @@ mod pdf_text;
 mod performance;
 mod print;
 mod print_color;
+mod prints;
 mod profiles;
 mod reference;
 mod repeats;

@@ -677,9 +677,19 @@ fn check_build(out: &Path, duplex_files: bool) -> Report {
 
 /// [`check_build`] for a printer that leaves `margin` mm blank.
 fn check_build_at(out: &Path, duplex_files: bool, margin: f64) -> Report {
+    check_files_at(&home_pdfs(out), out, duplex_files, margin)
+}
+
+/// Reads and checks the home PDFs `paths` (named relative to `out`).
+pub fn check_files(paths: &[PathBuf], out: &Path, duplex_files: bool) -> Report {
+    check_files_at(paths, out, duplex_files, MARGIN)
+}
+
+/// [`check_files`] for a printer that leaves `margin` mm blank.
+fn check_files_at(paths: &[PathBuf], out: &Path, duplex_files: bool, margin: f64) -> Report {
     let mut report = Report::default();
-    for path in home_pdfs(out) {
-        let mut pdf = read_pdf(&path);
+    for path in paths {
+        let mut pdf = read_pdf(path);
         for page in &mut pdf.pages {
             page.margin = margin;
         }
@@ -715,7 +725,7 @@ fn check_build_at(out: &Path, duplex_files: bool, margin: f64) -> Report {
     report
 }
 
-fn assert_clean(what: &str, report: &Report) {
+pub fn assert_clean(what: &str, report: &Report) {
     eprintln!(
         "{what}: {} pages, {} words, {} lines, {} cuts, {} chit cut lines, {} duplex pairs, {} problems",
         report.pages,

@@ -29,6 +29,7 @@ const state = {
   view: 'faces',
   set: '',
   side: '',
+  changed: false, // only the faces changed since the last print record
   q: '',
   selected: null,
   zoom: store.get('zoom', 2.6),
@@ -313,12 +314,25 @@ function fillFace(fig, f, how) {
 function matches(f) {
   if (state.set && f.set !== state.set) return false;
   if (state.side && f.side !== state.side) return false;
+  if (state.changed && !f.changed) return false;
   return true;
+}
+
+/** The "changed since print N" filter: shown when the game has a print record. */
+function renderChangedFilter() {
+  const g = game();
+  const faces = g ? [...g.faces.values()] : [];
+  const since = faces.find((f) => f.since != null);
+  const b = $('#changed');
+  b.hidden = !since;
+  if (!since) { state.changed = false; b.setAttribute('aria-pressed', 'false'); return; }
+  b.textContent = `Changed since print ${since.since} (${faces.filter((f) => f.changed).length})`;
 }
 
 function applyFilter() {
   const g = game();
   if (!g) return;
+  renderChangedFilter();
   const words = state.q.toLowerCase().split(/\s+/).filter(Boolean);
   let shown = 0;
   for (const [id, fig] of figures) {
@@ -474,6 +488,8 @@ function renderDetail(before) {
   fact('Size', `${fmt(f.trim_mm[0])} × ${fmt(f.trim_mm[1])} mm, bleed ${fmt(f.bleed_mm)} mm (${fmt(full[0])} × ${fmt(full[1])} mm)`);
   fact('Shape', f.shape);
   fact('Copies', String(f.copies));
+  fact('Revision', `r${f.revision}`);
+  if (f.since != null) fact(`Since print ${f.since}`, f.changed || 'unchanged');
   const prints = el('span');
   if (f.prints.length === 0) prints.append('—');
   f.prints.forEach((p, i) => {
@@ -633,6 +649,11 @@ function init() {
     };
   }
   $('#set').onchange = (e) => { state.set = e.target.value; applyFilter(); };
+  $('#changed').onclick = (e) => {
+    state.changed = !state.changed;
+    e.target.setAttribute('aria-pressed', String(state.changed));
+    applyFilter();
+  };
   $('#q').oninput = (e) => { state.q = e.target.value; applyFilter(); };
   const zoom = $('#zoom');
   zoom.value = state.zoom;
