@@ -833,7 +833,9 @@ fn font_spec(kwargs: &Kwargs) -> Result<FontSpec, Error> {
 fn text_err(e: TextError) -> Error {
     match e {
         TextError::OutOfFuel => Error::new(ErrorKind::OutOfFuel, e.to_string()),
-        e => Error::new(ErrorKind::InvalidOperation, e.to_string()),
+        // The error itself goes along, for a caller that can point at its cause
+        // (an unknown icon at the data cell that names it).
+        e => Error::new(ErrorKind::InvalidOperation, e.to_string()).with_source(e),
     }
 }
 

@@ -224,25 +224,12 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
 
 /// The options for one game: its own default profile (`[game] profile`) unless
 /// `--profile` names one, and the output folder's absolute location.
-fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnostic> {
+fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<Diagnostic>> {
     let mut opts = plan.opts.clone();
-    let profile_id = args
-        .profile
-        .clone()
-        .or_else(|| cardstock::model::default_profile(&plan.project, id))
-        .unwrap_or_else(|| "home".into());
-    opts.profile = cardstock::profile::load(&plan.project, &profile_id).map_err(|d| {
-        // A profile game.toml names: the error points at that line.
-        match cardstock::profile::named_in_game(&plan.project, id) {
-            Some((file, span)) if d.file.is_none() && args.profile.is_none() => {
-                d.at(file, Some(span))
-            }
-            _ => d,
-        }
-    })?;
+    opts.profile = cardstock::profile::for_game(&plan.project, id, args.profile.as_deref())?;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = match &args.base_url {
-        Some(u) => format!("{}/{id}", base_url(u)?),
+        Some(u) => format!("{}/{id}", base_url(u).map_err(|d| vec![d])?),
         None => file_url(&abs_out.join(id)),
     };
     Ok(opts)
@@ -253,6 +240,8 @@ fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnosti
 pub struct Writer<'a> {
     out: &'a Path,
     lock: std::sync::Mutex<Option<output::Lock>>,
+    /// The progress bar on the terminal, cleared while a note is printed.
+    bar: Option<indicatif::ProgressBar>,
 }
 
 impl<'a> Writer<'a> {
@@ -261,6 +250,15 @@ impl<'a> Writer<'a> {
         Writer {
             out,
             lock: std::sync::Mutex::new(None),
+            bar: None,
+        }
+    }
+
+    /// The same, printing its notes around `bar` rather than through it.
+    pub fn with_bar(out: &'a Path, bar: &indicatif::ProgressBar) -> Self {
+        Writer {
+            bar: Some(bar.clone()),
+            ..Writer::new(out)
         }
     }
 
@@ -272,10 +270,14 @@ impl<'a> Writer<'a> {
             let out = self.out;
             *held = Some(
                 output::lock(out, || {
-                    eprintln!(
-                        "waiting for another cardstock build writing into {}",
+                    let note = format!(
+                        "waiting for another cardstock build writing into {}\n",
                         out.display()
-                    )
+                    );
+                    match &self.bar {
+                        Some(bar) => bar.suspend(|| super::tell(&note)),
+                        None => super::tell(&note),
+                    }
                 })
                 .map_err(fail)?,
             );
@@ -296,7 +298,7 @@ pub struct Report {
 impl Report {
     /// Prints the report and returns the build.
     pub fn print(self) -> Built {
-        eprint!("{}", self.err);
+        super::tell(&self.err);
         super::say(&self.out);
         self.built
     }
@@ -319,8 +321,9 @@ pub fn build_game(
     };
     let opts = match game_options(plan, args, id) {
         Ok(o) => o,
-        Err(d) => {
-            report.built.diags.push(d.with("game", id));
+        Err(ds) => {
+            let ds = ds.into_iter().map(|d| d.with("game", id));
+            report.built.diags.extend(ds);
             return report;
         }
     };
@@ -384,7 +387,7 @@ pub fn run(args: &Args) -> i32 {
         Err(d) => return super::finish(d, &(), false),
     };
     let bar = super::progress(plan.games.len() as u64);
-    let writer = Writer::new(&plan.out);
+    let writer = Writer::with_bar(&plan.out, &bar);
     let jobs: Vec<_> = plan
         .games
         .iter()

@@ -118,15 +118,8 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
         missing: None,
     };
     if let Some(expr) = undefined_expression(&detail) {
-        out.message = if expression {
-            format!("the expression uses `{expr}`, which the data does not have")
-        } else {
-            format!("template uses `{expr}`, which the data does not have")
-        };
-        out.span = find_near(source, &expr, range.as_ref()).or(at);
-        out.hint = missing_hint(&expr, known.ctx);
-        out.missing = Some(expr);
-        return out;
+        let near = find_near(source, &expr, range.as_ref()).or(at);
+        return missing(&expr, near, known, expression);
     }
     match e.kind() {
         ErrorKind::UndefinedError => {
@@ -228,6 +221,59 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
         _ => {}
     }
     out
+}
+
+/// A value `expr` (`rules.buying`) that the data does not have, used at `span`.
+pub fn missing(
+    expr: &str,
+    span: Option<Range<usize>>,
+    known: Known,
+    expression: bool,
+) -> Explained {
+    Explained {
+        message: if expression {
+            format!("the expression uses `{expr}`, which the data does not have")
+        } else {
+            format!("template uses `{expr}`, which the data does not have")
+        },
+        span,
+        hint: missing_hint(expr, known.ctx),
+        missing: Some(expr.to_string()),
+    }
+}
+
+/// The first of `names` (dotted names an expression reads: `rules.clue_token`)
+/// that is not in `ctx`, with where it is in `source`: what made an expression
+/// give no value at all.
+pub fn first_undefined(
+    source: &str,
+    names: impl IntoIterator<Item = String>,
+    ctx: &BTreeMap<String, Value>,
+) -> Option<(String, Option<Range<usize>>)> {
+    // The shortest part of `name` that is missing: `rules.x` of `rules.x.y`.
+    let missing_part = |name: &str| -> Option<String> {
+        let parts: Vec<&str> = name.split('.').collect();
+        let mut v = match ctx.get(parts[0]) {
+            Some(v) => v.clone(),
+            None => return Some(parts[0].to_string()),
+        };
+        for (k, p) in parts.iter().enumerate().skip(1) {
+            match v.get_attr(p) {
+                Ok(x) if !x.is_undefined() => v = x,
+                _ => return Some(parts[..=k].join(".")),
+            }
+        }
+        None
+    };
+    let mut found: Vec<(Option<usize>, String)> = names
+        .into_iter()
+        .filter_map(|n| missing_part(&n))
+        .map(|n| (source.find(n.as_str()), n))
+        .collect();
+    found.sort();
+    let (at, name) = found.into_iter().next()?;
+    let span = at.map(|i| i..i + name.len());
+    Some((name, span))
 }
 
 /// The expression minijinja names as undefined: "`rules.buying` is undefined",
