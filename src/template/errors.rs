@@ -103,10 +103,11 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
     let at = range
         .clone()
         .or_else(|| e.line().and_then(|l| line_span(source, l)));
-    let detail = e
-        .detail()
-        .map(String::from)
-        .unwrap_or_else(|| e.kind().to_string());
+    let detail = plain_types(
+        &e.detail()
+            .map(String::from)
+            .unwrap_or_else(|| e.kind().to_string()),
+    );
     let mut out = Explained {
         message: if expression {
             format!("expression failed: {detail}")
@@ -221,6 +222,41 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
         _ => {}
     }
     out
+}
+
+/// `detail` with Rust's type names in a designer's words, outside backticks:
+/// "cannot convert string to f64" is "cannot convert text to a number".
+pub fn plain_types(detail: &str) -> String {
+    let mut out = String::new();
+    for (k, part) in detail.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        if k % 2 == 1 {
+            out.push_str(part); // quoted: a name of the data, as written
+            continue;
+        }
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            out.push_str(match word.as_str() {
+                "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
+                | "u128" | "usize" => "a whole number",
+                "f32" | "f64" => "a number",
+                w => w,
+            });
+            word.clear();
+        };
+        for c in part.chars() {
+            if c.is_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+    }
+    out.replace("cannot convert string to", "cannot convert text to")
 }
 
 /// A value `expr` (`rules.buying`) that the data does not have, used at `span`.
@@ -545,6 +581,18 @@ mod tests {
         );
         let u = unclosed_block("{# {% if %} #}{% set s %}x").unwrap();
         assert_eq!((u.tag.as_str(), u.line), ("set", 1));
+    }
+
+    #[test]
+    fn rust_types_in_plain_words() {
+        assert_eq!(
+            plain_types("cannot convert string to f64"),
+            "cannot convert text to a number"
+        );
+        assert_eq!(
+            plain_types("cannot convert string to isize (`row.u32` is text)"),
+            "cannot convert text to a whole number (`row.u32` is text)"
+        );
     }
 
     #[test]
