@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::eval::{eval, row_value, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
@@ -150,11 +150,7 @@ fn check_ids(game: &Game) -> Vec<Diagnostic> {
 /// expression over `rules` and `game` (`contracts = "rules.deck_size"`, so a deck
 /// size is written once), evaluated with `base`. A count that is not a whole
 /// number from 0 up is an error at its value.
-pub fn rule_counts(
-    game: &Game,
-    tpl: &Templates,
-    base: &Context,
-) -> (Vec<(Spanned<String>, Spanned<i64>)>, Vec<Diagnostic>) {
+pub fn rule_counts(game: &Game, tpl: &Templates, base: &Context) -> Reported<Vec<RuleCount>> {
     let mut counts = Vec::new();
     let mut diags = Vec::new();
     for (name, value) in &game.contents {
@@ -194,14 +190,18 @@ pub fn rule_counts(
             Err(d) => diags.push(d.with("component", id.clone())),
         }
     }
-    (counts, diags)
+    Reported::new(counts, diags)
 }
+
+/// One `[contents]` count, evaluated: the component id (at its key) and the
+/// count (at its value).
+pub type RuleCount = (Spanned<String>, Spanned<i64>);
 
 /// `[contents]` counts (the rulebook's, from [`rule_counts`]) against what the
 /// build would print; `counts` maps component id to printed parts.
 pub fn check_contents(
     game: &Game,
-    expected: &[(Spanned<String>, Spanned<i64>)],
+    expected: &[RuleCount],
     counts: &BTreeMap<String, u64>,
 ) -> Vec<Diagnostic> {
     let mut diags = Vec::new();

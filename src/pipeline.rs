@@ -135,8 +135,7 @@ fn check(
 ) -> Vec<Vec<FacePlan>> {
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
-    let (expected, contents) = rule_counts(game, tpl, base);
-    built.diags.extend(contents);
+    let expected = built.take(rule_counts(game, tpl, base));
     for comp in &game.components {
         let planned = render::plan(game, tpl, base, comp);
         let complete = !planned.diags.has_errors()

@@ -276,23 +276,15 @@ pub(crate) fn diagnostic(rel: &Path, game: &str, p: &Problem) -> Diagnostic {
 /// serde's message in plain words: what was expected and what was found, with
 /// no Rust type names.
 pub fn plain(msg: &str) -> String {
-    if let Some(rest) = msg.strip_prefix("invalid type: ") {
-        if let Some((found, expected)) = rest.rsplit_once(", expected ") {
-            return format!(
-                "{} is expected here, not {}",
-                expected_words(expected),
-                found_words(found)
-            );
-        }
-    }
-    if let Some(rest) = msg.strip_prefix("invalid value: ") {
-        if let Some((found, expected)) = rest.rsplit_once(", expected ") {
-            return format!(
-                "{} is expected here, not {}",
-                expected_words(expected),
-                found_words(found)
-            );
-        }
+    let wrong = msg
+        .strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "));
+    if let Some((found, expected)) = wrong.and_then(|rest| rest.rsplit_once(", expected ")) {
+        return format!(
+            "{} is expected here, not {}",
+            expected_words(expected),
+            found_words(found)
+        );
     }
     if let Some(rest) = msg.strip_prefix("invalid length ") {
         if let Some((n, expected)) = rest.split_once(", expected ") {

@@ -166,7 +166,7 @@ fn a_renamed_column_and_a_missing_icon_in_a_workbook_are_named_at_their_cells() 
         "{% import \"common/text.svg\" as text %}\n{% block body %}",
     );
 
-    // The column `suit` renamed `colour`: one error, at the header cell.
+    // The column `suit` renamed `suits`: one error, at the header cell.
     cards_with_text_xlsx(&data.join("cards.xlsx"), "suits");
     let o = run(tmp.path(), &["build"]);
     let (_, stderr) = texts(&o);
