@@ -79,15 +79,18 @@ impl FilePattern {
         let mut parts = Vec::new();
         let mut rest = 0;
         while let Some(open) = text[rest..].find('{').map(|i| rest + i) {
-            let Some(close) = text[open..].find('}').map(|i| open + i) else {
+            let close = text[open..].find('}').map(|i| open + i);
+            // `{id-{side}`: the first brace closes nowhere.
+            let next_open = text[open + 1..].find('{').map(|i| open + 1 + i);
+            let Some(close) = close.filter(|c| next_open.is_none_or(|n| n > *c)) else {
                 return Err(pattern.error(
                     format!("the profile path `{text}` has a `{{` that is never closed"),
-                    Some(open..text.len()),
+                    Some(open..next_open.unwrap_or(text.len())),
                     "write placeholders as `{component}`, `{number}`, `{side}`, `{id}` or `{<field of the row>}`",
                 ));
             };
             let name = text[open + 1..close].trim();
-            if name.is_empty() || name.contains('{') {
+            if name.is_empty() {
                 return Err(pattern.error(
                     format!("the profile path `{text}` has an empty placeholder"),
                     Some(open..close + 1),
@@ -254,10 +257,10 @@ mod tests {
 
     #[test]
     fn bad_patterns() {
-        let at = Some((PathBuf::from("profiles/x.toml"), 10..30));
+        let at = Some((PathBuf::from("profiles/x.toml"), 10..26));
         let e = FilePattern::parse("{id-{side}.png", at.clone()).unwrap_err();
         assert!(e.message.contains("never closed"), "{}", e.message);
-        assert_eq!(e.span, Some(11..25));
+        assert_eq!(e.span, Some(11..15), "at `{{id-`");
         let e = FilePattern::parse("{}.png", None).unwrap_err();
         assert!(e.message.contains("empty placeholder"));
         for leaves in ["/{id}.png", "../{id}.png", "a//{id}.png", "a\\{id}.png"] {
