@@ -337,6 +337,27 @@ impl Table {
         fields
     }
 
+    /// For a field no row of a CSV file or sheet has: where the header cell with
+    /// the nearest name is, "`color` is column C of the header row (sheet card,
+    /// row 1) of data/g/cards.xlsx".
+    pub fn header_cell_near(&self, field: &str) -> Option<String> {
+        let header = self.header.as_ref()?;
+        if self.fields().contains(field) {
+            return None;
+        }
+        let near = crate::diag::did_you_mean(field, header.iter().map(|c| c.field.as_str()))?;
+        let cell = header.iter().find(|c| c.field == near)?;
+        let row = match &self.sheet {
+            Some((sheet, line)) => format!("sheet {sheet}, row {line}"),
+            None => "row 1".to_string(),
+        };
+        Some(format!(
+            "`{near}` is column {} of the header row ({row}) of {}",
+            column_name(cell.column),
+            self.file.display()
+        ))
+    }
+
     /// When the table has rows and none of them has `field` (a column renamed in
     /// the spreadsheet, a key misspelt in every row): one error for the whole
     /// table, rather than one per row, saying what `reader` needed it. In a CSV

@@ -218,11 +218,30 @@ impl Renderer<'_> {
                         render_error(self.tpl, self.project, &self.game.file, name, &c, &e),
                     )),
                 };
+                let d = self.header_note(comp, d);
                 diags.push(d.with("template", format!("templates/{name}")));
                 None
             }
         };
         Reported::new(svg, diags)
+    }
+
+    /// For a row field a template uses and a spreadsheet table lacks (`row.colour`
+    /// where the header says `color`): where the nearest column's header is.
+    fn header_note(&self, comp: &Component, d: Diagnostic) -> Diagnostic {
+        let field = d
+            .message
+            .strip_prefix("template uses `row.")
+            .and_then(|m| m.split(['`', '.']).next());
+        let table = comp
+            .def
+            .table
+            .as_ref()
+            .and_then(|t| self.game.tables.get(t.get_ref()));
+        match field.zip(table).and_then(|(f, t)| t.header_cell_near(f)) {
+            Some(place) => d.with("column", place),
+            None => d,
+        }
     }
 
     /// When rendering failed on an icon that does not exist and the face's row
