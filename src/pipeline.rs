@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::check::{check_asserts, check_contents, check_structure};
+use crate::check::{check_asserts, check_contents, check_structure, rule_counts};
 use crate::diag::{Diagnostics, Reported};
 use crate::eval::{apply_derives, base_context, build_network, Context};
 use crate::export::png::PngCache;
@@ -42,6 +42,8 @@ pub struct Built {
     pub pages: usize,
     /// The game's name, once its `game.toml` has loaded.
     pub name: Option<String>,
+    /// Its `[game] description`, if it has one.
+    pub description: Option<String>,
     /// Wall time of each stage, in order (`--timings`).
     pub timings: Vec<(&'static str, Duration)>,
     /// The `[[assert]]` checks that ran.
@@ -108,6 +110,7 @@ fn load(
     built.time("load", start);
     let game = game?;
     built.name = Some(game.meta.name.clone());
+    built.description = game.meta.description.clone();
     Some((game, tpl))
 }
 
@@ -139,6 +142,7 @@ fn check(
 ) -> Vec<Vec<FacePlan>> {
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
+    let expected = built.take(rule_counts(game, tpl, base));
     for comp in &game.components {
         let planned = render::plan(game, tpl, base, comp);
         let complete = !planned.diags.has_errors()
@@ -158,15 +162,14 @@ fn check(
             kind: comp.kind,
             faces: p.len(),
             parts,
-            expected: game
-                .contents
+            expected: expected
                 .iter()
                 .find(|(n, _)| n.get_ref() == comp.id())
                 .map(|(_, e)| *e.get_ref()),
         });
         plans.push(p);
     }
-    built.diags.extend(check_contents(game, &counts));
+    built.diags.extend(check_contents(game, &expected, &counts));
     built
         .diags
         .extend(crate::literals::check(game, project, tpl));

@@ -352,23 +352,12 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         pictures: HashMap::new(),
         press: None,
     };
-    let profile_id = opts
-        .profile
-        .clone()
-        .or_else(|| crate::model::default_profile(project, id))
-        .unwrap_or_else(|| "home".into());
-    let profile = match crate::profile::load(project, &profile_id) {
+    let profile = match crate::profile::for_game(project, id, opts.profile.as_deref()) {
         Ok(p) => p,
-        Err(d) => {
-            let d = match crate::profile::named_in_game(project, id) {
-                Some((file, span)) if d.file.is_none() && opts.profile.is_none() => {
-                    d.at(file, Some(span))
-                }
-                _ => d,
-            };
-            let mut ds = Diagnostics::default();
-            ds.push(d.with("game", id));
-            preview.diagnostics = diags(project, ds);
+        Err(ds) => {
+            let mut all = Diagnostics::default();
+            all.extend(ds.into_iter().map(|d| d.with("game", id)));
+            preview.diagnostics = diags(project, all);
             return preview;
         }
     };
@@ -644,7 +633,7 @@ fn read(
                     set: comp.id().to_string(),
                     set_name: comp.name(),
                     side,
-                    label: s.plan.label.clone(),
+                    label: s.plan.name.clone(),
                     data: data.clone(),
                     item: item.clone(),
                     source: source.clone(),

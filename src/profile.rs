@@ -9,10 +9,15 @@ use serde::Deserialize;
 
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::model::layout::Request;
-use crate::model::load::{file_error, toml_error, Shop};
+use crate::model::load::{file_error, Shop};
+use crate::model::toml_problems;
 use crate::model::{Kind, LayoutDef, Size};
 use crate::project::{Project, MAX_PROFILE_BYTES};
 use crate::units::parse_length;
+
+pub mod pattern;
+
+pub use pattern::FilePattern;
 
 /// What a profile writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +117,7 @@ struct Head {
     #[serde(default)]
     safe: Option<toml::Spanned<String>>,
     #[serde(default)]
-    path: Option<String>,
+    path: Option<toml::Spanned<String>>,
     #[serde(default)]
     order: Option<toml::Spanned<String>>,
     #[serde(default)]
@@ -147,8 +152,9 @@ pub struct Profile {
     pub dpi: f64,
     /// Safe zone inside the trim, in mm (preflight warns about text outside it).
     pub safe: f64,
-    /// File name pattern for per-face files: `{component}`, `{number}`, `{side}`.
-    pub path: String,
+    /// File name pattern for per-face files: `{component}`, `{number}`, `{side}`,
+    /// `{id}` and the fields of a face's row.
+    pub path: FilePattern,
     /// Face PDFs: back before front.
     pub back_first: bool,
     /// How PNG files store colour (`color = "rgb"` for a shop that refuses an
@@ -181,7 +187,7 @@ impl Profile {
             output: Output::Sheets,
             dpi: 300.0,
             safe: 3.0,
-            path: "{component}/{number}-{side}.png".into(),
+            path: FilePattern::default_pattern(),
             back_first: false,
             color: PngColor::Rgba,
             sizes: BTreeMap::new(),
@@ -214,6 +220,15 @@ impl Profile {
     }
 }
 
+/// The keys of a profile file, from its serde schema: `("", [profile], [sizes])`
+/// and `("profile", keys of [profile])` (the reference documents each).
+pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
+    vec![
+        ("", crate::model::schema::fields::<File>()),
+        ("profile", crate::model::schema::fields::<Head>()),
+    ]
+}
+
 /// Every profile id in `profiles/`, sorted.
 pub fn available(project: &Project) -> Vec<String> {
     project
@@ -243,8 +258,32 @@ pub fn named_in_game(project: &Project, game: &str) -> Option<(PathBuf, std::ops
     Some((file, parsed.game.profile?.span()))
 }
 
+/// The profile a build of `game` uses: `asked` (`--profile`), else the game's
+/// `[game] profile`, else `home`. A profile the game names that does not exist
+/// is an error at that line of its `game.toml`.
+pub fn for_game(
+    project: &Project,
+    game: &str,
+    asked: Option<&str>,
+) -> Result<Profile, Vec<Diagnostic>> {
+    let id = asked
+        .map(String::from)
+        .or_else(|| crate::model::default_profile(project, game))
+        .unwrap_or_else(|| "home".into());
+    load(project, &id).map_err(|ds| {
+        let named = named_in_game(project, game).filter(|_| asked.is_none());
+        ds.into_iter()
+            .map(|d| match &named {
+                Some((file, span)) if d.file.is_none() => d.at(file, Some(span.clone())),
+                _ => d,
+            })
+            .collect()
+    })
+}
+
 /// Loads `profiles/<id>.toml` (`home` falls back to the built-in default).
-pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
+/// Every problem of the file is an error (a file with several says them all).
+pub fn load(project: &Project, id: &str) -> Result<Profile, Vec<Diagnostic>> {
     let rel = PathBuf::from("profiles").join(format!("{id}.toml"));
     let missing = match crate::project::check_name(id) {
         Err(_) => true,
@@ -269,13 +308,27 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             Some(m) => format!("did you mean `{m}`?"),
             None => format!("profiles: {} (files in profiles/)", ids.join(", ")),
         };
-        return Err(Diagnostic::error(format!("there is no print profile `{id}`")).hint(hint));
+        return Err(vec![Diagnostic::error(format!(
+            "there is no print profile `{id}`"
+        ))
+        .hint(hint)]);
     }
     let text = project
         .read_text(&rel, MAX_PROFILE_BYTES)
-        .map_err(|e| file_error(&e))?;
-    let file: File = toml::from_str(&text).map_err(|e| toml_error(&rel, id, &e))?;
-    let at = |d: Diagnostic, span| d.at(&rel, Some(span)).with("profile", id);
+        .map_err(|e| vec![file_error(&e)])?;
+    let file: File = toml_problems::parse(&text, &keys()).map_err(|e| {
+        e.problems
+            .iter()
+            .map(|p| toml_problems::diagnostic(&rel, id, p).with("profile", id))
+            .collect::<Vec<_>>()
+    })?;
+    from_file(file, id, &rel).map_err(|d| vec![d])
+}
+
+/// A profile from its file's values, each checked (the first problem is an error
+/// at its value).
+fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
+    let at = |d: Diagnostic, span| d.at(rel, Some(span)).with("profile", id);
     let output = Output::parse(file.profile.output.get_ref()).ok_or_else(|| {
         at(
             Diagnostic::error(format!(
@@ -372,6 +425,11 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             .hint("print shops ask for 300 dpi"))
         }
     };
+    let path = match &file.profile.path {
+        None => FilePattern::default_pattern(),
+        Some(p) => FilePattern::parse(p.get_ref(), Some((rel.to_path_buf(), p.span())))
+            .map_err(|d| d.with("profile", id))?,
+    };
     let mut sizes = BTreeMap::new();
     for (name, v) in &file.sizes {
         let [w, h] = v.get_ref();
@@ -414,10 +472,7 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
         output,
         dpi,
         safe,
-        path: file
-            .profile
-            .path
-            .unwrap_or_else(|| "{component}/{number}-{side}.png".into()),
+        path,
         back_first,
         color,
         sizes,

@@ -228,33 +228,20 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
 
 /// The options for one game: its own default profile (`[game] profile`) unless
 /// `--profile` names one, and the output folder's absolute location.
-pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnostic> {
+pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<Diagnostic>> {
     let mut opts = plan.opts.clone();
-    let profile_id = args
-        .profile
-        .clone()
-        .or_else(|| cardstock::model::default_profile(&plan.project, id))
-        .unwrap_or_else(|| "home".into());
-    opts.profile = cardstock::profile::load(&plan.project, &profile_id).map_err(|d| {
-        // A profile game.toml names: the error points at that line.
-        match cardstock::profile::named_in_game(&plan.project, id) {
-            Some((file, span)) if d.file.is_none() && args.profile.is_none() => {
-                d.at(file, Some(span))
-            }
-            _ => d,
-        }
-    })?;
+    opts.profile = cardstock::profile::for_game(&plan.project, id, args.profile.as_deref())?;
     if args.proof && opts.profile.print.is_none() {
-        return Err(Diagnostic::error(format!(
+        return Err(vec![Diagnostic::error(format!(
             "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
             opts.profile.id
         ))
-        .hint("use a CMYK profile: --profile drivethrucards or --profile offset"));
+        .hint("use a CMYK profile: --profile drivethrucards or --profile offset")]);
     }
     opts.proof = args.proof;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = match &args.base_url {
-        Some(u) => format!("{}/{id}", base_url(u)?),
+        Some(u) => format!("{}/{id}", base_url(u).map_err(|d| vec![d])?),
         None => file_url(&abs_out.join(id)),
     };
     Ok(opts)
@@ -265,6 +252,8 @@ pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagn
 pub struct Writer<'a> {
     out: &'a Path,
     lock: std::sync::Mutex<Option<output::Lock>>,
+    /// The progress bar on the terminal, cleared while a note is printed.
+    bar: Option<indicatif::ProgressBar>,
 }
 
 impl<'a> Writer<'a> {
@@ -273,6 +262,15 @@ impl<'a> Writer<'a> {
         Writer {
             out,
             lock: std::sync::Mutex::new(None),
+            bar: None,
+        }
+    }
+
+    /// The same, printing its notes around `bar` rather than through it.
+    pub fn with_bar(out: &'a Path, bar: &indicatif::ProgressBar) -> Self {
+        Writer {
+            bar: Some(bar.clone()),
+            ..Writer::new(out)
         }
     }
 
@@ -301,10 +299,14 @@ impl<'a> Writer<'a> {
             let out = self.out;
             *held = Some(
                 output::lock(out, || {
-                    eprintln!(
-                        "waiting for another cardstock build writing into {}",
+                    let note = format!(
+                        "waiting for another cardstock build writing into {}\n",
                         out.display()
-                    )
+                    );
+                    match &self.bar {
+                        Some(bar) => bar.suspend(|| super::tell(&note)),
+                        None => super::tell(&note),
+                    }
                 })
                 .map_err(fail)?,
             );
@@ -325,7 +327,7 @@ pub struct Report {
 impl Report {
     /// Prints the report and returns the build.
     pub fn print(self) -> Built {
-        eprint!("{}", self.err);
+        super::tell(&self.err);
         super::say(&self.out);
         self.built
     }
@@ -348,8 +350,9 @@ pub fn build_game(
     };
     let opts = match game_options(plan, args, id) {
         Ok(o) => o,
-        Err(d) => {
-            report.built.diags.push(d.with("game", id));
+        Err(ds) => {
+            let ds = ds.into_iter().map(|d| d.with("game", id));
+            report.built.diags.extend(ds);
             return report;
         }
     };
@@ -413,7 +416,7 @@ pub fn run(args: &Args) -> i32 {
         Err(d) => return super::finish(d, &(), false),
     };
     let bar = super::progress(plan.games.len() as u64);
-    let writer = Writer::new(&plan.out);
+    let writer = Writer::with_bar(&plan.out, &bar);
     let jobs: Vec<_> = plan
         .games
         .iter()

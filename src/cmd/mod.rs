@@ -55,7 +55,9 @@ pub struct Common {
 impl Common {
     /// Finds the project, or prints why not (the caller exits with status 1).
     pub fn project_or_report(&self) -> Option<Found> {
-        self.project().map_err(|e| eprintln!("error: {e}")).ok()
+        self.project()
+            .map_err(|e| tell(&format!("error: {e}\n")))
+            .ok()
     }
 
     /// Finds the project.
@@ -110,10 +112,35 @@ pub fn progress(n: u64) -> indicatif::ProgressBar {
     bar
 }
 
-/// Writes to stdout, ignoring a closed pipe (`cardstock check | head` must not panic).
-pub fn say(text: &str) {
+/// Held while anything is printed: a text for stdout and one for stderr never
+/// mix, even from two threads into one pipe (`2>&1`). Each text is written whole
+/// and flushed before the next starts, so the two streams keep their order.
+static PRINTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Writes `text` whole to stdout or stderr under [`PRINTING`], ignoring a closed
+/// pipe (`cardstock check | head` must not panic).
+fn print(text: &str, to_stderr: bool) {
     use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _held = PRINTING.lock().unwrap_or_else(|p| p.into_inner());
+    if to_stderr {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(text.as_bytes());
+        let _ = err.flush();
+    } else {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+/// Writes to stdout (what a command made: summaries, tables).
+pub fn say(text: &str) {
+    print(text, false);
+}
+
+/// Writes to stderr (problems, warnings, waiting notes).
+pub fn tell(text: &str) {
+    print(text, true);
 }
 
 /// Prints diagnostics to stderr (with the source lines of the files read from
@@ -128,10 +155,7 @@ pub fn finish(
     }
     diags.sort();
     if !diags.items.is_empty() {
-        use std::io::Write;
-        let _ = std::io::stderr()
-            .lock()
-            .write_all(diags.render(sources).as_bytes());
+        tell(&diags.render(sources));
     }
     if diags.has_errors() {
         1

@@ -137,7 +137,7 @@ pub fn run(args: &Args) -> i32 {
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            super::tell(&format!("error: {e}\n"));
             1
         }
     }

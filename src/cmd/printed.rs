@@ -113,7 +113,13 @@ fn record(
     diags: &mut Diagnostics,
 ) -> Result<(), Diagnostic> {
     let project = &plan.project;
-    let mut opts = build::game_options(plan, bargs, id)?;
+    let mut opts = match build::game_options(plan, bargs, id) {
+        Ok(o) => o,
+        Err(ds) => {
+            diags.extend(ds.into_iter().map(|d| d.with("game", id)));
+            return Ok(());
+        }
+    };
     opts.encode = false;
     opts.spill_into = None;
     let listed = prints::list(project, id)?;

@@ -118,7 +118,13 @@ fn reprint(
     diags: &mut Diagnostics,
 ) -> Result<(), Diagnostic> {
     let project = &plan.project;
-    let mut opts = build::game_options(plan, bargs, id)?;
+    let mut opts = match build::game_options(plan, bargs, id) {
+        Ok(o) => o,
+        Err(ds) => {
+            diags.extend(ds.into_iter().map(|d| d.with("game", id)));
+            return Ok(());
+        }
+    };
     opts.reprint = true;
     let folder = opts.folder();
     let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));

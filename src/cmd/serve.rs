@@ -145,10 +145,10 @@ pub fn run(args: &Args) -> i32 {
         }
     };
     if !plan.ip.is_loopback() {
-        eprintln!(
-            "warning: listening on {}: every machine that can reach this address can read the preview",
+        super::tell(&format!(
+            "warning: listening on {}: every machine that can reach this address can read the preview\n",
             plan.ip
-        );
+        ));
     }
     let server = match Server::bind(SocketAddr::new(plan.ip, args.port)) {
         Ok(s) => s,
@@ -164,7 +164,7 @@ pub fn run(args: &Args) -> i32 {
         }
     };
     let Ok(addr) = server.local_addr() else {
-        eprintln!("error: the server has no IP address");
+        super::tell("error: the server has no IP address\n");
         return 1;
     };
     let hosts = Hosts::new(plan.ip, addr.port());
@@ -195,7 +195,7 @@ pub fn run(args: &Args) -> i32 {
     prerender(&shared, None);
     let answering = shared.clone();
     if let Err(e) = server.serve(move |rq| answer(&answering, rq)) {
-        eprintln!("error: cannot start the server: {e}");
+        super::tell(&format!("error: cannot start the server: {e}\n"));
         return 1;
     }
     // Listening on every address: the page opens on this machine's loopback one.
@@ -381,8 +381,7 @@ fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
         }
     }
     if !text.is_empty() {
-        use std::io::Write;
-        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        super::tell(&text);
     }
 }
 

@@ -362,11 +362,3 @@ fn will_draw<'s>(r: &Rendered, pdfs: impl IntoIterator<Item = &'s [Sheet]>) {
         r.store.will_use(faces);
     }
 }
-
-/// `{component}/{number}-{side}.png` with the values filled in.
-fn fill_path(pattern: &str, component: &str, number: usize, side: &str) -> String {
-    pattern
-        .replace("{component}", component)
-        .replace("{number}", &format!("{number:03}"))
-        .replace("{side}", side)
-}

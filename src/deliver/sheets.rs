@@ -210,7 +210,7 @@ impl Laid {
             // Pads also go 1-up at their own size, one page per sheet, for a copy shop.
             let pages: Vec<Sheet> = slots
                 .iter()
-                .map(|s| layout::one_up(s.front, comp.size, comp.bleed, &s.plan.label))
+                .map(|s| layout::one_up(s.front, comp.size, comp.bleed, &s.plan.name))
                 .collect();
             self.pads.push((
                 format!("{}-{}-pad-size", opts.stem(&game.id), comp.id()),

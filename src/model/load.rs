@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::schema::GameFile;
 use super::tables::Format;
+use super::toml_problems;
 use super::{Component, ComponentDef, Field, Game, Kind, Paper, Row, Size, Spanned, Table};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::project::{Project, MAX_DATA_BYTES};
@@ -45,37 +46,6 @@ pub(crate) fn file_error(e: &FileError) -> Diagnostic {
     Diagnostic::error(e.to_string())
         .at(e.path(), None)
         .hint(e.hint())
-}
-
-/// Turns a TOML/serde error into a diagnostic, with "did you mean" for unknown fields.
-pub(crate) fn toml_error(rel: &Path, game: &str, err: &toml::de::Error) -> Diagnostic {
-    let msg = err.message().trim().to_string();
-    let mut d = Diagnostic::error(first_line(&msg))
-        .at(rel, err.span())
-        .with("game", game);
-    if let Some(rest) = msg.strip_prefix("unknown field `") {
-        if let Some((word, tail)) = rest.split_once('`') {
-            let candidates: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
-            d = match did_you_mean(word, candidates.iter().copied()) {
-                Some(m) => d.hint(format!("did you mean `{m}`?")),
-                None => d.hint(format!(
-                    "remove it; known fields: {}",
-                    candidates.join(", ")
-                )),
-            };
-        }
-    } else if msg.starts_with("missing field") {
-        d = d.hint("add the field; see README.md for what each field means");
-    } else if msg.starts_with("invalid type") {
-        d = d.hint("check the value's type: strings need quotes, numbers and booleans do not");
-    } else {
-        d = d.hint("fix the TOML syntax at the caret");
-    }
-    d
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or(s).to_string()
 }
 
 /// `nan` and `inf` are valid TOML but never a count, cost or size: every one in
@@ -136,19 +106,22 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         Ok(t) => t,
         Err(e) => return Reported::new(None, [file_error(&e).with("game", id)]),
     };
-    let parsed: GameFile = match toml::from_str(&text) {
-        Ok(p) => p,
+    let (parsed, mut diags) = match toml_problems::parse::<GameFile>(&text, &super::keys()) {
+        Ok(p) => (p, Vec::new()),
         Err(e) => {
-            let mut d = toml_error(&file, id, &e);
-            if let (Some(span), true) = (e.span(), e.message().starts_with("unknown field")) {
-                if let Some(note) = captured_note(&text, &span) {
-                    d = d.with("note", note);
-                }
+            let diags: Vec<Diagnostic> = e
+                .problems
+                .iter()
+                .map(|p| schema_problem(&file, id, &text, p))
+                .collect();
+            match e.rest {
+                // Only keys were wrong: check the rest too, so a run says everything.
+                Some(rest) => (rest, diags),
+                None => return Reported::new(None, diags),
             }
-            return Reported::new(None, [d]);
         }
     };
-    let mut diags = non_finite_numbers(&file, id, &text);
+    diags.extend(non_finite_numbers(&file, id, &text));
     let before = diags.len();
     let (tables, read) = load_tables(project, &dir, id, &mut diags);
     let unparsed_data = diags[before..].iter().any(Diagnostic::is_error);
@@ -658,14 +631,17 @@ fn toml_tables(
             return Vec::new();
         }
     };
-    let parsed: TableFile = match toml::from_str(&text) {
+    let parsed: TableFile = match toml_problems::parse(&text, &[]) {
         Ok(p) => p,
         Err(e) => {
-            let mut d = toml_error(rel, game, &e);
-            if e.message().starts_with("invalid type") {
-                d = d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields");
-            }
-            diags.push(d);
+            diags.extend(e.problems.iter().map(|p| {
+                let d = toml_problems::diagnostic(rel, game, p);
+                if p.message.starts_with("invalid type") {
+                    d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields")
+                } else {
+                    d
+                }
+            }));
             return Vec::new();
         }
     };
@@ -679,6 +655,7 @@ fn toml_tables(
                 file: rel.to_path_buf(),
                 rows: rows.into_inner().into_iter().map(table_row).collect(),
                 sheet: None,
+                header: None,
             };
             (table, Some(span))
         })
@@ -875,6 +852,23 @@ pub fn captured_key(text: &str, expr: &str) -> Option<(String, String, Range<usi
                 .any(|(h, off)| h == array && *off < span.start)
         })
         .map(|(array, span)| (array, key.to_string(), span))
+}
+
+/// A problem of `game.toml` against its schema, with a note when an unknown key
+/// that is no typo follows a `[[...]]` header ([`captured_note`]).
+fn schema_problem(file: &Path, id: &str, text: &str, p: &toml_problems::Problem) -> Diagnostic {
+    let d = toml_problems::diagnostic(file, id, p);
+    let typo = d
+        .hint
+        .as_deref()
+        .is_some_and(|h| h.starts_with("did you mean"));
+    match (&p.span, p.message.starts_with("unknown field") && !typo) {
+        (Some(span), true) => match captured_note(text, span) {
+            Some(note) => d.with("note", note),
+            None => d,
+        },
+        _ => d,
+    }
 }
 
 /// For an unknown key in `game.toml`: when it follows a `[[...]]` header, a note

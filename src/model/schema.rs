@@ -13,7 +13,7 @@ pub(crate) struct GameFile {
     #[serde(default)]
     pub rules: Option<toml::Table>,
     #[serde(default)]
-    pub contents: std::collections::BTreeMap<Spanned<String>, Spanned<i64>>,
+    pub contents: std::collections::BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     pub component: Vec<Spanned<ComponentDef>>,
     #[serde(default)]
@@ -307,7 +307,7 @@ pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
 
 /// The field names serde's derive gives a struct: a deserializer that only
 /// records what `deserialize_struct` is asked for.
-fn fields<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+pub(crate) fn fields<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
     use serde::de::{self, Visitor};
 
     struct Fields<'a>(&'a mut &'static [&'static str]);

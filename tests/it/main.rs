@@ -10,6 +10,7 @@ mod drawing;
 
 mod black_pawn_trucking;
 mod errors;
+mod first_hour;
 mod fixtures;
 mod fonts;
 mod fuzz;
