@@ -114,6 +114,36 @@ pub struct Profile {
     /// The edge of the paper a home printer leaves blank, in mm (`printer_margin`,
     /// default 4.2 mm): sheets keep every mark and label inside it.
     pub printer_margin: f64,
+    /// The least text sizes preflight lets through (6 pt, light text on colour
+    /// 7 pt), and whether a smaller text is a warning (the default) or an error.
+    pub small_text: SmallText,
+}
+
+/// The least text sizes preflight lets through (`preflight::text_size`), and
+/// what a smaller text is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SmallText {
+    /// Least size of dark text, in points (6 pt: the smallest type most players
+    /// read at arm's length on a table).
+    pub min_pt: f64,
+    /// Least size of light text (relative luminance of its fill at least
+    /// [`SmallText::light`]), in points.
+    pub min_light_pt: f64,
+    /// The relative luminance (0 black, 1 white) from which a fill counts as light.
+    pub light: f64,
+    /// A warning (the default) or an error that stops the build.
+    pub severity: crate::model::Severity,
+}
+
+impl Default for SmallText {
+    fn default() -> Self {
+        SmallText {
+            min_pt: 6.0,
+            min_light_pt: 7.0,
+            light: 0.5,
+            severity: crate::model::Severity::Warn,
+        }
+    }
 }
 
 /// The largest printer margin a profile or `--printer-margin` may give, in mm.
@@ -133,6 +163,7 @@ impl Profile {
             color: PngColor::Rgba,
             sizes: BTreeMap::new(),
             printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
+            small_text: Default::default(),
         }
     }
 
@@ -321,5 +352,6 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
         color,
         sizes,
         printer_margin,
+        small_text: Default::default(),
     })
 }

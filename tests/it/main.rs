@@ -32,6 +32,7 @@ mod serve;
 mod shop_png;
 mod tables;
 mod text;
+mod text_sizes;
 mod truck_off;
 mod tts;
 mod vendor;
