@@ -173,6 +173,36 @@ pub struct Profile {
     /// Print colour (`color = "cmyk"` and its keys): the PDFs are CMYK for the
     /// profile's printing condition.
     pub print: Option<crate::color::PrintColor>,
+    /// The least text sizes preflight lets through (6 pt, light text on colour
+    /// 7 pt), and whether a smaller text is a warning (the default) or an error.
+    pub small_text: SmallText,
+}
+
+/// The least text sizes preflight lets through (`preflight::text_size`), and
+/// what a smaller text is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SmallText {
+    /// Least size of dark text, in points (6 pt: the smallest type most players
+    /// read at arm's length on a table).
+    pub min_pt: f64,
+    /// Least size of light text (relative luminance of its fill at least
+    /// [`SmallText::light`]), in points.
+    pub min_light_pt: f64,
+    /// The relative luminance (0 black, 1 white) from which a fill counts as light.
+    pub light: f64,
+    /// A warning (the default) or an error that stops the build.
+    pub severity: crate::model::Severity,
+}
+
+impl Default for SmallText {
+    fn default() -> Self {
+        SmallText {
+            min_pt: 6.0,
+            min_light_pt: 7.0,
+            light: 0.5,
+            severity: crate::model::Severity::Warn,
+        }
+    }
 }
 
 /// The largest printer margin a profile or `--printer-margin` may give, in mm.
@@ -195,6 +225,7 @@ impl Profile {
             layout: Default::default(),
             bleed: None,
             print: None,
+            small_text: Default::default(),
         }
     }
 
@@ -479,6 +510,7 @@ fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
         printer_margin,
         bleed,
         print,
+        small_text: Default::default(),
     })
 }
 

@@ -5,8 +5,9 @@
 use super::marks::{Anchor, Mark, LABEL_FAMILY};
 use super::{Rect, Sheet};
 
-/// Label font sizes tried in turn, in mm.
-const SIZES: [f64; 5] = [2.4, 2.2, 2.0, 1.8, 1.6];
+/// Label font sizes tried in turn, in mm: the last is 6.2 pt, as small as printed
+/// text may be (a label that does not fit is shortened, not made smaller).
+const SIZES: [f64; 3] = [2.4, 2.3, 2.2];
 /// Above the baseline a label's box reaches this part of its size (Lato's ascent as
 /// PDF readers measure it, 0.81, rounded up).
 const ASCENT: f64 = 0.9;

@@ -1,7 +1,8 @@
 //! The checks of one face: text and keep-visible art inside the cut shape's safe
-//! zone, text over text, later elements over keep-visible ones, opaque fills
-//! over text and icons (`hidden.rs`), raster images
-//! under 300 dpi, and a background short of the bleed edge.
+//! The checks of one face: text and keep-visible art inside the cut shape's safe
+//! zone, text over text, text too small to read, later elements over keep-visible
+//! ones, opaque fills over text and icons (`hidden.rs`), raster images under
+//! 300 dpi, and a background short of the bleed edge.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,9 @@ use usvg::{Node, Tree};
 use super::cover::common_area;
 use super::elements::{corners, half_stroke, points, Leaf, What};
 use super::shape::Cut;
+use super::text_size::too_small;
 use super::MIN_DPI;
+use crate::profile::SmallText;
 use crate::units::{fmt_num, MM_PER_IN};
 
 /// Smallest area (mm²) two things must share to count as overlapping: less is
@@ -22,6 +25,7 @@ const MIN_AREA: f64 = 0.02;
 pub enum Check {
     SafeZone,
     Overlap,
+    SmallText,
     Covered,
     Hidden,
     Resolution,
@@ -61,6 +65,8 @@ pub struct Face<'a> {
     pub mm_per_unit: f64,
     /// A print shop's colour, when the profile is CMYK: its checks run too.
     pub print: Option<&'a crate::color::PrintColor>,
+    /// The least text sizes.
+    pub text: SmallText,
 }
 
 impl Face<'_> {
@@ -119,6 +125,7 @@ pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
     let mut out = Vec::new();
     safe_zone(face, leaves, &mut out);
     overlaps(face, leaves, &mut out);
+    small_text(face, leaves, &mut out);
     covered(face, leaves, &mut out);
     super::hidden::hidden(face, leaves, &mut out);
     resolution(face, leaves, &mut out);
@@ -259,6 +266,25 @@ fn overlaps(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                     worst: area,
                 });
             }
+        }
+    }
+}
+
+/// Text smaller at print size than a player can read ([`SmallText`]).
+fn small_text(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    for leaf in leaves {
+        let Some(sizes) = &leaf.text_sizes else {
+            continue;
+        };
+        let what = leaf.what.describe();
+        if let Some((message, short)) = too_small(sizes, face.mm_per_unit, &face.text, &what) {
+            out.push(Finding {
+                check: Check::SmallText,
+                message,
+                element: leaf.element,
+                other: None,
+                worst: short,
+            });
         }
     }
 }
@@ -439,7 +465,7 @@ mod tests {
         svg.push_str("</svg>");
         let tree = std::sync::Arc::new(crate::svg::parse(&svg, &images, &fonts).unwrap());
         let elements = Elements::read(&svg).unwrap();
-        let leaves = leaves(&tree, &elements);
+        let leaves = leaves(&tree, &elements, 0.5);
         let trees = [tree.clone()];
         assert_eq!(leaves.len(), 120);
         let (mut near, mut skipped) = (0, 0);
@@ -455,6 +481,7 @@ mod tests {
                 safe: 3.0,
                 mm_per_unit: 60.0 / tree.size().width() as f64,
                 print: None,
+                text: SmallText::default(),
             };
             let fine = face.safe - 0.05;
             for leaf in &leaves {

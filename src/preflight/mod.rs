@@ -1,21 +1,23 @@
 //! Preflight: what a print shop or a player would object to, found before the files
 //! leave: text and key art outside the safe zone of the part's cut shape (an inset
-//! rectangle, rounded rectangle, circle or triangle), text over text, elements drawn
-//! over what a template marks `class="keep-visible"`, opaque fills over most of a
-//! text or an icon drawn before them, raster images under 300 dpi
+//! rectangle, rounded rectangle, circle or triangle), text over text, text under
+//! the least size a player reads (6 pt, light text 7 pt: [`crate::profile::SmallText`]),
+//! elements drawn over what a template marks `class="keep-visible"`, opaque fills
+//! over most of a text or an icon drawn before them, raster images under 300 dpi
 //! at their printed size, and a background that stops short of the bleed edge.
 //!
 //! Each problem names the template line of the element (the rendered SVG's byte
 //! range located in the template's output spans) and is reported once for all the
 //! faces that have it ("on 15 faces: ..."), with its worst case. Problems are
 //! warnings; a component with `keep_visible = "error"` makes a covered keep-visible
-//! element an error.
+//! element an error, and a profile's `small_text` may make small text one.
 
 mod checks;
 mod cover;
 mod elements;
 mod hidden;
 mod shape;
+mod text_size;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -122,22 +124,16 @@ type Findings = Arc<Vec<Finding>>;
 /// taken from it.
 pub type Cache = crate::kept::KeptByHash<Findings>;
 
-/// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape and
-/// safe distance.
-fn cache_key(
-    text: &str,
-    fonts: u64,
-    comp: &Component,
-    shape: Shape,
-    profile: &Profile,
-) -> [u8; 32] {
+/// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape,
+/// safe distance, print colour and least text sizes.
+fn cache_key(text: &str, fonts: u64, comp: &Component, shape: Shape, p: &Profile) -> [u8; 32] {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     h.update(text.as_bytes());
     h.update(
         format!(
-            "|{fonts}|{}|{}|{}|{shape:?}|{}|{:?}",
-            comp.size.width, comp.size.height, comp.bleed, profile.safe, profile.print
+            "|{fonts}|{}|{}|{}|{shape:?}|{}|{:?}|{:?}",
+            comp.size.width, comp.size.height, comp.bleed, p.safe, p.print, p.small_text
         )
         .as_bytes(),
     );
@@ -213,9 +209,9 @@ fn findings(
     let check = |trees: &[Arc<usvg::Tree>]| {
         let leaves: Vec<_> = trees
             .iter()
-            .flat_map(|t| elements::leaves(t, &elements))
+            .flat_map(|t| elements::leaves(t, &elements, profile.small_text.light))
             .collect();
-        let mut face = face_geometry(trees, comp, shape, profile.safe);
+        let mut face = face_geometry(trees, comp, shape, profile);
         face.print = profile.print.as_ref();
         checks::check(&face, &leaves)
     };
@@ -308,14 +304,14 @@ fn given_cmyk(
     out
 }
 
-/// A face's cut, safe distance and scale. Parts under 30 mm a side (chits, coins)
-/// use a tenth of their smaller side as the safe distance when that is less, as a
-/// 3 mm zone would leave a 3/4 in chit almost no room.
+/// A face's cut, safe distance, scale and least text sizes. Parts under 30 mm a
+/// side (chits, coins) use a tenth of their smaller side as the safe distance when
+/// that is less, as a 3 mm zone would leave a 3/4 in chit almost no room.
 fn face_geometry<'a>(
     trees: &'a [Arc<usvg::Tree>],
     comp: &Component,
     shape: crate::model::Shape,
-    safe: f64,
+    profile: &Profile,
 ) -> Face<'a> {
     let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
     let width = trees.first().map_or(1.0, |t| t.size().width() as f64);
@@ -323,9 +319,10 @@ fn face_geometry<'a>(
         trees,
         cut: Cut { shape, w, h },
         bleed: b,
-        safe: safe.min(w.min(h) * 0.1),
+        safe: profile.safe.min(w.min(h) * 0.1),
         mm_per_unit: (w + 2.0 * b) / width,
         print: None,
+        text: profile.small_text,
     }
 }
 
@@ -399,9 +396,13 @@ fn diagnostic(
         .print
         .as_ref()
         .is_some_and(|p| p.small_print_is_error);
-    let error = (check == Check::Covered && comp.def.keep_visible == Some(Severity::Error))
-        || check == Check::InkLimit
-        || (check == Check::ThinLine && small_print_error);
+    let error = match check {
+        Check::Covered => comp.def.keep_visible == Some(Severity::Error),
+        Check::SmallText => profile.small_text.severity == Severity::Error,
+        Check::InkLimit => true,
+        Check::ThinLine => small_print_error,
+        _ => false,
+    };
     let d = if error {
         Diagnostic::error(message)
     } else {
@@ -439,6 +440,7 @@ fn hint(check: Check, comp: &Component) -> String {
     match check {
         Check::SafeZone => "keep text and key art inside the safe zone: the cut shape inset by the safe distance".into(),
         Check::Overlap => "move or shorten one of the texts".into(),
+        Check::SmallText => "make the text larger (a `fit`/`shrink` minimum or a `text.block` size included): players cannot read smaller type on a table".into(),
         Check::Covered => format!(
             "move the covering element off it or draw it first; `keep_visible = \"error\"` in the [[component]] `{}` makes this an error",
             comp.id()

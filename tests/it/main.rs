@@ -36,6 +36,7 @@ mod serve;
 mod shop_png;
 mod tables;
 mod text;
+mod text_sizes;
 mod truck_off;
 mod tts;
 mod vendor;

@@ -144,9 +144,11 @@ pub struct Pdf {
     pub scaling: Option<String>,
 }
 
-type M = [f64; 6];
+/// A PDF transformation matrix `[a b c d e f]`.
+pub type M = [f64; 6];
 
-fn mul(a: &M, b: &M) -> M {
+/// `a` then `b`: the matrix of `a` applied inside `b`.
+pub fn mul(a: &M, b: &M) -> M {
     [
         a[0] * b[0] + a[1] * b[2],
         a[0] * b[1] + a[1] * b[3],
@@ -746,7 +748,7 @@ pub fn assert_clean(what: &str, report: &Report) {
 }
 
 pub static HOME_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
-static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
+pub static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
 pub static FOLD_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
 static FOLD_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
 
