@@ -236,7 +236,9 @@ pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<D
             "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
             opts.profile.id
         ))
-        .hint("use a CMYK profile: --profile drivethrucards or --profile offset")]);
+        .hint(
+            "use a CMYK profile: --profile drivethrucards or --profile offset",
+        )]);
     }
     opts.proof = args.proof;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());

@@ -143,8 +143,7 @@ impl Laid {
         };
         let start = book.sheets.len();
         for ((ci, _), page) in sets.iter().zip(first) {
-            book
-                .bookmarks
+            book.bookmarks
                 .push(Bookmark::page(game.components[*ci].name(), start + page));
         }
         book.sheets.extend(sheets);

@@ -15,8 +15,7 @@ use std::path::PathBuf;
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
     keys, AssertDef, ComponentDef, DeriveDef, GameMeta, LayoutDef, NetworkDef, ReferenceDef,
-    RulebookDef,
-    Severity,
+    RulebookDef, Severity,
 };
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
