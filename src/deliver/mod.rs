@@ -113,7 +113,26 @@ pub fn deliver(
     // The rulebook's PDFs (written after the profile's files) plan their faces'
     // uses first, so that no tree is dropped before they draw it.
     let rules_start = std::time::Instant::now();
-    let rules = match book.filter(|_| opts.pdf && opts.encode && !opts.reprint) {
+    let mut skipped = Vec::new();
+    let book = book.filter(|_| opts.pdf && opts.encode && !opts.reprint);
+    // A rulebook is written whole or not at all: with a profile that leaves out
+    // sets its figures show, it is left to a profile that prints everything.
+    let book = book.filter(|b| {
+        let missing = rulebook::missing_sets(game, r, b);
+        if !missing.is_empty() {
+            skipped.push(
+                Diagnostic::warning(format!(
+                    "the rulebook is not written for the profile `{}`: its figures show {}, which this profile does not print",
+                    opts.profile.id,
+                    missing.join(", ")
+                ))
+                .with("game", &game.id)
+                .hint("build the rulebook with a profile that prints every part: --profile home"),
+            );
+        }
+        missing.is_empty()
+    });
+    let rules = match book {
         Some(b) => match rulebook::plan(game, r, b, opts) {
             Ok(p) => Some((b, p)),
             Err(d) => return Reported::new(Delivered::new(opts, game), [d]),
@@ -127,6 +146,7 @@ pub fn deliver(
         Output::FacePdf => faces::pdf_files(game, r, opts),
         Output::Tts => tts::deliver(game, r, opts, cache),
     };
+    result.diags.extend(skipped);
     result.value.timings.push((
         match opts.profile.output {
             Output::FacePng | Output::Tts => "png",
@@ -332,6 +352,7 @@ fn pdf_file(
             faces,
             drawn,
             &r.digests,
+            &[],
             opts.compress,
             &print,
         )

@@ -99,6 +99,23 @@ pub fn face_index(r: &Rendered, f: FaceRef) -> Option<usize> {
     }
 }
 
+/// The sets whose faces the rulebook's figures show and this build does not
+/// make (a shop profile leaves out what the shop does not print), by name.
+pub fn missing_sets(game: &Game, r: &Rendered, book: &Rulebook) -> Vec<String> {
+    let mut sets: Vec<usize> = book
+        .pages
+        .iter()
+        .flat_map(|p| &p.figures)
+        .filter(|f| face_index(r, f.face).is_none())
+        .map(|f| f.face.component)
+        .collect();
+    sets.sort_unstable();
+    sets.dedup();
+    sets.into_iter()
+        .map(|c| game.components[c].name())
+        .collect()
+}
+
 /// Placements of page `k` (0-based) scaled by `s` with its corner at (`dx`, `dy`):
 /// its figures, then the page's own tree over them.
 fn page_placements(
@@ -350,33 +367,58 @@ pub fn write(
     };
     let error =
         |e: pdf::PdfError| Diagnostic::error(format!("rulebook: {e}")).with("game", &game.id);
+    // A CMYK profile's rulebook is CMYK too, through the same conversion as its
+    // faces (and PDF/X when the profile asks for it).
+    let press = match &opts.profile.print {
+        Some(color) => Some(
+            crate::color::Press::for_color(color)
+                .map_err(|e| Diagnostic::error(e.to_string()).with("game", &game.id))?,
+        ),
+        None => None,
+    };
+    let given = |i: usize| match pics.sources.get(i) {
+        Some(Source::Face(f)) => crate::export::cmyk::given(&r.store.svg(*f)),
+        Some(Source::Page(k)) => crate::export::cmyk::given(&book.pages[*k].svg),
+        None => crate::export::cmyk::given(""),
+    };
+    let to_pdf = |title: &str, sheets: &[Sheet], marks: &[Bookmark]| match &press {
+        Some(press) => {
+            let print = pdf::Print {
+                press,
+                given: &given,
+                dpi: opts.profile.dpi,
+            };
+            pdf::write_print(
+                title,
+                sheets,
+                &faces,
+                &drawn,
+                &r.digests,
+                marks,
+                opts.compress,
+                &print,
+            )
+        }
+        None => pdf::write(
+            title,
+            sheets,
+            &faces,
+            &drawn,
+            &r.digests,
+            marks,
+            opts.compress,
+        ),
+    };
     let title = format!("{} — rules", book.title);
-    let bytes = pdf::write(
-        &title,
-        reading,
-        &faces,
-        &drawn,
-        &r.digests,
-        &bookmarks(book),
-        opts.compress,
-    )
-    .map_err(error)?;
+    let bytes = to_pdf(&title, reading, &bookmarks(book)).map_err(error)?;
     delivered.outputs.add(
         format!("{prefix}/{}-rules.pdf", game.id),
         "the rulebook, pages in reading order",
         bytes,
     );
-    let bytes = pdf::write(
-        &format!("{title} (booklet)"),
-        booklet,
-        &faces,
-        &drawn,
-        &r.digests,
-        &[],
-        opts.compress,
-    )
-    .and_then(|b| pdf::ask_to_print(b, Printing::ShortEdge))
-    .map_err(error)?;
+    let bytes = to_pdf(&format!("{title} (booklet)"), booklet, &[])
+        .and_then(|b| pdf::ask_to_print(b, Printing::ShortEdge))
+        .map_err(error)?;
     delivered.outputs.add(
         format!("{prefix}/{}-rules-booklet.pdf", game.id),
         "the rulebook as a booklet: print double-sided, flip on the short edge, fold, staple",

@@ -224,14 +224,31 @@ fn path(segments: &[Segment]) -> Option<Path> {
 /// Draws a sheet's marks: lines stroked 0.25 pt (cut lines over their white
 /// halos, every halo first so that none covers a neighbour's line), labels as real
 /// text.
-fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
+///
+/// For a print shop (`press`), the marks' colours go through its CMYK too: black
+/// and grey on the black plate alone, white as no ink.
+fn draw_marks(
+    surface: &mut Surface,
+    marks: &[Mark],
+    font: &Font,
+    press: Option<&crate::color::Press>,
+) {
+    let paint = |c: [u8; 3], role: crate::color::Role| -> krilla::paint::Paint {
+        match press {
+            Some(press) => {
+                let [a, b, c, d] = press.convert(c, role).0;
+                krilla::color::cmyk::Color::new(a, b, c, d).into()
+            }
+            None => rgb_paint(c),
+        }
+    };
     surface.set_fill(None);
     for m in marks {
         let (Some(width), Some(p)) = (m.stroke().halo(), path(&m.segments())) else {
             continue;
         };
         surface.set_stroke(Some(Stroke {
-            paint: rgb_paint([0xff, 0xff, 0xff]),
+            paint: paint([0xff, 0xff, 0xff], crate::color::Role::Line { width }),
             width: pt(width),
             ..Stroke::default()
         }));
@@ -260,7 +277,7 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
             };
             surface.set_stroke(None);
             surface.set_fill(Some(Fill {
-                paint: rgb_paint(crate::layout::marks::LABEL_RGB),
+                paint: paint(crate::layout::marks::LABEL_RGB, crate::color::Role::Text),
                 ..Fill::default()
             }));
             if *upwards {
@@ -304,7 +321,7 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
         let stroke = m.stroke();
         surface.set_fill(None);
         surface.set_stroke(Some(Stroke {
-            paint: rgb_paint(stroke.rgb()),
+            paint: paint(stroke.rgb(), crate::color::Role::Line { width: MARK_WIDTH }),
             width: pt(MARK_WIDTH),
             dash: stroke.dash().map(|[on, off]| StrokeDash {
                 array: vec![pt(on), pt(off)],
@@ -367,12 +384,14 @@ pub struct Print<'a> {
 /// [`write`] for a print shop: every colour CMYK for `print`'s printing
 /// condition, and, when its profile asks for PDF/X, a PDF/X file (a face with
 /// transparency PDF/X-1a cannot hold drawn as CMYK pixels, its text above them).
+#[allow(clippy::too_many_arguments)]
 pub fn write_print(
     title: &str,
     sheets: &[Sheet],
     faces: &super::Faces,
     drawn: &(dyn Fn(usize) + Sync),
     digests: &Digests,
+    bookmarks: &[Bookmark],
     compress: bool,
     print: &Print,
 ) -> Result<Vec<u8>, PdfError> {
@@ -382,7 +401,7 @@ pub fn write_print(
         faces,
         drawn,
         digests,
-        bookmarks: &[],
+        bookmarks,
         compress,
         print: Some(print),
     };
@@ -650,7 +669,7 @@ fn draw(
             surface.pop();
             surface.pop();
         }
-        draw_marks(&mut surface, &s.marks, &font);
+        draw_marks(&mut surface, &s.marks, &font, job.print.map(|p| p.press));
         surface.finish();
         p.finish();
     }

@@ -1,4 +1,4 @@
-//! What a designer asks of a sheet layout (`crate::layout` does the laying out): parts per sheet (`grid = "3x3"`), which
+//! What a designer asks of a sheet layout (the layout module does the laying out): parts per sheet (`grid = "3x3"`), which
 //! way they lie (`orientation`) and the space between them (`gutter`). Set for a
 //! component (`layout = { ... }` in its `[[component]]`) or for every part of a
 //! kind in a print profile (`[layout]`, `[layout.card]`); a component's own keys

@@ -178,7 +178,7 @@ pub struct ComponentDef {
 }
 
 /// `layout = { grid = "3x3", orientation = "upright", gutter = "3mm" }`: a sheet
-/// layout asked for (`crate::layout::Request`). The same keys make a print
+/// layout asked for (`layout::Request`). The same keys make a print
 /// profile's `[layout]`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -10,7 +10,7 @@ use crate::units::{parse_length, PT_PER_MM};
 /// Most text columns on a page.
 pub const MAX_COLUMNS: usize = 2;
 /// Body text sizes accepted, in points.
-const SIZES_PT: (f64, f64) = (6.0, 16.0);
+const SIZES_PT: (f64, f64) = (8.0, 16.0);
 /// The smallest page a rulebook is typeset on, in mm (a side).
 const MIN_PAGE: f64 = 90.0;
 /// Body text size when `[rulebook] size` is not given, in points.

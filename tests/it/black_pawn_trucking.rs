@@ -14,7 +14,7 @@ fn built() -> &'static Path {
     build_once(
         &OUT,
         &["build", GAME, "--format", "pdf,svg"],
-        "black-pawn-trucking: 7 component sets, 59 parts, 13 pages",
+        "black-pawn-trucking: 7 component sets, 59 parts, 11 pages",
     )
 }
 
@@ -299,8 +299,8 @@ fn paper_piecepack() {
         .collect();
     assert_eq!(
         backs,
-        vec![2, 4, 6],
-        "2 tile back sheets and 1 coin back sheet, each after its fronts"
+        vec![2, 4],
+        "2 back sheets (tiles; the last tiles with the coins), each after its fronts"
     );
     // Dice nets and pawn standees share one chit sheet (one-sided).
     assert!(chits.contains("Piecepack dice (fold-up)"));

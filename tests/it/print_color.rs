@@ -277,9 +277,10 @@ fn drivethrucards_pdfs_are_pdfx_1a_in_cmyk() {
                 crate::common::close(&media, &bleed),
                 "{name}: bleed box is the page"
             );
-            // 1/8 in of bleed on every side.
+            // 1/8 in of bleed on every side of a part (the rulebook's pages are
+            // white to their edge and have none).
             assert!(
-                (trim[0] - bleed[0] - 9.0).abs() < 0.1,
+                name.contains("-rules") || (trim[0] - bleed[0] - 9.0).abs() < 0.1,
                 "{name}: trim {trim:?}"
             );
         }
@@ -379,6 +380,7 @@ fn dtc_face(svg: &str, dir: &Path) -> PathBuf {
         &|_| Some(cardstock::export::Stack::one(tree.clone())),
         &|_| {},
         &Default::default(),
+        &[],
         true,
         &print,
     )

@@ -5,6 +5,11 @@
 //! (lopdf): each text's font size (`Tf`) under its text matrix, the transforms
 //! around it and those of the form XObjects it is drawn in, and its fill colour; the
 //! letters are named through the font's ToUnicode map.
+//!
+//! The rulebooks (`<game>-rules*.pdf`) are left out: their figures are the parts
+//! drawn smaller on purpose (each part's text is read here at print size in its own
+//! file), and their own text is set at `[rulebook] size`, which cardstock keeps
+//! between 8 and 16 pt (`rulebook::settings`; its page numbers 0.9 of that).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -296,7 +301,10 @@ fn game_pdfs(out: &Path) -> Vec<PathBuf> {
             let dir = p.unwrap().path();
             for f in std::fs::read_dir(&dir).into_iter().flatten() {
                 let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "pdf") {
+                let rulebook = f
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains("-rules"));
+                if f.extension().is_some_and(|e| e == "pdf") && !rulebook {
                     found.push(f);
                 }
             }
