@@ -60,6 +60,7 @@ const PROFILES: &[(&str, &str)] = &[
         include_str!("../../profiles/gutterfold.toml"),
     ),
     ("home.toml", include_str!("../../profiles/home.toml")),
+    ("offset.toml", include_str!("../../profiles/offset.toml")),
     (
         "makeplayingcards.toml",
         include_str!("../../profiles/makeplayingcards.toml"),

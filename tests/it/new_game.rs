@@ -31,6 +31,15 @@ fn a_new_game_checks_and_builds_first_time() {
     ] {
         assert!(dir.join(f).is_file(), "{f} was written:\n{stdout}");
     }
+    // Every profile cardstock ships, the print shops' CMYK ones too.
+    for shipped in std::fs::read_dir(repo().join("profiles")).unwrap() {
+        let name = shipped.unwrap().file_name();
+        assert!(
+            dir.join("profiles").join(&name).is_file(),
+            "profiles/{} was not written",
+            name.to_string_lossy()
+        );
+    }
     let game = std::fs::read_to_string(dir.join("data/for-sale/game.toml")).unwrap();
     assert!(game.contains("name = \"For Sale\""), "{game}");
     assert!(game.contains("[[assert]]") && game.contains("[contents]"));
