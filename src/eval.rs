@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use minijinja::Value;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Reported};
 use crate::model::{Game, Row, Spanned};
 use crate::network::Network;
 use crate::template::Templates;
@@ -255,11 +255,16 @@ pub(crate) fn sub_span(
     }
 }
 
-/// Builds the `[network]` (if any) and hands it to the templates' `distance()`.
-pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<Diagnostic> {
+/// Builds the game's `[network]` (none without one, or when its tables or edges
+/// have errors), with its problems.
+pub fn build_network(
+    game: &Game,
+    tpl: &Templates,
+    settings: &Settings,
+) -> Reported<Option<Network>> {
     let mut diags = Vec::new();
     let Some(net) = game.network.as_ref().filter(|_| !game.unparsed_data) else {
-        return diags;
+        return None.into();
     };
     let def = net.get_ref();
     let (Some(nodes), Some(edges)) = (
@@ -279,7 +284,7 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
                 );
             }
         }
-        return diags;
+        return Reported::new(None, diags);
     };
     let lacking: Vec<Diagnostic> = [&def.from, &def.to]
         .into_iter()
@@ -290,7 +295,7 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
         })
         .collect();
     if !lacking.is_empty() {
-        return lacking; // one error for the table, not one per edge
+        return Reported::new(None, lacking); // one error for the table, not one per edge
     }
     let mut network = Network::new(nodes.rows.iter().filter_map(|r| r.id().map(String::from)));
     let base = base_context(game, settings);
@@ -421,8 +426,7 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
             )),
         );
     }
-    let _ = tpl.network.set(network);
-    crate::diag::once_for_rows(diags)
+    Reported::new(Some(network), crate::diag::once_for_rows(diags))
 }
 
 /// Computes every `[[derive]]` field, in order, for every row of its table.

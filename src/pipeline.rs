@@ -121,8 +121,10 @@ fn evaluate(game: &mut Game, tpl: &Templates, opts: &Options, built: &mut Built)
     let mut ok = !game.unparsed_data && !structure.iter().any(|d| d.is_error());
     built.diags.extend(structure);
     let net = build_network(game, tpl, &settings);
-    ok &= !net.iter().any(|d| d.is_error());
-    built.diags.extend(net);
+    ok &= !net.diags.has_errors();
+    if let Some(network) = net.into_value(&mut built.diags) {
+        tpl.set_network(network);
+    }
     if ok {
         let derived = apply_derives(game, tpl, &settings);
         ok &= derived.is_empty();

@@ -131,6 +131,12 @@ pub fn template_file(name: &str) -> PathBuf {
 }
 
 impl Templates {
+    /// Gives the templates' `distance()` the game's `[network]`, once it is built
+    /// from the evaluated data (after the templates were loaded).
+    pub fn set_network(&self, network: Network) {
+        let _ = self.network.set(network);
+    }
+
     /// The templates of `game` (`templates/<game>/`) and the shared ones
     /// (`templates/common/`), read through the project, with their syntax errors.
     /// Other templates an `import` names are read when first used. Text is set
