@@ -3,10 +3,40 @@
 
 use std::path::PathBuf;
 
+use crate::diag::Diagnostic;
 use crate::eval::Settings;
 use crate::layout::Media;
-use crate::model::{Paper, Target};
+use crate::model::{Paper, Target, PAPERS};
 use crate::profile::Profile;
+
+pub use crate::units::{FILE_DPI, PREVIEW_DPI};
+
+/// The paper named `name` (`--paper`), or an error listing the papers.
+pub fn paper_named(name: &str) -> Result<Paper, Diagnostic> {
+    Paper::named(name).ok_or_else(|| {
+        let names: Vec<&str> = PAPERS.iter().map(|p| p.name).collect();
+        Diagnostic::error(format!("unknown paper `{name}`"))
+            .hint(format!("use one of: {}", names.join(", ")))
+    })
+}
+
+/// `dpi` given as `what` (`--dpi`) if it is in `range`, else an error with `hint`.
+pub fn dpi_within(
+    dpi: f64,
+    range: std::ops::RangeInclusive<f64>,
+    what: &str,
+    hint: &str,
+) -> Result<f64, Diagnostic> {
+    if range.contains(&dpi) {
+        return Ok(dpi);
+    }
+    Err(Diagnostic::error(format!(
+        "{what} {dpi} is outside {}..{}",
+        range.start(),
+        range.end()
+    ))
+    .hint(hint.to_string()))
+}
 
 /// What to produce.
 #[derive(Debug, Clone)]

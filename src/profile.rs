@@ -447,13 +447,14 @@ fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
     };
     let dpi = match &file.profile.dpi {
         None => 300.0,
-        Some(d) if (10.0..=2400.0).contains(d.get_ref()) => *d.get_ref(),
+        Some(d) if crate::units::FILE_DPI.contains(d.get_ref()) => *d.get_ref(),
         Some(d) => {
+            let (lo, hi) = crate::units::FILE_DPI.into_inner();
             return Err(at(
-                Diagnostic::error(format!("profile dpi {} is outside 10..2400", d.get_ref())),
+                Diagnostic::error(format!("profile dpi {} is outside {lo}..{hi}", d.get_ref())),
                 d.span(),
             )
-            .hint("print shops ask for 300 dpi"))
+            .hint("print shops ask for 300 dpi"));
         }
     };
     let path = match &file.profile.path {

@@ -1,10 +1,18 @@
 //! Lengths: parsing `"63.5mm"`, `"2.5in"`, `"3/4in"`, `"72pt"` and converting
-//! between millimetres (the internal unit) and PDF points.
+//! between millimetres (the internal unit) and PDF points; the resolutions images may have.
 
 /// Millimetres per inch.
 pub const MM_PER_IN: f64 = 25.4;
 /// PDF points per millimetre.
 pub const PT_PER_MM: f64 = 72.0 / MM_PER_IN;
+
+/// The resolutions of the image files cardstock writes, in dpi (`build --dpi`, a
+/// profile's `dpi`): from a thumbnail to a fine-art print.
+pub const FILE_DPI: std::ops::RangeInclusive<f64> = 10.0..=2400.0;
+
+/// The resolutions of the live preview's pictures, in dpi (`serve --dpi`): a
+/// screen shows no more than 600, and each save draws every changed face again.
+pub const PREVIEW_DPI: std::ops::RangeInclusive<f64> = 10.0..=600.0;
 
 /// Converts millimetres to PDF points.
 pub fn mm_to_pt(mm: f64) -> f64 {

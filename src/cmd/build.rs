@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use cardstock::diag::{Diagnostic, Diagnostics};
 use cardstock::faces::ParseCache;
-use cardstock::layout::{Paper, PAPERS};
 use cardstock::options::Options;
 use cardstock::output::{self, check_out_dir, DiskPngCache};
 use cardstock::pipeline::{build, Built, Caches};
@@ -159,13 +158,7 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
         .common
         .project()
         .map_err(|e| fail(Diagnostic::error(e)))?;
-    let paper = Paper::named(&args.paper).ok_or_else(|| {
-        let names: Vec<&str> = PAPERS.iter().map(|p| p.name).collect();
-        fail(
-            Diagnostic::error(format!("unknown paper `{}`", args.paper))
-                .hint(format!("use one of: {}", names.join(", "))),
-        )
-    })?;
+    let paper = cardstock::options::paper_named(&args.paper).map_err(fail)?;
     let mut opts = Options {
         paper,
         pdf: false,
@@ -188,12 +181,13 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
             }
         }
     }
-    if !(10.0..=2400.0).contains(&args.dpi) {
-        return Err(fail(
-            Diagnostic::error(format!("--dpi {} is outside 10..2400", args.dpi))
-                .hint("300 is what print shops ask for"),
-        ));
-    }
+    cardstock::options::dpi_within(
+        args.dpi,
+        cardstock::options::FILE_DPI,
+        "--dpi",
+        "300 is what print shops ask for",
+    )
+    .map_err(fail)?;
     if args.copies.is_some_and(|c| !(1..=10_000).contains(&c)) {
         return Err(fail(
             Diagnostic::error("--copies must be between 1 and 10000")

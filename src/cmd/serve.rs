@@ -27,7 +27,6 @@ use http::{Method, Request, Response, Server};
 
 use super::changes::{art_changed, fingerprint, Changes, Fingerprint};
 use cardstock::diag::{Diagnostic, Diagnostics};
-use cardstock::layout::{Paper, PAPERS};
 use cardstock::preview::{self, Preview};
 use cardstock::project::Project;
 
@@ -216,19 +215,13 @@ pub fn run(args: &Args) -> i32 {
 fn prepare(args: &Args) -> Result<Plan, Diagnostic> {
     let found = args.common.project().map_err(Diagnostic::error)?;
     let fail = |d: Diagnostic| d;
-    let paper = Paper::named(&args.paper).ok_or_else(|| {
-        let names: Vec<&str> = PAPERS.iter().map(|p| p.name).collect();
-        fail(
-            Diagnostic::error(format!("unknown paper `{}`", args.paper))
-                .hint(format!("use one of: {}", names.join(", "))),
-        )
-    })?;
-    if !(10.0..=600.0).contains(&args.dpi) {
-        return Err(fail(
-            Diagnostic::error(format!("--dpi {} is outside 10..600", args.dpi))
-                .hint("150 is sharp on most screens"),
-        ));
-    }
+    let paper = cardstock::options::paper_named(&args.paper)?;
+    cardstock::options::dpi_within(
+        args.dpi,
+        cardstock::options::PREVIEW_DPI,
+        "--dpi",
+        "150 is sharp on most screens",
+    )?;
     let games = super::select_games(&found.project, &args.games)?;
     let ip = match args.host.as_str() {
         "localhost" => IpAddr::from([127, 0, 0, 1]),
