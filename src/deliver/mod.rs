@@ -2,7 +2,7 @@
 //! a shop's per-face PNGs or PDFs, or Tabletop Simulator files. Every file goes under
 //! `<profile>/` with a `manifest.json` listing what it is.
 
-mod faces;
+mod shop;
 pub mod rulebook;
 mod sheets;
 mod tts;
@@ -142,8 +142,8 @@ pub fn deliver(
     let rules_planned = rules_start.elapsed();
     let mut result = match opts.profile.output {
         Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
-        Output::FacePng => faces::png_files(game, r, opts, cache),
-        Output::FacePdf => faces::pdf_files(game, r, opts),
+        Output::FacePng => shop::png_files(game, r, opts, cache),
+        Output::FacePdf => shop::pdf_files(game, r, opts),
         Output::Tts => tts::deliver(game, r, opts, cache),
     };
     result.diags.extend(skipped);

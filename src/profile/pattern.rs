@@ -4,7 +4,7 @@
 //! [`BUILT_IN`] or a field of the face's row (`{name}`, `{suit}`), so files can be
 //! named from the data. What a placeholder may be is only known with the game's
 //! tables: the pattern is parsed when the profile loads, and checked against a
-//! component set when its files are named (`deliver::faces`).
+//! component set when its files are named (`deliver::shop`).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -23,7 +23,7 @@ mod layers;
 mod new_game;
 mod parcel_delivery;
 mod pdf_text;
-mod performance;
+mod incremental;
 mod print;
 mod print_color;
 mod prints;
