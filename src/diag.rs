@@ -246,6 +246,7 @@ impl Diagnostics {
             cs = cs.with_notes(notes);
             let _ = term::emit_to_string(&mut out, &config, &files, &cs);
         }
+        let mut out = printable(&out).into_owned();
         let (e, w) = (self.errors(), self.warnings());
         if e + w > 0 {
             out.push_str(&format!(
@@ -258,6 +259,30 @@ impl Diagnostics {
         }
         out
     }
+}
+
+/// `text` with every character that would act on a terminal instead of showing
+/// written out: control characters but line breaks and tabs (an escape sequence in
+/// a data value or a font's name would retitle the window or clear the screen),
+/// and the bidirectional overrides that reorder what a line shows. Each is written
+/// as `\u{1b}`. Every message cardstock prints goes through this.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.contains(acts) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The byte range of 1-based `line` in `text` (without its newline).
@@ -307,6 +332,15 @@ mod tests {
             Some("card.svg")
         );
         assert_eq!(did_you_mean("zebra", ["poker", "bridge"]), None);
+    }
+
+    #[test]
+    fn terminal_controls_are_written_out() {
+        assert_eq!(printable("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            printable("a\u{1b}]0;pwned\u{7}b\u{9b}2J\rc\u{202e}d"),
+            "a\\u{1b}]0;pwned\\u{7}b\\u{9b}2J\\u{d}c\\u{202e}d"
+        );
     }
 
     #[test]

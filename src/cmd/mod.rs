@@ -53,7 +53,9 @@ pub struct Common {
 impl Common {
     /// Finds the project, or prints why not (the caller exits with status 1).
     pub fn project_or_report(&self) -> Option<Found> {
-        self.project().map_err(|e| eprintln!("error: {e}")).ok()
+        self.project()
+            .map_err(|e| complain(&format!("error: {e}")))
+            .ok()
     }
 
     /// Finds the project.
@@ -108,10 +110,19 @@ pub fn progress(n: u64) -> indicatif::ProgressBar {
     bar
 }
 
-/// Writes to stdout, ignoring a closed pipe (`cardstock check | head` must not panic).
+/// Writes to stdout, ignoring a closed pipe (`cardstock check | head` must not
+/// panic), with terminal controls written out ([`cardstock::diag::printable`]).
 pub fn say(text: &str) {
     use std::io::Write;
+    let text = cardstock::diag::printable(text);
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// Writes a line to stderr, with terminal controls written out.
+pub fn complain(text: &str) {
+    use std::io::Write;
+    let text = cardstock::diag::printable(text);
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Prints diagnostics to stderr (with the source lines of the files read from

@@ -195,7 +195,7 @@ pub fn run(args: &Args) -> i32 {
     prerender(&shared, None);
     let answering = shared.clone();
     if let Err(e) = server.serve(move |rq| answer(&answering, rq)) {
-        eprintln!("error: cannot start the server: {e}");
+        super::complain(&format!("error: cannot start the server: {e}"));
         return 1;
     }
     // Listening on every address: the page opens on this machine's loopback one.
@@ -382,6 +382,7 @@ fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
     }
     if !text.is_empty() {
         use std::io::Write;
+        let text = cardstock::diag::printable(&text);
         let _ = std::io::stderr().lock().write_all(text.as_bytes());
     }
 }
