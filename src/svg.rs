@@ -27,10 +27,16 @@ pub const MAX_ELEMENTS: usize = 200_000;
 /// (about 1.5 KB parsed): the densest seed face has 2,600.
 pub const MAX_TEXT_CHARS: usize = 50_000;
 
+/// Deepest nesting of elements in a face. Every stage that reads a face walks
+/// its groups recursively (counting, drawing cost, preflight, usvg, resvg,
+/// krilla), and 1,000 nested groups overflowed a thread's stack; art from a
+/// drawing program nests a few dozen deep.
+pub const MAX_DEPTH: usize = 256;
+
 /// Parses `text` as XML the way every stage reads a face: a document type
 /// declaration is allowed (finished art from Illustrator starts with
 /// `<!DOCTYPE svg PUBLIC ...>`; nothing it names is fetched), an entity
-/// declaration is not.
+/// declaration is not, nor elements nested deeper than [`MAX_DEPTH`].
 pub fn xml(text: &str) -> Result<roxmltree::Document<'_>, XmlError> {
     if let Some(at) = text.find("<!ENTITY") {
         return Err(XmlError::Entity(at));
@@ -39,7 +45,19 @@ pub fn xml(text: &str) -> Result<roxmltree::Document<'_>, XmlError> {
         allow_dtd: true,
         ..roxmltree::ParsingOptions::default()
     };
-    roxmltree::Document::parse_with_options(text, options).map_err(XmlError::Xml)
+    let doc = roxmltree::Document::parse_with_options(text, options).map_err(XmlError::Xml)?;
+    // Each node's depth from its parent's, in document order (parents first).
+    let mut depths = vec![0usize; doc.descendants().count() + 1];
+    for n in doc.descendants() {
+        let up = n.parent().map_or(0, |p| depths[p.id().get_usize()]);
+        let depth = up + usize::from(n.is_element());
+        if depth > MAX_DEPTH {
+            let at = n.range().start;
+            return Err(XmlError::TooDeep(at..at + 1 + n.tag_name().name().len()));
+        }
+        depths[n.id().get_usize()] = depth;
+    }
+    Ok(doc)
 }
 
 /// Why a text is not XML cardstock reads.
@@ -49,6 +67,25 @@ pub enum XmlError {
     Xml(roxmltree::Error),
     /// An entity declaration, at this byte.
     Entity(usize),
+    /// An element nested deeper than [`MAX_DEPTH`] (its start tag's name).
+    TooDeep(std::ops::Range<usize>),
+}
+
+impl XmlError {
+    /// The problem, with where it is in `text`.
+    fn located(self, text: &str) -> Located {
+        match self {
+            XmlError::Xml(e) => with_position(text, syntax_problem(text, &e)),
+            XmlError::Entity(at) => Located {
+                problem: SvgProblem::Entity,
+                offset: Some(at..at + "<!ENTITY".len()),
+            },
+            XmlError::TooDeep(at) => Located {
+                problem: SvgProblem::TooDeep,
+                offset: Some(at),
+            },
+        }
+    }
 }
 
 impl std::fmt::Display for XmlError {
@@ -56,6 +93,7 @@ impl std::fmt::Display for XmlError {
         match self {
             XmlError::Xml(e) => write!(f, "{e}"),
             XmlError::Entity(_) => write!(f, "an entity declaration (<!ENTITY ...>)"),
+            XmlError::TooDeep(_) => write!(f, "elements nested more than {MAX_DEPTH} deep"),
         }
     }
 }
@@ -217,6 +255,8 @@ pub enum SvgProblem {
     UnreadableFamily(String),
     /// An entity declaration in the document type declaration.
     Entity,
+    /// Elements nested deeper than [`MAX_DEPTH`].
+    TooDeep,
     /// Drawing the face would take too long or too much memory.
     Costly(Costly),
 }
@@ -261,6 +301,10 @@ impl SvgProblem {
                 "the SVG declares an entity (<!ENTITY ...>): cardstock does not expand entities".into(),
                 "remove the entity declarations from the DOCTYPE and write the text they stood for (a plain <!DOCTYPE svg PUBLIC ...> line is fine)".into(),
             ),
+            SvgProblem::TooDeep => (
+                format!("elements are nested more than {MAX_DEPTH} deep here"),
+                "close every group the template opens (a `<g>` in a loop without its `</g>`?); art from a drawing program nests a few dozen deep".into(),
+            ),
             SvgProblem::Costly(c) => c.describe(),
             SvgProblem::TooMuchText(n) => (format!("the face has {n} characters of text, over the limit of {MAX_TEXT_CHARS}"), "check the template for a loop or a `join` that writes far too much text (what `<use>` repeats counts too); no printed face holds that much".into()),
         }
@@ -274,19 +318,7 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         return Err(vec![SvgProblem::TooBig(elements).into()]);
     }
     // One XML parse serves both our checks and usvg.
-    let doc = match xml(text) {
-        Ok(d) => d,
-        Err(XmlError::Entity(at)) => {
-            return Err(vec![Located {
-                problem: SvgProblem::Entity,
-                offset: Some(at..at + "<!ENTITY".len()),
-            }])
-        }
-        Err(XmlError::Xml(e)) => {
-            let problem = syntax_problem(text, &e);
-            return Err(vec![with_position(text, problem)]);
-        }
-    };
+    let doc = xml(text).map_err(|e| vec![e.located(text)])?;
     let counts = count::count(&doc);
     if counts.elements > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(counts.elements).into()]);
@@ -494,16 +526,10 @@ fn syntax_problem(text: &str, e: &roxmltree::Error) -> SvgProblem {
     }
 }
 
-/// A syntax problem with the byte range of its line and column in `text`.
-/// The XML syntax error of `text`, with where it is (`None` if it is well formed).
+/// The XML problem of `text` (syntax, an entity, too deep), with where it is
+/// (`None` if cardstock reads it).
 pub fn syntax_error(text: &str) -> Option<Located> {
-    match xml(text).err()? {
-        XmlError::Xml(e) => Some(with_position(text, syntax_problem(text, &e))),
-        XmlError::Entity(at) => Some(Located {
-            problem: SvgProblem::Entity,
-            offset: Some(at..at + "<!ENTITY".len()),
-        }),
-    }
+    Some(xml(text).err()?.located(text))
 }
 
 fn with_position(text: &str, problem: SvgProblem) -> Located {

@@ -1315,6 +1315,25 @@ fn what_use_and_markers_repeat_is_counted() {
 }
 
 #[test]
+fn groups_nested_a_thousand_deep_are_an_error_not_a_stack_overflow() {
+    // Found in this round: 1,000 nested groups (under usvg's own limit of 1,024)
+    // overflowed the stack of the preflight walk, 5,000 that of the count of
+    // what `<use>` draws; the process aborted.
+    for n in [1000, 5000] {
+        let e = failing_card_build(&format!(
+            "{}<rect width=\"1\" height=\"1\"/>{}",
+            "<g>".repeat(n),
+            "</g>".repeat(n)
+        ));
+        assert!(
+            e.contains("elements are nested more than 256 deep here")
+                && e.contains("templates/mini/card.svg:2:782"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn lazy_list_concatenation_runs_out_of_fuel() {
     // `l + l` forty times: 1.2 GB and still running at 60 s.
     // (A macro that calls itself with `l + l` stops at the recursion limit first.)
