@@ -27,6 +27,11 @@ pub const MAX_ELEMENTS: usize = 200_000;
 /// (about 1.5 KB parsed): the densest seed face has 2,600.
 pub const MAX_TEXT_CHARS: usize = 50_000;
 
+/// Most `<stop>`s in one gradient. usvg removes repeated offsets one at a time
+/// (80,000 stops took over a second a face to parse) and tiny-skia looks through
+/// the stops for every pixel; a designer's gradient has a handful.
+pub const MAX_GRADIENT_STOPS: usize = 1_000;
+
 /// Deepest nesting of elements in a face. Every stage that reads a face walks
 /// its groups recursively (counting, drawing cost, preflight, usvg, resvg,
 /// krilla), and 1,000 nested groups overflowed a thread's stack; art from a
@@ -257,6 +262,8 @@ pub enum SvgProblem {
     Entity,
     /// Elements nested deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// A gradient with more than [`MAX_GRADIENT_STOPS`] stops.
+    TooManyStops(usize),
     /// Drawing the face would take too long or too much memory.
     Costly(Costly),
 }
@@ -301,6 +308,10 @@ impl SvgProblem {
                 "the SVG declares an entity (<!ENTITY ...>): cardstock does not expand entities".into(),
                 "remove the entity declarations from the DOCTYPE and write the text they stood for (a plain <!DOCTYPE svg PUBLIC ...> line is fine)".into(),
             ),
+            SvgProblem::TooManyStops(n) => (
+                format!("this gradient has {n} stops, over the limit of {MAX_GRADIENT_STOPS}"),
+                "give the gradient fewer stops (a loop that writes a <stop> per step?); a smooth blend needs only its two ends".into(),
+            ),
             SvgProblem::TooDeep => (
                 format!("elements are nested more than {MAX_DEPTH} deep here"),
                 "close every group the template opens (a `<g>` in a loop without its `</g>`?); art from a drawing program nests a few dozen deep".into(),
@@ -327,6 +338,12 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         return Err(vec![Located {
             problem: SvgProblem::TooMuchText(counts.chars),
             offset: counts.most_text,
+        }]);
+    }
+    if let Some((n, at)) = most_stops(&doc).filter(|(n, _)| *n > MAX_GRADIENT_STOPS) {
+        return Err(vec![Located {
+            problem: SvgProblem::TooManyStops(n),
+            offset: Some(at),
         }]);
     }
     let mut lint = lint(&doc, fonts, &images.game);
@@ -449,7 +466,11 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         Ok(t) if found.is_empty() => match cost::check(&t) {
             Ok(()) => Ok(t),
             Err(c) => {
-                let offset = element_with_id(&doc, &c.id);
+                // usvg renames gradients: point at the one with the most stops.
+                let offset = match c.element {
+                    "gradient" => most_stops(&doc).map(|(_, at)| at),
+                    _ => element_with_id(&doc, &c.id),
+                };
                 Err(vec![Located {
                     problem: SvgProblem::Costly(c),
                     offset,
@@ -524,6 +545,19 @@ fn syntax_problem(text: &str, e: &roxmltree::Error) -> SvgProblem {
         col: pos.col as usize,
         text: line,
     }
+}
+
+/// The gradient with the most `<stop>` children: their number and where its
+/// start tag is.
+fn most_stops(doc: &roxmltree::Document) -> Option<(usize, std::ops::Range<usize>)> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("linearGradient") || n.has_tag_name("radialGradient"))
+        .map(|g| {
+            let n = g.children().filter(|c| c.has_tag_name("stop")).count();
+            let at = g.range().start;
+            (n, at..at + 1 + g.tag_name().name().len())
+        })
+        .max_by_key(|(n, _)| *n)
 }
 
 /// The XML problem of `text` (syntax, an entity, too deep), with where it is
