@@ -11,6 +11,9 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
+mod cut;
+pub use cut::SHOWN_LINE;
+
 /// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -211,12 +214,8 @@ impl Diagnostics {
         let mut out = String::new();
         let config = term::Config::default();
         for d in &self.items {
-            let mut cs = match d.severity {
-                Severity::Error => CsDiagnostic::error(),
-                Severity::Warning => CsDiagnostic::warning(),
-            }
-            .with_message(&d.message);
             let mut notes = Vec::new();
+            let mut at = None;
             if let Some(file) = &d.file {
                 let id = *ids.entry(file.clone()).or_insert_with(|| {
                     sources
@@ -227,11 +226,7 @@ impl Diagnostics {
                     (Some(id), Some(span)) => {
                         let len = files.get(id).map(|f| f.source().len()).unwrap_or(0);
                         let start = span.start.min(len);
-                        let mut label = Label::primary(id, start..span.end.min(len).max(start));
-                        if let Some(l) = &d.label {
-                            label = label.with_message(l);
-                        }
-                        cs = cs.with_labels(vec![label]);
+                        at = Some((id, start..span.end.min(len).max(start)));
                     }
                     _ => notes.push(format!("in {}", file.display())),
                 }
@@ -243,8 +238,21 @@ impl Diagnostics {
             if let Some(h) = &d.hint {
                 notes.push(format!("hint: {h}"));
             }
-            cs = cs.with_notes(notes);
-            let _ = term::emit_to_string(&mut out, &config, &files, &cs);
+            let Some((id, span)) = at else {
+                let _ = term::emit_to_string(&mut out, &config, &files, &shown(d, None, notes));
+                continue;
+            };
+            let file = files.get(id).ok();
+            match file.and_then(|f| cut::Cut::new(f.name(), f.source(), span.clone())) {
+                Some((cut, span)) => {
+                    let cs = shown(d, Some(((), span)), notes);
+                    let _ = term::emit_to_string(&mut out, &config, &cut, &cs);
+                }
+                None => {
+                    let cs = shown(d, Some((id, span)), notes);
+                    let _ = term::emit_to_string(&mut out, &config, &files, &cs);
+                }
+            }
         }
         let mut out = printable(&out).into_owned();
         let (e, w) = (self.errors(), self.warnings());
@@ -259,6 +267,25 @@ impl Diagnostics {
         }
         out
     }
+}
+
+/// `d` as codespan-reporting shows it: its message, a caret at `at` (a file and a
+/// byte range in it) and `notes`.
+fn shown<F>(d: &Diagnostic, at: Option<(F, Range<usize>)>, notes: Vec<String>) -> CsDiagnostic<F> {
+    let labels = at.map(|(file, span)| {
+        let label = Label::primary(file, span);
+        match &d.label {
+            Some(m) => label.with_message(m),
+            None => label,
+        }
+    });
+    match d.severity {
+        Severity::Error => CsDiagnostic::error(),
+        Severity::Warning => CsDiagnostic::warning(),
+    }
+    .with_message(&d.message)
+    .with_labels(labels.into_iter().collect())
+    .with_notes(notes)
 }
 
 /// `text` with every character that would act on a terminal instead of showing

@@ -1592,6 +1592,28 @@ fn terminal_controls_in_data_are_written_out_in_messages() {
 }
 
 #[test]
+fn an_error_on_a_very_long_line_shows_the_part_around_it() {
+    // Found in this round: the whole line was printed, so an error in a minified
+    // SVG or a one-line template loop filled the terminal (100 KB here).
+    let e = failing_edit(
+        "templates/mini/card.svg",
+        "{% block body %}",
+        &format!(
+            "{{% block body %}}<desc>{}</desc>{{{{ row.name|no_such_filter }}}}",
+            "x".repeat(100_000)
+        ),
+    );
+    assert!(e.len() < 3_000, "{} bytes: {}", e.len(), &e[..3_000]);
+    // The column counts the whole line.
+    assert!(e.contains("templates/mini/card.svg:2:100042"), "{e}");
+    let caret_line = e.lines().find(|l| l.contains('…')).unwrap_or_default();
+    assert!(
+        caret_line.contains("</desc>{{ row.name|no_such_filter }}"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_base_url_with_a_query_ends_every_link() {
     // The query came before the path (`...?sig=abc/mini/tts/x.png`), exit 0.
     let p = fixture_project();
