@@ -27,6 +27,13 @@ pub const MAX_ELEMENTS: usize = 200_000;
 /// (about 1.5 KB parsed): the densest seed face has 2,600.
 pub const MAX_TEXT_CHARS: usize = 50_000;
 
+/// Most work of setting text on paths in one face: the characters of each
+/// `<textPath>` times the bytes of its path's data (usvg walks the path from its
+/// start for every glyph): about a nanosecond each, so the limit is a tenth of a
+/// second. A title on an arc is a few thousand; 40,000 characters (within the
+/// character limit) on a 20,000-segment path took 8 s a face.
+pub const MAX_TEXT_ON_PATH: u64 = 100_000_000;
+
 /// Most `<stop>`s in one gradient. usvg removes repeated offsets one at a time
 /// (80,000 stops took over a second a face to parse) and tiny-skia looks through
 /// the stops for every pixel; a designer's gradient has a handful.
@@ -262,6 +269,8 @@ pub enum SvgProblem {
     Entity,
     /// Elements nested deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// Text on paths over [`MAX_TEXT_ON_PATH`].
+    TooMuchOnPath(u64),
     /// A gradient with more than [`MAX_GRADIENT_STOPS`] stops.
     TooManyStops(usize),
     /// Drawing the face would take too long or too much memory.
@@ -308,6 +317,10 @@ impl SvgProblem {
                 "the SVG declares an entity (<!ENTITY ...>): cardstock does not expand entities".into(),
                 "remove the entity declarations from the DOCTYPE and write the text they stood for (a plain <!DOCTYPE svg PUBLIC ...> line is fine)".into(),
             ),
+            SvgProblem::TooMuchOnPath(n) => (
+                format!("the face sets {} million characters x bytes of path data on paths (<textPath>), over the limit of {} million: each character is placed by walking its path from the start", n / 1_000_000, MAX_TEXT_ON_PATH / 1_000_000),
+                "set less text on the path, or give the path fewer points (a curve needs a few arcs, not thousands of lines)".into(),
+            ),
             SvgProblem::TooManyStops(n) => (
                 format!("this gradient has {n} stops, over the limit of {MAX_GRADIENT_STOPS}"),
                 "give the gradient fewer stops (a loop that writes a <stop> per step?); a smooth blend needs only its two ends".into(),
@@ -333,6 +346,12 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     let counts = count::count(&doc);
     if counts.elements > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(counts.elements).into()]);
+    }
+    if counts.on_path > MAX_TEXT_ON_PATH {
+        return Err(vec![Located {
+            problem: SvgProblem::TooMuchOnPath(counts.on_path),
+            offset: counts.most_on_path,
+        }]);
     }
     if counts.chars > MAX_TEXT_CHARS {
         return Err(vec![Located {

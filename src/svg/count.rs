@@ -18,6 +18,12 @@ pub(super) struct Counts {
     pub chars: usize,
     /// The `<text>` or `<use>` element that draws the most characters.
     pub most_text: Option<Range<usize>>,
+    /// Characters set on a path times the bytes of that path's data, summed over
+    /// every `<textPath>` drawn: usvg walks the path from its start for each
+    /// glyph (saturating).
+    pub on_path: u64,
+    /// The `<textPath>` with the most of that work, its start tag.
+    pub most_on_path: Option<Range<usize>>,
 }
 
 /// Counts `doc` with every `<use>` replaced by what it references and every
@@ -48,6 +54,7 @@ pub(super) fn count(doc: &Document) -> Counts {
         .unwrap_or(0);
     c.memo = vec![None; nodes];
     let (elements, chars) = c.node(doc.root_element());
+    let (on_path, most_on_path) = on_path(&c, doc);
     let mut most: (usize, Option<Range<usize>>) = (0, None);
     for n in doc
         .descendants()
@@ -62,7 +69,49 @@ pub(super) fn count(doc: &Document) -> Counts {
         elements,
         chars,
         most_text: most.1,
+        on_path,
+        most_on_path,
     }
+}
+
+/// The work of setting text on paths ([`Counts::on_path`]): each `<textPath>`'s
+/// characters times its path's data, as often as `<use>` draws it; and the
+/// `<textPath>` with the most.
+fn on_path(c: &Counter, doc: &Document) -> (u64, Option<Range<usize>>) {
+    // `<use>`s by the element they draw (a `<use>` of a `<use>` is not followed:
+    // the element count already bounds such chains).
+    let mut uses = vec![0u64; doc.descendants().count() + 1];
+    for u in doc.descendants().filter(|n| n.has_tag_name("use")) {
+        if let Some(n) = c.target(u).and_then(|t| uses.get_mut(t.id().get_usize())) {
+            *n += 1;
+        }
+    }
+    let mut total = 0u64;
+    let mut most = (0u64, None);
+    for t in doc.descendants().filter(|n| n.has_tag_name("textPath")) {
+        // Drawn once, and again by each `<use>` of it or of an element around it.
+        let times: u64 = 1 + t
+            .ancestors()
+            .filter_map(|a| uses.get(a.id().get_usize()))
+            .sum::<u64>();
+        let data = t
+            .attribute("path")
+            .or_else(|| c.target(t).and_then(|p| p.attribute("d")))
+            .map_or(0, str::len) as u64;
+        let chars: usize = t
+            .descendants()
+            .filter(|n| n.is_text())
+            .map(|n| n.text().map_or(0, |s| s.chars().count()))
+            .sum();
+        let work = data.saturating_mul(chars as u64);
+        let drawn = work.saturating_mul(times);
+        total = total.saturating_add(drawn);
+        if drawn > most.0 {
+            let at = t.range().start;
+            most = (drawn, Some(at..at + "<textPath".len()));
+        }
+    }
+    (total, most.1)
 }
 
 /// Per node: `None` = not counted yet, `Some(None)` = being counted (a cycle,

@@ -1313,6 +1313,30 @@ fn drawing_a_face_has_a_cost_limit_found_before_anything_is_drawn() {
 }
 
 #[test]
+fn text_on_a_long_path_is_counted_before_it_is_laid_out() {
+    // Found in this round: 40,000 characters on a 20,000-segment path (the
+    // character limit allows 50,000): `check` of three cards took 25 s, a
+    // longer path (the fuel allows one ten times as long) would take minutes.
+    let e = failing_card_build(
+        r##"<defs><path id="p" d="M0 0{% for i in range(20000) %} L{{ i % 60 }} {{ (i * 7) % 80 }}{% endfor %}"/></defs><text font-size="3"><textPath href="#p">{{ "abcdefghij" * 4000 }}</textPath></text>"##,
+    );
+    assert!(
+        e.contains("million characters x bytes of path data on paths (<textPath>), over the limit of 100 million")
+            && e.contains("templates/mini/card.svg:2:145"),
+        "{e}"
+    );
+    // A title on an arc is far within.
+    let p = fixture_project();
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        r##"{% block body %}<defs><path id="arc" d="M5 40 A25 25 0 0 1 55 40"/></defs><text font-size="4"><textPath href="#arc">{{ row.name }} on an arc</textPath></text>"##,
+    );
+    let o = run_within(p.path(), &["build"], Duration::from_secs(60));
+    assert!(o.status.success(), "{:?}", texts(&o));
+}
+
+#[test]
 fn what_use_and_markers_repeat_is_counted() {
     // 500 uses of a 5,000-character text (it aborted at 4 GB).
     let e = failing_card_build(
