@@ -901,12 +901,12 @@ pub(crate) fn binop_alloc_estimate(op: &str, lhs: &Value, rhs: &Value) -> u64 {
             _ if lhs.is_tuple() && rhs.is_tuple() => (lhs.len().unwrap_or(0) as u64)
                 .saturating_add(rhs.len().unwrap_or(0) as u64)
                 .saturating_mul(SLOT_COST),
-            // cardstock: a concatenation of sequences deep enough for `add` to
-            // materialize it (`seq = seq + seq` over and over) copies every item.
-            _ if op == "add" && concat_materializes(lhs, rhs) => {
-                seq_concat_len(lhs, rhs).map_or(u64::MAX, |n| n as u64)
-                    .saturating_mul(SLOT_COST)
-            }
+            // A concatenation nested deep enough for `add` to materialize it
+            // (`seq = seq + seq` over and over) copies every item; one whose
+            // length is unknown would be flattened join by join.
+            _ if op == "add" && concat_materializes(lhs, rhs) => seq_concat_len(lhs, rhs)
+                .map_or(u64::MAX, |n| n as u64)
+                .saturating_mul(SLOT_COST),
             _ => 0,
         },
         _ => 0,
