@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::eval::{eval, row_value, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
@@ -188,11 +188,66 @@ fn code_points(s: &str) -> String {
         .join(" ")
 }
 
-/// `[contents]` counts (the rulebook's) against what the build would print;
-/// `counts` maps component id to printed parts.
-pub fn check_contents(game: &Game, counts: &BTreeMap<String, u64>) -> Vec<Diagnostic> {
+/// The `[contents]` counts, by component id: each a whole number or an
+/// expression over `rules` and `game` (`contracts = "rules.deck_size"`, so a deck
+/// size is written once), evaluated with `base`. A count that is not a whole
+/// number from 0 up is an error at its value.
+pub fn rule_counts(game: &Game, tpl: &Templates, base: &Context) -> Reported<Vec<RuleCount>> {
+    let mut counts = Vec::new();
     let mut diags = Vec::new();
-    for (name, expected) in &game.contents {
+    for (name, value) in &game.contents {
+        let id = name.get_ref();
+        let at = |d: Diagnostic| {
+            d.at(&game.file, Some(value.span()))
+                .with("game", &game.id)
+                .with("component", id.clone())
+        };
+        let count = match value.get_ref() {
+            toml::Value::Integer(n) => Ok(*n),
+            toml::Value::String(expr) => {
+                let spanned = Spanned::new(value.span(), expr.clone());
+                eval(tpl, game, &spanned, base).and_then(|v| {
+                    v.as_i64().ok_or_else(|| {
+                        at(Diagnostic::error(format!(
+                            "[contents] `{id}` = \"{expr}\" gives `{v}`, not a whole number"
+                        )))
+                        .hint("the expression must give the number of parts, e.g. \"rules.deck_size\"")
+                    })
+                })
+            }
+            other => Err(at(Diagnostic::error(format!(
+                "[contents] `{id}` is {}, not a count",
+                crate::model::toml_problems::type_words(other.type_str())
+            )))
+            .hint("write a whole number (`cards = 12`) or an expression over rules in quotes (`cards = \"rules.deck_size\"`)")),
+        };
+        match count {
+            Ok(n) if n >= 0 => counts.push((name.clone(), Spanned::new(value.span(), n))),
+            Ok(n) => diags.push(
+                at(Diagnostic::error(format!(
+                    "[contents] `{id}` is {n}, less than none"
+                )))
+                .hint("a count is 0 or more"),
+            ),
+            Err(d) => diags.push(d.with("component", id.clone())),
+        }
+    }
+    Reported::new(counts, diags)
+}
+
+/// One `[contents]` count, evaluated: the component id (at its key) and the
+/// count (at its value).
+pub type RuleCount = (Spanned<String>, Spanned<i64>);
+
+/// `[contents]` counts (the rulebook's, from [`rule_counts`]) against what the
+/// build would print; `counts` maps component id to printed parts.
+pub fn check_contents(
+    game: &Game,
+    expected: &[RuleCount],
+    counts: &BTreeMap<String, u64>,
+) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for (name, expected) in expected {
         let id = name.get_ref();
         if game.rejected.contains(id) {
             continue;
@@ -283,6 +338,16 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
             }
             continue;
         };
+        let reader = format!("[[reference]] `{}`", def.from.get_ref());
+        if let Some(d) = src.lacks(field, &reader).filter(|_| def.required) {
+            // A column renamed in the spreadsheet: once, at its header, not per row.
+            let d = match &src.header {
+                Some(_) => d,
+                None => d.at(&game.file, Some(def.from.span())),
+            };
+            diags.push(d.with("game", &game.id));
+            continue;
+        }
         let ids: BTreeSet<&str> = dst.rows.iter().filter_map(|r| r.id()).collect();
         for (i, row) in src.rows.iter().enumerate() {
             let label = format!("{tname} {}", row.label(i));
@@ -293,7 +358,13 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                         src.at(d, row, None, false)
                             .with("game", &game.id)
                             .with("row", label.clone())
-                            .hint(format!("add `{field} = \"<{} id>\"`", dst.name)),
+                            .hint(match src.header {
+                                Some(_) => format!(
+                                    "fill in the row's `{field}` cell with a `{}` id",
+                                    dst.name
+                                ),
+                                None => format!("add `{field} = \"<{} id>\"`", dst.name),
+                            }),
                     );
                 }
                 continue;
@@ -386,7 +457,7 @@ pub fn check_asserts(
         .par_iter()
         .map(|a| match Assert::new(game, tpl, a) {
             Ok(check) => {
-                let diags = check.each(&base);
+                let diags = crate::diag::once_for_rows(check.each(&base));
                 (diags, Some(check.ran.get()))
             }
             Err(d) => (vec![d], None),

@@ -75,9 +75,13 @@ impl Diagnostic {
         self
     }
 
-    /// Adds a context line such as `("component", "contracts")`.
+    /// Adds a context line such as `("component", "contracts")` (once: a stage
+    /// that adds what an earlier one did changes nothing).
     pub fn with(mut self, key: &'static str, value: impl Into<String>) -> Self {
-        self.context.push((key, value.into()));
+        let value = value.into();
+        if !self.context.iter().any(|(k, v)| *k == key && *v == value) {
+            self.context.push((key, value));
+        }
         self
     }
 
@@ -310,6 +314,51 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// `diags` with the problems that differ only in their `row` merged into one
+/// (an expression of `game.toml` that fails the same way for every row of a
+/// table): it names how many rows and the first few, in place of one copy per row.
+pub fn once_for_rows(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    const SHOWN: usize = 3;
+    let without_row = |d: &Diagnostic| -> Vec<(&'static str, String)> {
+        d.context
+            .iter()
+            .filter(|(k, _)| *k != "row")
+            .cloned()
+            .collect()
+    };
+    let mut out: Vec<(Diagnostic, Vec<String>)> = Vec::new();
+    for d in diags {
+        let row = d
+            .context
+            .iter()
+            .find(|(k, _)| *k == "row")
+            .map(|(_, v)| v.clone());
+        let same = out.iter_mut().find(|(o, _)| {
+            row.is_some()
+                && (o.severity, &o.message, &o.file, &o.span, &o.hint)
+                    == (d.severity, &d.message, &d.file, &d.span, &d.hint)
+                && without_row(o) == without_row(&d)
+        });
+        match (same, row) {
+            (Some((_, rows)), Some(r)) => rows.push(r),
+            (_, row) => out.push((d, row.into_iter().collect())),
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, rows)| {
+            if rows.len() > 1 {
+                d.context.retain(|(k, _)| *k != "row");
+                let mut shown = rows[..SHOWN.min(rows.len())].join(", ");
+                if rows.len() > SHOWN {
+                    shown.push_str(&format!(" and {} more", rows.len() - SHOWN));
+                }
+                d.context.push(("rows", shown));
+            }
+            d
+        })
+        .collect()
 }
 
 /// The byte range of 1-based `line` in `text` (without its newline).

@@ -41,6 +41,9 @@ pub fn base_context(game: &Game, settings: &Settings) -> Context {
         "players".into(),
         crate::template::to_value(&game.meta.players),
     );
+    if let Some(v) = &game.meta.version {
+        meta.insert("version".into(), Value::from(v.clone()));
+    }
     if let Some(c) = &game.meta.credits {
         meta.insert("credits".into(), Value::from(c.clone()));
     }
@@ -208,12 +211,35 @@ pub fn eval(
         d
     };
     let compiled = tpl.env.compile_expression(source).map_err(problem)?;
-    compiled.eval(ctx).map_err(problem)
+    let value = compiled.eval(ctx).map_err(problem)?;
+    if !value.is_undefined() {
+        return Ok(value);
+    }
+    // No value at all: a name the data does not have (`rules.clue_token`), which
+    // minijinja lets through when nothing is done with it.
+    let names = compiled.undeclared_variables(true);
+    let Some((name, at)) = crate::template::errors::first_undefined(source, names, ctx) else {
+        return Err(
+            Diagnostic::error(format!("the expression `{source}` gives no value"))
+                .at(&game.file, Some(expr.span()))
+                .with("game", &game.id)
+                .hint("check the names it uses against the data"),
+        );
+    };
+    let x = crate::template::errors::missing(&name, at, known, true);
+    let mut d = Diagnostic::error(x.message)
+        .at(&game.file, Some(sub_span(expr, x.span)))
+        .with("game", &game.id)
+        .hint(x.hint);
+    if let Some(h) = crate::template::captured_hint(&game.file, &game.text, &name) {
+        d = d.hint(h);
+    }
+    Err(d)
 }
 
 /// The span in `game.toml` of `part` of an expression (a byte range of its text):
 /// inside the quotes of a plain one-line string, else the whole value.
-fn sub_span(
+pub(crate) fn sub_span(
     expr: &Spanned<String>,
     part: Option<std::ops::Range<usize>>,
 ) -> std::ops::Range<usize> {
@@ -255,6 +281,17 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
         }
         return diags;
     };
+    let lacking: Vec<Diagnostic> = [&def.from, &def.to]
+        .into_iter()
+        .filter_map(|f| edges.lacks(f, "[network]"))
+        .map(|d| match &edges.header {
+            Some(_) => d.with("game", &game.id),
+            None => d.at(&game.file, Some(net.span())).with("game", &game.id),
+        })
+        .collect();
+    if !lacking.is_empty() {
+        return lacking; // one error for the table, not one per edge
+    }
     let mut network = Network::new(nodes.rows.iter().filter_map(|r| r.id().map(String::from)));
     let base = base_context(game, settings);
     for (i, row) in edges.rows.iter().enumerate() {
@@ -385,7 +422,7 @@ pub fn build_network(game: &Game, tpl: &Templates, settings: &Settings) -> Vec<D
         );
     }
     let _ = tpl.network.set(network);
-    diags
+    crate::diag::once_for_rows(diags)
 }
 
 /// Computes every `[[derive]]` field, in order, for every row of its table.

@@ -225,6 +225,9 @@ fn parse_key(text: &str, fonts: &FontBook) -> [u8; 32] {
 /// One face of a component: its front and back pictures (store indices).
 #[derive(Debug, Clone)]
 pub struct Slot {
+    /// Its place among the set's faces (0-based): a shop file's number, also when
+    /// only some of the set's faces are delivered (a reprint).
+    pub index: usize,
     pub front: usize,
     pub back: Option<usize>,
     pub plan: FacePlan,
@@ -679,12 +682,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Renders the faces of every exported component and lists each distinct picture
 /// once. Parsing is left to [`FaceStore::parse_all`] (or to the stages that use a
-/// face first). `None` if a template had an error (reported).
+/// face first). `None` if a template had an error (reported). With the parts of
+/// the last print record (`previous`), a face that changed since is rendered
+/// again at its next revision ([`crate::render::revision`]).
 pub fn render_all<'a>(
     r: &Renderer,
     plans: &[Vec<FacePlan>],
     cache: Option<&'a ParseCache>,
+    previous: Option<&crate::render::revision::Previous>,
 ) -> Reported<Option<Rendered<'a>>> {
+    let mut linked = crate::image::Linked::new(r.project, &r.game.id);
     let mut diags = Diagnostics::default();
     let mut store = FaceStore::new(
         Images::new(r.project, &r.game.id, r.tpl.fonts().clone()),
@@ -719,10 +726,23 @@ pub fn render_all<'a>(
         for (b, batch) in exported.chunks(RENDER_BATCH).enumerate() {
             let first = b * RENDER_BATCH;
             let Reported {
-                value: faces,
+                value: mut faces,
                 diags: d,
             } = r.render(comp, batch, first, &layers);
             found.extend(d.items);
+            if let Some(previous) = previous {
+                let revised = next_revisions(
+                    r,
+                    comp,
+                    ci,
+                    first,
+                    &mut faces,
+                    previous,
+                    &mut linked,
+                    &layers,
+                );
+                found.extend(revised.items);
+            }
             if diags.has_errors() || found.iter().any(|d| d.severity == Severity::Error) {
                 continue; // nothing is stored, but every batch is reported
             }
@@ -745,6 +765,7 @@ pub fn render_all<'a>(
                     .as_ref()
                     .map(|b| store.add(comp, origin(Side::Back), b, None));
                 list.push(Slot {
+                    index: first + k,
                     front,
                     back,
                     plan: face.plan,
@@ -768,6 +789,48 @@ pub fn render_all<'a>(
         }),
         diags,
     }
+}
+
+/// Renders again, at the next revision, each face of `faces` (component `ci`'s
+/// from number `first`) whose front or back is not what the last print record
+/// has of its part: it changed since that print.
+#[allow(clippy::too_many_arguments)]
+fn next_revisions(
+    r: &Renderer,
+    comp: &Component,
+    ci: usize,
+    first: usize,
+    faces: &mut [crate::render::Face],
+    previous: &crate::render::revision::Previous,
+    linked: &mut crate::image::Linked,
+    layers: &HashMap<Shape, crate::render::Layer>,
+) -> Diagnostics {
+    use crate::render::revision::FaceHash;
+    let size = (
+        comp.size.width + 2.0 * comp.bleed,
+        comp.size.height + 2.0 * comp.bleed,
+    );
+    let mut hash = |text: &str| FaceHash::of(text, size, &linked.of(text));
+    let mut diags = Diagnostics::default();
+    for (k, face) in faces.iter_mut().enumerate() {
+        let index = first + k;
+        let Some(before) = previous.get(ci, index) else {
+            continue;
+        };
+        let back = face.back.as_deref().map(&mut hash);
+        if before.same(hash(&face.front), back) || face.plan.revision != before.revision {
+            continue;
+        }
+        let mut plan = face.plan.clone();
+        plan.revision = before.revision + 1;
+        let again = r.render(comp, std::slice::from_ref(&plan), index, layers);
+        // Its warnings were said of the first render.
+        diags.extend(again.diags.items.into_iter().filter(|d| d.is_error()));
+        if let Some(f) = again.value.into_iter().next() {
+            *face = f;
+        }
+    }
+    diags
 }
 
 #[cfg(test)]

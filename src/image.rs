@@ -3,9 +3,13 @@
 //! with the decoders resvg draws it with (a truncated or malformed file is an error
 //! here, where resvg and the PDF writer would silently drop it or fail late).
 
+use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use usvg::ImageKind;
+
+use crate::project::Project;
 
 /// Most pixels one image may declare (width x height): decoded as RGBA it takes
 /// 4 bytes a pixel, so 50 million pixels are 200 MB (a 24 x 16 in board at 300
@@ -258,9 +262,193 @@ fn decode_webp(data: &[u8], format: Format) -> Result<(), ImageProblem> {
     Ok(())
 }
 
+/// An image's pixels as straight RGBA, 8 bits (a PNG's first frame, a GIF's),
+/// decoded with the decoders resvg draws it with; `None` for an SVG image or
+/// one that does not decode (the check before use reported it).
+pub fn decode_rgba(kind: &ImageKind) -> Option<(u32, u32, Vec<u8>)> {
+    let _one = DECODING.lock().unwrap_or_else(|e| e.into_inner());
+    match kind {
+        ImageKind::PNG(d) => {
+            let mut decoder = png::Decoder::new(std::io::Cursor::new(&d[..]));
+            decoder.set_transformations(png::Transformations::normalize_to_color8());
+            let mut reader = decoder.read_info().ok()?;
+            let mut buf = vec![0; reader.output_buffer_size()?];
+            let info = reader.next_frame(&mut buf).ok()?;
+            let px = &buf[..info.buffer_size()];
+            let rgba = match info.color_type {
+                png::ColorType::Rgba => px.to_vec(),
+                png::ColorType::Rgb => px
+                    .chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect(),
+                png::ColorType::GrayscaleAlpha => px
+                    .chunks_exact(2)
+                    .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                    .collect(),
+                png::ColorType::Grayscale => px.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+                png::ColorType::Indexed => return None,
+            };
+            Some((info.width, info.height, rgba))
+        }
+        ImageKind::JPEG(d) => {
+            use zune_jpeg::zune_core::colorspace::ColorSpace;
+            use zune_jpeg::zune_core::options::DecoderOptions;
+            let options = DecoderOptions::default().jpeg_set_out_colorspace(ColorSpace::RGBA);
+            let mut decoder =
+                zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(&d[..]), options);
+            let px = decoder.decode().ok()?;
+            let (w, h) = decoder.dimensions()?;
+            Some((w as u32, h as u32, px))
+        }
+        ImageKind::GIF(d) => {
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::RGBA);
+            let mut decoder = options.read_info(&d[..]).ok()?;
+            let frame = decoder.read_next_frame().ok()??;
+            Some((
+                u32::from(frame.width),
+                u32::from(frame.height),
+                frame.buffer.to_vec(),
+            ))
+        }
+        ImageKind::WEBP(d) => {
+            let mut decoder = image_webp::WebPDecoder::new(std::io::Cursor::new(&d[..])).ok()?;
+            let (w, h) = decoder.dimensions();
+            let mut buf = vec![0; decoder.output_buffer_size()?];
+            decoder.read_image(&mut buf).ok()?;
+            let rgba = if decoder.has_alpha() {
+                buf
+            } else {
+                buf.chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect()
+            };
+            Some((w, h, rgba))
+        }
+        ImageKind::SVG(_) => None,
+    }
+}
+
+/// The contents of the image files faces link to (`<image href="art/x.png">`),
+/// read through the project and hashed once per build: a face's picture changes
+/// when they do although its SVG text does not (the live preview's picture hashes,
+/// the print records' face hashes).
+pub struct Linked<'a> {
+    project: &'a Project,
+    dir: std::path::PathBuf,
+    seen: HashMap<String, String>,
+}
+
+impl<'a> Linked<'a> {
+    pub fn new(project: &'a Project, game: &str) -> Self {
+        Linked {
+            project,
+            dir: Path::new("templates").join(game),
+            seen: HashMap::new(),
+        }
+    }
+
+    /// The hrefs of `svg` with the hash of each one's file, in order.
+    pub fn of(&mut self, svg: &str) -> String {
+        let mut out = String::new();
+        for href in hrefs(svg) {
+            let version = self
+                .seen
+                .entry(href.clone())
+                .or_insert_with(|| {
+                    use sha2::Digest;
+                    let rel = Path::new(&href);
+                    if crate::source::check_relative(rel).is_err() {
+                        return "-".into();
+                    }
+                    match self
+                        .project
+                        .read(&self.dir.join(rel), crate::project::MAX_IMAGE_BYTES)
+                    {
+                        Ok(bytes) => sha2::Sha256::digest(&bytes)[..16]
+                            .iter()
+                            .map(|b| format!("{b:02x}"))
+                            .collect(),
+                        Err(_) => "-".into(),
+                    }
+                })
+                .clone();
+            out.push_str(&format!("{href}={version};"));
+        }
+        out
+    }
+}
+
+/// The files an SVG text links to: every `href` (or `xlink:href`) attribute but
+/// those naming a fragment (`#id`) or holding the data (`data:`), unescaped.
+pub fn hrefs(svg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = svg;
+    while let Some(at) = rest.find("href") {
+        rest = &rest[at + 4..];
+        let after = rest.trim_start();
+        let Some(after) = after.strip_prefix('=') else {
+            continue;
+        };
+        let after = after.trim_start();
+        let Some(quote) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(end) = after[1..].find(quote) else {
+            break;
+        };
+        let value = after[1..1 + end]
+            .replace("&quot;", "\"")
+            .replace("&apos;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        let value = value.trim();
+        if !value.is_empty()
+            && !value.starts_with('#')
+            && !value
+                .get(..5)
+                .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
+            && !out.iter().any(|v| v == value)
+        {
+            out.push(value.to_string());
+        }
+        rest = &after[1 + end..];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hrefs_are_the_files_a_face_links_to() {
+        let svg = r##"<svg><use href="#a"/><image xlink:href = 'art/a&amp;b.png'/>
+            <image href="data:image/png;base64,AAAA"/><image href="art/c.jpg"/>
+            <image href="art/c.jpg"/><a href=""/></svg>"##;
+        assert_eq!(hrefs(svg), ["art/a&b.png", "art/c.jpg"]);
+        assert!(hrefs("<svg><text>href</text></svg>").is_empty());
+    }
+
+    #[test]
+    fn a_face_hash_follows_the_images_it_links_to() {
+        let mut files = crate::source::MemoryFiles::new();
+        files.insert("templates/g/a.png", b"one".to_vec());
+        files.insert("templates/g/b.png", b"two".to_vec());
+        let project = Project::new(files.clone());
+        let mut v = Linked::new(&project, "g");
+        let (a, b) = (
+            v.of(r#"<image href="a.png"/>"#),
+            v.of(r#"<image href="b.png"/>"#),
+        );
+        files.insert("templates/g/a.png", b"three".to_vec());
+        let edited = Project::new(files);
+        let mut w = Linked::new(&edited, "g");
+        assert_ne!(w.of(r#"<image href="a.png"/>"#), a);
+        assert_eq!(w.of(r#"<image href="b.png"/>"#), b);
+        assert_eq!(w.of(r#"<image href="../x.png"/>"#), "../x.png=-;");
+    }
 
     /// A PNG of `w` x `h` grey pixels.
     fn png(w: u32, h: u32) -> Vec<u8> {

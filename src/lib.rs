@@ -15,6 +15,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod check;
+pub mod color;
 pub mod deliver;
 pub mod diag;
 pub mod eval;
@@ -35,9 +36,11 @@ pub mod output;
 pub mod pipeline;
 pub mod preflight;
 pub mod preview;
+pub mod prints;
 pub mod profile;
 pub mod project;
 pub mod render;
+pub mod rulebook;
 pub mod source;
 pub mod svg;
 pub mod template;

@@ -183,9 +183,9 @@ fn data_strings(text: &str, rules_only: bool) -> Vec<(Range<usize>, String)> {
     out
 }
 
-/// The text between tags of a template, template code blanked out: (range, text).
-fn template_text(source: &str) -> Vec<(Range<usize>, String)> {
-    // Blank `{{ }}`, `{% %}` and `{# #}` so their numbers are not text.
+/// `source` with its template code (`{{ }}`, `{% %}`, `{# #}`) blanked out, lines
+/// kept: what is left is the template's own text, at the same byte offsets.
+fn blank_code(source: &str) -> String {
     let mut blank = source.as_bytes().to_vec();
     let mut i = 0;
     while i + 1 < blank.len() {
@@ -208,7 +208,12 @@ fn template_text(source: &str) -> Vec<(Range<usize>, String)> {
         }
         i = end;
     }
-    let blank = String::from_utf8_lossy(&blank).into_owned();
+    String::from_utf8_lossy(&blank).into_owned()
+}
+
+/// The text between tags of a template, template code blanked out: (range, text).
+fn template_text(source: &str) -> Vec<(Range<usize>, String)> {
+    let blank = blank_code(source);
     let mut out = Vec::new();
     let mut pos = 0;
     while let Some(open) = blank[pos..].find('>') {
@@ -223,6 +228,33 @@ fn template_text(source: &str) -> Vec<(Range<usize>, String)> {
         pos = start + len;
     }
     out
+}
+
+/// Numbers typed twice in a Markdown template (`rules.md`, the text of `file`):
+/// its text outside template code, less the numbers of numbered list items.
+pub fn in_markdown(game: &Game, file: &Path, source: &str) -> Vec<Diagnostic> {
+    let values = rule_values(game);
+    let blank = blank_code(source);
+    let mut diags = Vec::new();
+    let mut offset = 0;
+    for line in blank.split_inclusive('\n') {
+        // `2. Draw a card`: a list item's number is not a count.
+        let body = line.trim_start();
+        let item = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let skip = if item > 0 && body[item..].starts_with(['.', ')']) {
+            line.len() - body.len() + item + 1
+        } else {
+            0
+        };
+        for (v, r) in numbers(&line[skip..]) {
+            if let Some(paths) = values.get(&v) {
+                let span = offset + skip + r.start..offset + skip + r.end;
+                diags.push(typed_twice(game, file, span, v, paths));
+            }
+        }
+        offset += line.len();
+    }
+    diags
 }
 
 #[cfg(test)]

@@ -61,6 +61,14 @@ enum Command {
     /// templates, a player aid, a rule check), commented, that checks and builds
     /// as written. Never overwrites anything.
     New(cmd::new::Args),
+    /// Record that games were printed as they are now: every part, its faces,
+    /// copies and revision, in prints/<game>/ (commit it with the game). Builds in
+    /// memory; writes nothing else.
+    Printed(cmd::printed::Args),
+    /// Print only what changed since the last print record (or --since N): the
+    /// changed, new and grown parts imposed as the profile prints them, and
+    /// changes.md, into output/<game>/<profile>/reprint/.
+    Reprint(cmd::reprint::Args),
     /// Rebuild on every save of data/, templates/ or profiles/, keeping the last
     /// good output when a change has errors.
     Watch(cmd::watch::WatchArgs),
@@ -81,6 +89,8 @@ fn main() {
         Command::List(a) => cmd::list::run(a),
         Command::Fonts(a) => cmd::fonts::run(a),
         Command::New(a) => cmd::new::run(a),
+        Command::Printed(a) => cmd::printed::run(a),
+        Command::Reprint(a) => cmd::reprint::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Bench(a) => cmd::bench::run(a),

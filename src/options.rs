@@ -41,6 +41,12 @@ pub struct Options {
     /// [`crate::output::MEMORY_BUDGET`] of them are in memory; `None` holds them
     /// all in memory (the live preview and the benchmark, which write nothing).
     pub spill_into: Option<PathBuf>,
+    /// `build --proof`: a PNG of every face as it will print (the profile's CMYK
+    /// back to the screen), in `<profile>/proof/`.
+    pub proof: bool,
+    /// A reprint (`cardstock reprint`): the files go into `<profile>/reprint/`,
+    /// named `<game>-reprint...`, without the duplex calibration page.
+    pub reprint: bool,
 }
 
 impl Default for Options {
@@ -59,6 +65,8 @@ impl Default for Options {
             printer_margin: None,
             encode: true,
             spill_into: None,
+            proof: false,
+            reprint: false,
         }
     }
 }
@@ -79,6 +87,25 @@ impl Options {
             self.paper,
             self.printer_margin.unwrap_or(self.profile.printer_margin),
         )
+    }
+
+    /// The folder of the game's output the files go into: the profile's id
+    /// (`home`), or `home/reprint` for a reprint.
+    pub fn folder(&self) -> String {
+        if self.reprint {
+            format!("{}/reprint", self.profile.id)
+        } else {
+            self.profile.id.clone()
+        }
+    }
+
+    /// The start of the print files' names: the game's id, or `<id>-reprint`.
+    pub fn stem(&self, game: &str) -> String {
+        if self.reprint {
+            format!("{game}-reprint")
+        } else {
+            game.to_string()
+        }
     }
 
     /// The run settings templates see as `settings`.

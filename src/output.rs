@@ -10,6 +10,7 @@
 //! link where a file should be is replaced, never written through.
 
 mod files;
+mod new_file;
 mod publish;
 mod spill;
 
@@ -18,6 +19,7 @@ use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 pub use files::{Body, OutputFile, Outputs, Stamp, MEMORY_BUDGET};
+pub use new_file::write_new;
 
 /// Why output could not be written.
 #[derive(Debug)]
@@ -331,6 +333,31 @@ pub fn write_all(outputs: &Outputs, out: &Path, under: &Path) -> Result<(), Writ
         publish::publish(out, folder, files)?;
     }
     Ok(())
+}
+
+/// Writes `outputs`, every one of them in the folder `folder` of `under` (a
+/// reprint's `home/reprint` of the game's folder), publishing that folder alone,
+/// whole ([`publish`]): the files its earlier manifest lists that this write does
+/// not have go, and the rest of `under` (the build's files) stays as it is. The
+/// caller holds the folder's [`lock`].
+pub fn write_folder(
+    outputs: &Outputs,
+    out: &Path,
+    under: &Path,
+    folder: &Path,
+) -> Result<(), WriteError> {
+    fs::create_dir_all(out).map_err(io(out))?;
+    publish::recover(out);
+    spill::remove_stale(out);
+    let mut files = Vec::new();
+    for f in outputs.files() {
+        check_plain(&under.join(&f.path))?;
+        match f.path.strip_prefix(folder) {
+            Ok(rest) if !rest.as_os_str().is_empty() => files.push((rest.to_path_buf(), &f.body)),
+            _ => return Err(WriteError::NotPlain(under.join(&f.path))),
+        }
+    }
+    publish::publish(out, &under.join(folder), &files)
 }
 
 /// Rasterised faces kept in a folder of the output (`output/<game>/.cache/`). Only

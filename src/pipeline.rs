@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::check::{check_asserts, check_contents, check_structure};
+use crate::check::{check_asserts, check_contents, check_structure, rule_counts};
 use crate::diag::{Diagnostics, Reported};
 use crate::eval::{apply_derives, base_context, build_network, Context};
 use crate::export::png::PngCache;
@@ -42,6 +42,8 @@ pub struct Built {
     pub pages: usize,
     /// The game's name, once its `game.toml` has loaded.
     pub name: Option<String>,
+    /// Its `[game] description`, if it has one.
+    pub description: Option<String>,
     /// Wall time of each stage, in order (`--timings`).
     pub timings: Vec<(&'static str, Duration)>,
     /// The `[[assert]]` checks that ran.
@@ -49,6 +51,8 @@ pub struct Built {
     /// Every page (or image file) of the profile's files and the faces on it:
     /// where each face prints.
     pub printed: Vec<crate::deliver::Printed>,
+    /// The game's rulebook, typeset (when it has a `rules.md`).
+    pub rulebook: Option<crate::rulebook::Rulebook>,
 }
 
 impl Built {
@@ -83,8 +87,13 @@ pub struct Checked {
     pub tpl: Templates,
     /// The context every template sees.
     pub base: Context,
-    /// Per component (same order as `game.components`): its planned faces.
+    /// Per component (same order as `game.components`): its planned faces, each
+    /// at the revision its part had in the last print record.
     pub plans: Vec<Vec<FacePlan>>,
+    /// The game's last print record, if it has one.
+    pub last: Option<crate::prints::Record>,
+    /// Each planned face's part in it ([`crate::render::revision`]).
+    pub previous: Option<crate::render::revision::Previous>,
 }
 
 /// Loads `data/<id>/` and its templates for `opts`.
@@ -101,6 +110,7 @@ fn load(
     built.time("load", start);
     let game = game?;
     built.name = Some(game.meta.name.clone());
+    built.description = game.meta.description.clone();
     Some((game, tpl))
 }
 
@@ -132,6 +142,7 @@ fn check(
 ) -> Vec<Vec<FacePlan>> {
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
+    let expected = built.take(rule_counts(game, tpl, base));
     for comp in &game.components {
         let planned = render::plan(game, tpl, base, comp);
         let complete = !planned.diags.has_errors()
@@ -151,15 +162,14 @@ fn check(
             kind: comp.kind,
             faces: p.len(),
             parts,
-            expected: game
-                .contents
+            expected: expected
                 .iter()
                 .find(|(n, _)| n.get_ref() == comp.id())
                 .map(|(_, e)| *e.get_ref()),
         });
         plans.push(p);
     }
-    built.diags.extend(check_contents(game, &counts));
+    built.diags.extend(check_contents(game, &expected, &counts));
     built
         .diags
         .extend(crate::literals::check(game, project, tpl));
@@ -184,16 +194,30 @@ pub fn load_and_check(
     let start = Instant::now();
     let evaluated = evaluate(&mut game, &tpl, opts, built);
     let base = base_context(&game, &opts.settings());
-    let plans = check(project, &game, &tpl, &base, evaluated, built);
+    let mut plans = check(project, &game, &tpl, &base, evaluated, built);
     built.time("check", start);
     if built.diags.has_errors() {
         return None;
     }
+    let last = match crate::prints::last(project, id) {
+        Ok(r) => r,
+        Err(d) => {
+            built.diags.push(d);
+            return None;
+        }
+    };
+    let previous = last.as_ref().map(|r| {
+        let p = crate::prints::revision::previous(&game, &plans, r);
+        p.assign(&mut plans);
+        p
+    });
     Some(Checked {
         game,
         tpl,
         base,
         plans,
+        last,
+        previous,
     })
 }
 
@@ -236,7 +260,12 @@ fn render_and_parse<'a>(
         tpl: &checked.tpl,
         base: &checked.base,
     };
-    let rendered = built.take(render_all(&renderer, &checked.plans, cache))?;
+    let rendered = built.take(render_all(
+        &renderer,
+        &checked.plans,
+        cache,
+        checked.previous.as_ref(),
+    ))?;
     built.time("render", start);
     let start = Instant::now();
     let store = &rendered.store;
@@ -282,6 +311,30 @@ fn render_and_parse<'a>(
     Some((rendered, found))
 }
 
+/// Typesets the game's rulebook, if it has one; `false` when that had errors.
+fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Built) -> bool {
+    let start = Instant::now();
+    // What each set prints, as `[contents]` says (the checks made them agree).
+    let counts: Vec<u64> = built
+        .counts
+        .iter()
+        .map(|c| c.expected.map_or(c.parts, |e| e.max(0) as u64))
+        .collect();
+    let input = crate::rulebook::Input {
+        project,
+        game: &checked.game,
+        tpl: &checked.tpl,
+        base: &checked.base,
+        plans: &checked.plans,
+        counts: &counts,
+        paper: opts.paper,
+    };
+    let book = crate::rulebook::typeset(&input);
+    built.rulebook = built.take(book);
+    built.time("rulebook", start);
+    !built.diags.has_errors()
+}
+
 /// Runs a game through the whole pipeline.
 pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Built {
     build_then(project, id, opts, caches, |_, _, _| {})
@@ -310,13 +363,41 @@ pub fn build_then_kept(
     kept: Kept,
     then: impl FnOnce(&Game, &Rendered, &Built),
 ) -> Built {
+    build_hooked(
+        project,
+        id,
+        opts,
+        caches,
+        kept,
+        |_, _| true.into(),
+        |c, r, b| then(&c.game, r, b),
+    )
+}
+
+/// Like [`build_then_kept`], with `choose` called once every face rendered, parsed
+/// and passed preflight, before anything is delivered: it may keep only some of
+/// each set's slots (a reprint delivers the parts that changed), or say that
+/// nothing is to be delivered (`false`); its errors stop the build. `then` gets
+/// the checked game (with its last print record) instead of the game alone.
+pub fn build_hooked(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    caches: Caches,
+    kept: Kept,
+    choose: impl FnOnce(&Checked, &mut Rendered) -> Reported<bool>,
+    then: impl FnOnce(&Checked, &Rendered, &Built),
+) -> Built {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
         return built;
     };
+    if !typeset(project, &checked, opts, &mut built) {
+        return built;
+    }
     // Preflight in the parsing pass, unless the live preview keeps its findings.
     let preflight = kept.preflight.is_none().then_some(&opts.profile);
-    let Some((rendered, found)) = render_and_parse(
+    let Some((mut rendered, found)) = render_and_parse(
         project,
         &checked,
         caches.parsed,
@@ -353,9 +434,15 @@ pub fn build_then_kept(
         }
     };
     built.diags.extend(pre);
+    // A build with errors delivers nothing, but its delivery is still checked.
+    if !built.diags.has_errors() && !built.take(choose(&checked, &mut rendered)) {
+        then(&checked, &rendered, &built);
+        return built;
+    }
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,
+        built.rulebook.as_ref(),
         opts,
         caches.png,
     ));
@@ -367,6 +454,6 @@ pub fn build_then_kept(
     if !built.diags.has_errors() {
         built.outputs = delivered.outputs;
     }
-    then(&checked.game, &rendered, &built);
+    then(&checked, &rendered, &built);
     built
 }

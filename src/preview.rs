@@ -57,9 +57,27 @@ pub struct Preview {
     pub sets: Vec<Set>,
     pub faces: Vec<Face>,
     pub sheets: Vec<Sheet>,
+    /// The rulebook's pages, in reading order (none without a `rules.md`).
+    pub rulebook: Vec<RulebookPage>,
     pub diagnostics: Vec<Diag>,
+    /// With a CMYK profile: its printing condition. The face images are then
+    /// the soft proof (each face as it will print) and each face lists the
+    /// colours that move visibly in print.
+    pub proof: Option<String>,
     #[serde(skip)]
     pictures: HashMap<String, Picture>,
+    #[serde(skip)]
+    press: Option<std::sync::Arc<crate::color::Press>>,
+}
+
+/// A page of the rulebook: a picture of it at the preview's resolution.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RulebookPage {
+    /// 1-based.
+    pub number: usize,
+    /// Content hash of its picture (its text and the pictures of its figures).
+    pub hash: String,
+    pub size_mm: [f64; 2],
 }
 
 /// A component set.
@@ -110,6 +128,57 @@ pub struct Face {
     pub px: [u32; 2],
     /// The files (and PDF pages) it prints on.
     pub prints: Vec<Place>,
+    /// Its part's revision (`face.revision`).
+    pub revision: u32,
+    /// The print record the preview compares with (the last one), if any.
+    pub since: Option<u32>,
+    /// What changed on this face since that print (`new`, the changed values, the
+    /// template...); null when nothing did.
+    pub changed: Option<String>,
+    /// With a CMYK profile: the face's colours that print visibly different
+    /// (CIEDE2000 above 5), most moved first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<Moved>,
+}
+
+/// A colour of a face and how it prints.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Moved {
+    /// On screen, `#rrggbb`.
+    pub screen: String,
+    /// As it prints, back on screen (the soft proof), `#rrggbb`.
+    pub print: String,
+    /// The inks, percent.
+    pub cmyk: [f64; 4],
+    /// CIEDE2000 between the two.
+    pub delta_e: f64,
+}
+
+/// The colours of `svg` that move more than [`crate::color::VISIBLE_MOVE`] in print.
+fn moved(press: Option<&crate::color::Press>, svg: &str) -> Vec<Moved> {
+    let Some(press) = press else {
+        return Vec::new();
+    };
+    let hex = |c: [u8; 3]| format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]);
+    let mut out: Vec<Moved> = crate::export::cmyk::colors(svg)
+        .into_iter()
+        .filter_map(|rgb| {
+            let role = crate::color::Role::Area {
+                width: 10.0,
+                height: 10.0,
+            };
+            let delta_e = press.moved(rgb, role);
+            let cmyk = press.convert(rgb, role);
+            (delta_e > crate::color::VISIBLE_MOVE).then(|| Moved {
+                screen: hex(rgb),
+                print: hex(press.proof(cmyk)),
+                cmyk: cmyk.0.map(|v| (f64::from(v) / 2.55).round()),
+                delta_e: (delta_e * 10.0).round() / 10.0,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| b.delta_e.total_cmp(&a.delta_e));
+    out
 }
 
 /// A file position: 1-based line and column of a text file (TOML, CSV), or row
@@ -191,6 +260,8 @@ enum Picture {
         h_mm: f64,
     },
     Marks(Box<crate::layout::Sheet>),
+    /// A rulebook page: its sheet and the pictures its placements name.
+    Page(Box<crate::layout::Sheet>, Vec<crate::export::Stack>),
 }
 
 impl Preview {
@@ -206,8 +277,17 @@ impl Preview {
                 picture,
                 w_mm,
                 h_mm,
-            } => crate::export::png::write(picture, *w_mm, *h_mm, self.dpi),
+            } => match &self.press {
+                Some(press) => {
+                    crate::export::png::write_proof(picture, *w_mm, *h_mm, self.dpi, press)
+                }
+                None => crate::export::png::write(picture, *w_mm, *h_mm, self.dpi),
+            },
             Picture::Marks(sheet) => crate::export::png::marks(sheet, MARKS_DPI),
+            Picture::Page(sheet, stacks) => {
+                crate::export::png::sheet(sheet, &|i| stacks.get(i).cloned(), self.dpi)
+                    .and_then(|p| crate::export::png::encode(&p))
+            }
         })
     }
 
@@ -266,31 +346,39 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         sets: Vec::new(),
         faces: Vec::new(),
         sheets: Vec::new(),
+        rulebook: Vec::new(),
         diagnostics: Vec::new(),
+        proof: None,
         pictures: HashMap::new(),
+        press: None,
     };
-    let profile_id = opts
-        .profile
-        .clone()
-        .or_else(|| crate::model::default_profile(project, id))
-        .unwrap_or_else(|| "home".into());
-    let profile = match crate::profile::load(project, &profile_id) {
+    let profile = match crate::profile::for_game(project, id, opts.profile.as_deref()) {
         Ok(p) => p,
-        Err(d) => {
-            let d = match crate::profile::named_in_game(project, id) {
-                Some((file, span)) if d.file.is_none() && opts.profile.is_none() => {
-                    d.at(file, Some(span))
-                }
-                _ => d,
-            };
-            let mut ds = Diagnostics::default();
-            ds.push(d.with("game", id));
-            preview.diagnostics = diags(project, ds);
+        Err(ds) => {
+            let mut all = Diagnostics::default();
+            all.extend(ds.into_iter().map(|d| d.with("game", id)));
+            preview.diagnostics = diags(project, all);
             return preview;
         }
     };
     preview.profile = profile.id.clone();
     preview.profile_name = profile.name.clone();
+    if let Some(color) = &profile.print {
+        match crate::color::Press::for_color(color) {
+            Ok(p) => {
+                preview.proof = Some(color.condition.name.to_string());
+                preview.press = Some(p);
+            }
+            Err(e) => {
+                let mut ds = Diagnostics::default();
+                ds.push(Diagnostic::error(e.to_string()).with("game", id));
+                preview.diagnostics = diags(project, ds);
+                return preview;
+            }
+        }
+    }
+    let press = preview.press.clone();
+    let press = press.as_deref();
     let popts = crate::options::Options {
         paper: opts.paper,
         pdf: true,
@@ -318,18 +406,50 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
     }
     // A face whose picture the last good build had parsed without a problem (its
     // tree is kept) is not parsed again.
-    let images = Mutex::new(ImageVersions::new(project, id));
+    let images = Mutex::new(crate::image::Linked::new(project, id));
     let known = |store: &FaceStore, i: usize| {
-        let hash = picture_hash(store, i, opts.dpi, &images);
+        let hash = picture_hash(store, i, opts.dpi, press, &images);
         cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
     };
     let kept = pipeline::Kept {
         preflight: Some(&cache.preflight),
         parsed: Some(&known),
     };
-    let built = pipeline::build_then_kept(project, id, &popts, caches, kept, |game, r, built| {
-        seen = Some(read(project, game, r, built, opts.dpi, cache, &images));
-    });
+    let folder = popts.folder();
+    let mut pages = Vec::new();
+    let built = pipeline::build_hooked(
+        project,
+        id,
+        &popts,
+        caches,
+        kept,
+        |_, _| true.into(),
+        |checked, r, built| {
+            let game = &checked.game;
+            let last = checked.last.as_ref();
+            let since = crate::prints::since_last(
+                project,
+                game,
+                &checked.tpl,
+                last,
+                r,
+                &built.printed,
+                &folder,
+            )
+            .map(|c| (last.map_or(0, |l| l.number), c));
+            seen = Some(read(
+                project,
+                game,
+                r,
+                built,
+                (opts.dpi, press),
+                cache,
+                &images,
+                since.as_ref(),
+            ));
+            pages = rulebook_pages(game, r, built, opts.dpi, &images);
+        },
+    );
     preview.name = built.name.clone();
     preview.ok = seen.is_some() && !built.diags.has_errors();
     if preview.ok {
@@ -343,6 +463,10 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
             preview.faces = faces;
             preview.sheets = sheets;
             preview.pictures = pictures;
+        }
+        for (page, picture) in pages {
+            preview.pictures.insert(page.hash.clone(), picture);
+            preview.rulebook.push(page);
         }
         preview.sets = built
             .counts
@@ -369,21 +493,60 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
 
 type Read = (Vec<Face>, Vec<Sheet>, HashMap<String, Picture>);
 
+/// The rulebook's pages of a finished build, each with its picture.
+fn rulebook_pages(
+    game: &Game,
+    r: &Rendered,
+    built: &Built,
+    dpi: f64,
+    images: &Mutex<crate::image::Linked>,
+) -> Vec<(RulebookPage, Picture)> {
+    use sha2::Digest;
+    let Some(book) = &built.rulebook else {
+        return Vec::new();
+    };
+    let Ok(sheets) = crate::deliver::rulebook::pages(game, r, book) else {
+        return Vec::new();
+    };
+    book.pages
+        .iter()
+        .zip(sheets)
+        .map(|(page, (sheet, stacks))| {
+            let mut hasher = sha2::Sha256::new();
+            hasher.update(page.svg.as_bytes());
+            for f in &page.figures {
+                let face = crate::deliver::rulebook::face_index(r, f.face);
+                let picture = face.map(|i| picture_hash(&r.store, i, dpi, None, images));
+                hasher.update(format!("|{picture:?}|{:?}|{:?}", f.picture, f.clip).as_bytes());
+            }
+            hasher.update(format!("|page|{dpi}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+            let entry = RulebookPage {
+                number: page.number,
+                hash: hex(&hasher.finalize()[..16]),
+                size_mm: [sheet.width, sheet.height],
+            };
+            (entry, Picture::Page(Box::new(sheet), stacks))
+        })
+        .collect()
+}
+
 /// Reads the faces, sheets and pictures out of a finished build.
+#[allow(clippy::too_many_arguments)]
 fn read(
     project: &Project,
     game: &Game,
     r: &Rendered,
     built: &Built,
-    dpi: f64,
+    (dpi, press): (f64, Option<&crate::color::Press>),
     cache: &Cache,
-    images: &Mutex<ImageVersions>,
+    images: &Mutex<crate::image::Linked>,
+    since: Option<&(u32, crate::prints::Changes)>,
 ) -> Read {
     let mut hashes: BTreeMap<usize, String> = BTreeMap::new();
     let mut hash_of = |i: usize| {
         hashes
             .entry(i)
-            .or_insert_with(|| picture_hash(&r.store, i, dpi, images))
+            .or_insert_with(|| picture_hash(&r.store, i, dpi, press, images))
             .clone()
     };
     // Where each picture prints: file -> pages.
@@ -430,6 +593,7 @@ fn read(
                 .map(json)
                 .unwrap_or(serde_json::Value::Null);
             let art = crate::render::art_file(&s.plan).map(display);
+            let part = since.and_then(|(_, c)| c.of(ci, i));
             let mut sides = vec![(s.front, "front")];
             if let Some(b) = s.back {
                 match backs.iter().position(|(p, _)| *p == b) {
@@ -469,7 +633,7 @@ fn read(
                     set: comp.id().to_string(),
                     set_name: comp.name(),
                     side,
-                    label: s.plan.label.clone(),
+                    label: s.plan.name.clone(),
                     data: data.clone(),
                     item: item.clone(),
                     source: source.clone(),
@@ -483,6 +647,12 @@ fn read(
                         crate::units::mm_to_px(h, dpi).round().max(1.0) as u32,
                     ],
                     prints: prints.get(&pic).cloned().unwrap_or_default(),
+                    moved: moved(press, &r.store.svg(pic)),
+                    revision: s.plan.revision,
+                    since: since.map(|(n, _)| *n),
+                    changed: part
+                        .filter(|p| side == "front" || p.back)
+                        .map(|p| p.summary()),
                 });
             }
         }
@@ -635,100 +805,23 @@ fn row_location(project: &Project, t: &crate::model::Table, k: usize) -> Option<
     })
 }
 
-/// The contents of the image files faces link to, read (through the project) and
-/// hashed once per build.
-struct ImageVersions<'a> {
-    project: &'a Project,
-    dir: std::path::PathBuf,
-    seen: HashMap<String, String>,
-}
-
-impl<'a> ImageVersions<'a> {
-    fn new(project: &'a Project, game: &str) -> Self {
-        ImageVersions {
-            project,
-            dir: Path::new("templates").join(game),
-            seen: HashMap::new(),
-        }
-    }
-
-    /// The hrefs of `svg` with the hash of each one's file, in order.
-    fn of(&mut self, svg: &str) -> String {
-        let mut out = String::new();
-        for href in hrefs(svg) {
-            let version = self
-                .seen
-                .entry(href.clone())
-                .or_insert_with(|| {
-                    use sha2::Digest;
-                    let rel = Path::new(&href);
-                    if crate::source::check_relative(rel).is_err() {
-                        return "-".into();
-                    }
-                    match self
-                        .project
-                        .read(&self.dir.join(rel), crate::project::MAX_IMAGE_BYTES)
-                    {
-                        Ok(bytes) => hex(&sha2::Sha256::digest(&bytes)[..16]),
-                        Err(_) => "-".into(),
-                    }
-                })
-                .clone();
-            out.push_str(&format!("{href}={version};"));
-        }
-        out
-    }
-}
-
-/// The files an SVG text links to: every `href` (or `xlink:href`) attribute but
-/// those naming a fragment (`#id`) or holding the data (`data:`), unescaped.
-fn hrefs(svg: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = svg;
-    while let Some(at) = rest.find("href") {
-        rest = &rest[at + 4..];
-        let after = rest.trim_start();
-        let Some(after) = after.strip_prefix('=') else {
-            continue;
-        };
-        let after = after.trim_start();
-        let Some(quote) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-            continue;
-        };
-        let Some(end) = after[1..].find(quote) else {
-            break;
-        };
-        let value = after[1..1 + end]
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&");
-        let value = value.trim();
-        if !value.is_empty()
-            && !value.starts_with('#')
-            && !value
-                .get(..5)
-                .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
-            && !out.iter().any(|v| v == value)
-        {
-            out.push(value.to_string());
-        }
-        rest = &after[1 + end..];
-    }
-    out
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The hash of picture `i` of `store` at `dpi`.
-fn picture_hash(store: &FaceStore, i: usize, dpi: f64, images: &Mutex<ImageVersions>) -> String {
+/// The hash of picture `i` of `store` at `dpi` (a soft proof through `press`).
+fn picture_hash(
+    store: &FaceStore,
+    i: usize,
+    dpi: f64,
+    press: Option<&crate::color::Press>,
+    images: &Mutex<crate::image::Linked>,
+) -> String {
     let (w, h) = store.sizes[i];
     let svg = store.svg(i);
     let linked = images.lock().map(|mut v| v.of(&svg)).unwrap_or_default();
-    let salt = format!("{}|{linked}", store.fonts().fingerprint());
+    let proof = press.map(|p| format!("{:?}", p.color)).unwrap_or_default();
+    let salt = format!("{}|{linked}|{proof}", store.fonts().fingerprint());
     face_hash(&svg, w, h, dpi, &salt)
 }
 
@@ -821,34 +914,6 @@ fn diags(project: &Project, mut ds: Diagnostics) -> Vec<Diag> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hrefs_are_the_files_a_face_links_to() {
-        let svg = r##"<svg><use href="#a"/><image xlink:href = 'art/a&amp;b.png'/>
-            <image href="data:image/png;base64,AAAA"/><image href="art/c.jpg"/>
-            <image href="art/c.jpg"/><a href=""/></svg>"##;
-        assert_eq!(hrefs(svg), ["art/a&b.png", "art/c.jpg"]);
-        assert!(hrefs("<svg><text>href</text></svg>").is_empty());
-    }
-
-    #[test]
-    fn a_face_hash_follows_the_images_it_links_to() {
-        let mut files = crate::source::MemoryFiles::new();
-        files.insert("templates/g/a.png", b"one".to_vec());
-        files.insert("templates/g/b.png", b"two".to_vec());
-        let project = Project::new(files.clone());
-        let mut v = ImageVersions::new(&project, "g");
-        let (a, b) = (
-            v.of(r#"<image href="a.png"/>"#),
-            v.of(r#"<image href="b.png"/>"#),
-        );
-        files.insert("templates/g/a.png", b"three".to_vec());
-        let edited = Project::new(files);
-        let mut w = ImageVersions::new(&edited, "g");
-        assert_ne!(w.of(r#"<image href="a.png"/>"#), a);
-        assert_eq!(w.of(r#"<image href="b.png"/>"#), b);
-        assert_eq!(w.of(r#"<image href="../x.png"/>"#), "../x.png=-;");
-    }
 
     #[test]
     fn positions_count_characters_from_one() {

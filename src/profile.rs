@@ -8,10 +8,16 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::diag::{did_you_mean, Diagnostic};
-use crate::model::load::{file_error, toml_error, Shop};
-use crate::model::Size;
+use crate::model::layout::Request;
+use crate::model::load::{file_error, Shop};
+use crate::model::toml_problems;
+use crate::model::{Kind, LayoutDef, Size};
 use crate::project::{Project, MAX_PROFILE_BYTES};
 use crate::units::parse_length;
+
+pub mod pattern;
+
+pub use pattern::FilePattern;
 
 /// What a profile writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +76,35 @@ struct File {
     profile: Head,
     #[serde(default)]
     sizes: BTreeMap<String, toml::Spanned<[String; 2]>>,
+    #[serde(default)]
+    layout: Option<toml::Spanned<LayoutFile>>,
+}
+
+/// `[layout]`: an orientation and a gutter for every part printed on sheets, and
+/// a table per kind (`[layout.card]`) with a grid too.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutFile {
+    #[serde(default)]
+    grid: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    orientation: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    gutter: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    card: Option<LayoutDef>,
+    #[serde(default)]
+    chit: Option<LayoutDef>,
+    #[serde(default)]
+    token: Option<LayoutDef>,
+    #[serde(default)]
+    money: Option<LayoutDef>,
+    #[serde(default)]
+    aid: Option<LayoutDef>,
+    #[serde(default)]
+    screen: Option<LayoutDef>,
+    #[serde(default)]
+    pad: Option<LayoutDef>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -82,13 +117,28 @@ struct Head {
     #[serde(default)]
     safe: Option<toml::Spanned<String>>,
     #[serde(default)]
-    path: Option<String>,
+    path: Option<toml::Spanned<String>>,
     #[serde(default)]
     order: Option<toml::Spanned<String>>,
     #[serde(default)]
     color: Option<toml::Spanned<String>>,
     #[serde(default)]
     printer_margin: Option<toml::Spanned<String>>,
+    /// Face PDFs of every part at its own size with this bleed (no `[sizes]`).
+    #[serde(default)]
+    bleed: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    pdfx: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    condition: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    ink_limit: Option<toml::Spanned<f64>>,
+    #[serde(default)]
+    rich_black: Option<toml::Spanned<[f64; 4]>>,
+    #[serde(default)]
+    black_text: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    small_print: Option<toml::Spanned<String>>,
 }
 
 /// A loaded profile.
@@ -102,8 +152,9 @@ pub struct Profile {
     pub dpi: f64,
     /// Safe zone inside the trim, in mm (preflight warns about text outside it).
     pub safe: f64,
-    /// File name pattern for per-face files: `{component}`, `{number}`, `{side}`.
-    pub path: String,
+    /// File name pattern for per-face files: `{component}`, `{number}`, `{side}`,
+    /// `{id}` and the fields of a face's row.
+    pub path: FilePattern,
     /// Face PDFs: back before front.
     pub back_first: bool,
     /// How PNG files store colour (`color = "rgb"` for a shop that refuses an
@@ -114,6 +165,44 @@ pub struct Profile {
     /// The edge of the paper a home printer leaves blank, in mm (`printer_margin`,
     /// default 4.2 mm): sheets keep every mark and label inside it.
     pub printer_margin: f64,
+    /// `[layout]`: the sheet layout of every kind, then of each kind named.
+    pub layout: Layouts,
+    /// A shop that makes every part at its own size: the bleed around each, in mm
+    /// (`bleed`; face PDFs without `[sizes]`).
+    pub bleed: Option<f64>,
+    /// Print colour (`color = "cmyk"` and its keys): the PDFs are CMYK for the
+    /// profile's printing condition.
+    pub print: Option<crate::color::PrintColor>,
+    /// The least text sizes preflight lets through (6 pt, light text on colour
+    /// 7 pt), and whether a smaller text is a warning (the default) or an error.
+    pub small_text: SmallText,
+}
+
+/// The least text sizes preflight lets through (`preflight::text_size`), and
+/// what a smaller text is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SmallText {
+    /// Least size of dark text, in points (6 pt: the smallest type most players
+    /// read at arm's length on a table).
+    pub min_pt: f64,
+    /// Least size of light text (relative luminance of its fill at least
+    /// [`SmallText::light`]), in points.
+    pub min_light_pt: f64,
+    /// The relative luminance (0 black, 1 white) from which a fill counts as light.
+    pub light: f64,
+    /// A warning (the default) or an error that stops the build.
+    pub severity: crate::model::Severity,
+}
+
+impl Default for SmallText {
+    fn default() -> Self {
+        SmallText {
+            min_pt: 6.0,
+            min_light_pt: 7.0,
+            light: 0.5,
+            severity: crate::model::Severity::Warn,
+        }
+    }
 }
 
 /// The largest printer margin a profile or `--printer-margin` may give, in mm.
@@ -128,12 +217,26 @@ impl Profile {
             output: Output::Sheets,
             dpi: 300.0,
             safe: 3.0,
-            path: "{component}/{number}-{side}.png".into(),
+            path: FilePattern::default_pattern(),
             back_first: false,
             color: PngColor::Rgba,
             sizes: BTreeMap::new(),
             printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
+            layout: Default::default(),
+            bleed: None,
+            print: None,
+            small_text: Default::default(),
         }
+    }
+
+    /// The sheet layout the profile asks of parts of `kind`: its `[layout.<kind>]`
+    /// over its `[layout]`.
+    pub fn layout(&self, kind: Kind) -> Request {
+        let (all, kinds) = &self.layout;
+        kinds
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(*all, |(_, r)| r.over(*all))
     }
 
     /// The shop's products, when the profile makes a shop's per-face files: every
@@ -143,8 +246,18 @@ impl Profile {
             name: &self.name,
             id: &self.id,
             products: &self.sizes,
+            bleed: self.bleed,
         })
     }
+}
+
+/// The keys of a profile file, from its serde schema: `("", [profile], [sizes])`
+/// and `("profile", keys of [profile])` (the reference documents each).
+pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
+    vec![
+        ("", crate::model::schema::fields::<File>()),
+        ("profile", crate::model::schema::fields::<Head>()),
+    ]
 }
 
 /// Every profile id in `profiles/`, sorted.
@@ -176,8 +289,32 @@ pub fn named_in_game(project: &Project, game: &str) -> Option<(PathBuf, std::ops
     Some((file, parsed.game.profile?.span()))
 }
 
+/// The profile a build of `game` uses: `asked` (`--profile`), else the game's
+/// `[game] profile`, else `home`. A profile the game names that does not exist
+/// is an error at that line of its `game.toml`.
+pub fn for_game(
+    project: &Project,
+    game: &str,
+    asked: Option<&str>,
+) -> Result<Profile, Vec<Diagnostic>> {
+    let id = asked
+        .map(String::from)
+        .or_else(|| crate::model::default_profile(project, game))
+        .unwrap_or_else(|| "home".into());
+    load(project, &id).map_err(|ds| {
+        let named = named_in_game(project, game).filter(|_| asked.is_none());
+        ds.into_iter()
+            .map(|d| match &named {
+                Some((file, span)) if d.file.is_none() => d.at(file, Some(span.clone())),
+                _ => d,
+            })
+            .collect()
+    })
+}
+
 /// Loads `profiles/<id>.toml` (`home` falls back to the built-in default).
-pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
+/// Every problem of the file is an error (a file with several says them all).
+pub fn load(project: &Project, id: &str) -> Result<Profile, Vec<Diagnostic>> {
     let rel = PathBuf::from("profiles").join(format!("{id}.toml"));
     let missing = match crate::project::check_name(id) {
         Err(_) => true,
@@ -202,13 +339,27 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             Some(m) => format!("did you mean `{m}`?"),
             None => format!("profiles: {} (files in profiles/)", ids.join(", ")),
         };
-        return Err(Diagnostic::error(format!("there is no print profile `{id}`")).hint(hint));
+        return Err(vec![Diagnostic::error(format!(
+            "there is no print profile `{id}`"
+        ))
+        .hint(hint)]);
     }
     let text = project
         .read_text(&rel, MAX_PROFILE_BYTES)
-        .map_err(|e| file_error(&e))?;
-    let file: File = toml::from_str(&text).map_err(|e| toml_error(&rel, id, &e))?;
-    let at = |d: Diagnostic, span| d.at(&rel, Some(span)).with("profile", id);
+        .map_err(|e| vec![file_error(&e)])?;
+    let file: File = toml_problems::parse(&text, &keys()).map_err(|e| {
+        e.problems
+            .iter()
+            .map(|p| toml_problems::diagnostic(&rel, id, p).with("profile", id))
+            .collect::<Vec<_>>()
+    })?;
+    from_file(file, id, &rel).map_err(|d| vec![d])
+}
+
+/// A profile from its file's values, each checked (the first problem is an error
+/// at its value).
+fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
+    let at = |d: Diagnostic, span| d.at(rel, Some(span)).with("profile", id);
     let output = Output::parse(file.profile.output.get_ref()).ok_or_else(|| {
         at(
             Diagnostic::error(format!(
@@ -255,15 +406,44 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             .hint("use front-back or back-front"))
         }
     };
+    let cmyk = file
+        .profile
+        .color
+        .as_ref()
+        .filter(|c| c.get_ref() == "cmyk");
     let color = match &file.profile.color {
         None => PngColor::Rgba,
+        // A CMYK shop's PNGs (a proof) have no alpha channel.
+        Some(_) if cmyk.is_some() => PngColor::Rgb,
         Some(c) => PngColor::parse(c.get_ref()).ok_or_else(|| {
             at(
-                Diagnostic::error(format!("unknown PNG colour `{}`", c.get_ref())),
+                Diagnostic::error(format!("unknown colour `{}`", c.get_ref())),
                 c.span(),
             )
-            .hint("use rgb (no alpha channel, flattened onto white) or rgba")
+            .hint("use rgb (PNGs without an alpha channel, flattened onto white), rgba, or cmyk (PDFs for a print shop's printing condition)")
         })?,
+    };
+    let print = match cmyk {
+        Some(c) => Some(print_color(&file.profile, output, c.span()).map_err(|d| at(d.0, d.1))?),
+        None => {
+            no_print_keys(&file.profile).map_err(|d| at(d.0, d.1))?;
+            None
+        }
+    };
+    let bleed = match &file.profile.bleed {
+        None => None,
+        Some(b) => {
+            let v = parse_length(b.get_ref())
+                .map_err(|e| at(Diagnostic::error(e.to_string()), b.span()))?;
+            if output != Output::FacePdf || !file.sizes.is_empty() || !(0.0..=20.0).contains(&v) {
+                return Err(at(
+                    Diagnostic::error("`bleed` is for face PDFs of every part at its own size, 0 to 20 mm"),
+                    b.span(),
+                )
+                .hint("use it with output = \"face-pdf\" and no [sizes]; a shop with products gives their full sizes in [sizes]"));
+            }
+            Some(v)
+        }
     };
     let dpi = match &file.profile.dpi {
         None => 300.0,
@@ -275,6 +455,11 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             )
             .hint("print shops ask for 300 dpi"))
         }
+    };
+    let path = match &file.profile.path {
+        None => FilePattern::default_pattern(),
+        Some(p) => FilePattern::parse(p.get_ref(), Some((rel.to_path_buf(), p.span())))
+            .map_err(|d| d.with("profile", id))?,
     };
     let mut sizes = BTreeMap::new();
     for (name, v) in &file.sizes {
@@ -307,19 +492,217 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Diagnostic> {
             },
         );
     }
+    let layout = match &file.layout {
+        None => Default::default(),
+        Some(l) => layout(l).map_err(|(d, span)| at(d, span))?,
+    };
     Ok(Profile {
+        layout,
         id: id.to_string(),
         name: file.profile.name,
         output,
         dpi,
         safe,
-        path: file
-            .profile
-            .path
-            .unwrap_or_else(|| "{component}/{number}-{side}.png".into()),
+        path,
         back_first,
         color,
         sizes,
         printer_margin,
+        bleed,
+        print,
+        small_text: Default::default(),
     })
+}
+
+/// A problem with a profile key: the message and where.
+struct KeyError(Diagnostic, std::ops::Range<usize>);
+
+fn key_error(msg: impl Into<String>, span: std::ops::Range<usize>, hint: &str) -> KeyError {
+    KeyError(Diagnostic::error(msg.into()).hint(hint.to_string()), span)
+}
+
+/// Print colour keys in a profile that is not `color = "cmyk"`: an error at the
+/// first.
+fn no_print_keys(h: &Head) -> Result<(), KeyError> {
+    let spans = [
+        ("pdfx", h.pdfx.as_ref().map(|v| v.span())),
+        ("condition", h.condition.as_ref().map(|v| v.span())),
+        ("ink_limit", h.ink_limit.as_ref().map(|v| v.span())),
+        ("rich_black", h.rich_black.as_ref().map(|v| v.span())),
+        ("black_text", h.black_text.as_ref().map(|v| v.span())),
+        ("small_print", h.small_print.as_ref().map(|v| v.span())),
+    ];
+    match spans.into_iter().find_map(|(k, s)| s.map(|s| (k, s))) {
+        Some((key, span)) => Err(key_error(
+            format!("`{key}` is a key of a CMYK profile, and this one is not"),
+            span,
+            "add color = \"cmyk\" (and a condition), or remove the key",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The print colour a `color = "cmyk"` profile asks for (`color_span`: where it
+/// says so).
+fn print_color(
+    h: &Head,
+    output: Output,
+    color_span: std::ops::Range<usize>,
+) -> Result<crate::color::PrintColor, KeyError> {
+    use crate::color::{BlackText, Cmyk, Condition, Pdfx, PrintColor, CONDITIONS};
+    if output != Output::FacePdf {
+        return Err(key_error(
+            "CMYK is written into face PDFs only",
+            color_span,
+            "use output = \"face-pdf\" with color = \"cmyk\"",
+        ));
+    }
+    let names: Vec<&str> = CONDITIONS.iter().map(|c| c.name).collect();
+    let condition = match &h.condition {
+        None => {
+            return Err(key_error(
+                "a CMYK profile names its printing condition",
+                color_span,
+                &format!(
+                    "add condition = \"{}\" (one of: {})",
+                    names[0],
+                    names.join(", ")
+                ),
+            ))
+        }
+        Some(c) => Condition::named(c.get_ref()).ok_or_else(|| {
+            key_error(
+                format!(
+                    "cardstock has no ICC profile for the printing condition `{}`",
+                    c.get_ref()
+                ),
+                c.span(),
+                &format!("use one of: {}", names.join(", ")),
+            )
+        })?,
+    };
+    let pdfx = match &h.pdfx {
+        None => None,
+        Some(p) => Some(Pdfx::parse(p.get_ref()).ok_or_else(|| {
+            key_error(
+                format!("unknown PDF/X standard `{}`", p.get_ref()),
+                p.span(),
+                &format!("use one of: {}", Pdfx::NAMES.join(", ")),
+            )
+        })?),
+    };
+    let ink_limit = match &h.ink_limit {
+        None => f64::from(condition.built_limit),
+        Some(l) if (150.0..=400.0).contains(l.get_ref()) => *l.get_ref(),
+        Some(l) => {
+            return Err(key_error(
+                format!("ink_limit {} % is outside 150..400 %", l.get_ref()),
+                l.span(),
+                "print shops give a total ink limit of 240 % to 340 %",
+            ))
+        }
+    };
+    let rich_black = match &h.rich_black {
+        None => None,
+        Some(r) => {
+            let v = *r.get_ref();
+            let total: f64 = v.iter().sum();
+            if v.iter().any(|c| !(0.0..=100.0).contains(c)) || total > ink_limit {
+                return Err(key_error(
+                    format!(
+                        "rich_black [{}] is not four inks of 0 to 100 % within the ink limit ({} %)",
+                        v.map(crate::units::fmt_num).join(", "),
+                        crate::units::fmt_num(ink_limit)
+                    ),
+                    r.span(),
+                    "give cyan, magenta, yellow and black in percent, e.g. [60, 40, 40, 100]",
+                ));
+            }
+            Some(Cmyk::from_percent(v))
+        }
+    };
+    let black_text =
+        match h
+            .black_text
+            .as_ref()
+            .map(|b| (b.get_ref().as_str(), b.span()))
+        {
+            None | Some(("k", _)) => BlackText::K,
+            Some(("process", _)) => BlackText::Process,
+            Some((other, span)) => return Err(key_error(
+                format!("unknown black_text `{other}`"),
+                span,
+                "use k (black and grey text and thin lines on the black plate alone) or process",
+            )),
+        };
+    let small_print_is_error = match h
+        .small_print
+        .as_ref()
+        .map(|b| (b.get_ref().as_str(), b.span()))
+    {
+        None | Some(("warn", _)) => false,
+        Some(("error", _)) => true,
+        Some((other, span)) => {
+            return Err(key_error(
+                format!("unknown small_print `{other}`"),
+                span,
+                "use warn or error",
+            ))
+        }
+    };
+    Ok(PrintColor {
+        condition,
+        pdfx,
+        ink_limit,
+        rich_black,
+        black_text,
+        small_print_is_error,
+    })
+}
+
+/// A profile's sheet layouts: for every kind, and for each kind it names.
+pub type Layouts = (Request, Vec<(Kind, Request)>);
+
+/// Reads a profile's `[layout]`: a problem with the span it is at.
+fn layout(l: &toml::Spanned<LayoutFile>) -> Result<Layouts, (Diagnostic, std::ops::Range<usize>)> {
+    let f = l.get_ref();
+    let bad = |(e, span): (crate::layout::RequestError, std::ops::Range<usize>)| {
+        (Diagnostic::error(e.to_string()).hint(e.hint()), span)
+    };
+    if let Some(g) = &f.grid {
+        return Err((
+            Diagnostic::error("a grid in a profile is for one kind of part")
+                .hint("write it in the kind's table: [layout.card] grid = \"3x3\""),
+            g.span(),
+        ));
+    }
+    let all = crate::model::layout::read(&LayoutDef {
+        grid: None,
+        orientation: f.orientation.clone(),
+        gutter: f.gutter.clone(),
+    })
+    .map_err(bad)?;
+    let tables = [
+        (Kind::Card, &f.card),
+        (Kind::Chit, &f.chit),
+        (Kind::Token, &f.token),
+        (Kind::Money, &f.money),
+        (Kind::Aid, &f.aid),
+        (Kind::Screen, &f.screen),
+        (Kind::Pad, &f.pad),
+    ];
+    let mut kinds = Vec::new();
+    for (kind, def) in tables {
+        let Some(def) = def else { continue };
+        let r = crate::model::layout::read(def).map_err(bad)?;
+        if let Some((_, why)) = crate::model::layout::unfit(&r, kind) {
+            let span = def.grid.as_ref().map_or(l.span(), |g| g.span());
+            return Err((
+                Diagnostic::error(why).hint(format!("remove `grid` from [layout.{kind}]")),
+                span,
+            ));
+        }
+        kinds.push((kind, r));
+    }
+    Ok((all, kinds))
 }

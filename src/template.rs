@@ -293,7 +293,16 @@ pub fn render_error(
         env: Some(&tpl.env),
         ctx: own.then_some(ctx),
     };
-    let x = errors::explain(e, &source, known, false);
+    let mut x = errors::explain(e, &source, known, false);
+    // minijinja names some missing values by where they went (`row[...]` for
+    // `{...}[row.colour]`, the variable set from it): name the value the data
+    // lacks, where the template reads it.
+    let vague = x.missing.as_ref().is_some_and(|m| m.contains(['[', '(']));
+    if vague && own {
+        if let Some((name, span)) = undefined_in(tpl, &source, ctx) {
+            x = errors::missing(&name, span, known, false);
+        }
+    }
     let mut d = Diagnostic::error(x.message).at(&file, x.span).hint(x.hint);
     if let Some(expr) = &x.missing {
         let text = project.source(game_file).unwrap_or_default();
@@ -310,6 +319,30 @@ pub fn render_error(
         }
     }
     d
+}
+
+/// The first name template `source` reads that `ctx` lacks (a function or a
+/// variable the template sets is no such name), with where it is read.
+fn undefined_in(
+    tpl: &Templates,
+    source: &str,
+    ctx: &BTreeMap<String, Value>,
+) -> Option<(String, Option<std::ops::Range<usize>>)> {
+    let names = tpl
+        .env
+        .template_from_str(source)
+        .ok()?
+        .undeclared_variables(true);
+    let globals: Vec<String> = tpl.env.globals().map(|(n, _)| n.to_string()).collect();
+    let read = names.into_iter().filter(|n| {
+        let first = n.split('.').next().unwrap_or("");
+        !globals.iter().any(|g| g == first)
+            && !matches!(
+                first,
+                "loop" | "caller" | "self" | "super" | "varargs" | "kwargs"
+            )
+    });
+    errors::first_undefined(source, read, ctx)
 }
 
 /// When `expr` (`rules.buying`) is missing because `game.toml` has the key after a
@@ -833,7 +866,9 @@ fn font_spec(kwargs: &Kwargs) -> Result<FontSpec, Error> {
 fn text_err(e: TextError) -> Error {
     match e {
         TextError::OutOfFuel => Error::new(ErrorKind::OutOfFuel, e.to_string()),
-        e => Error::new(ErrorKind::InvalidOperation, e.to_string()),
+        // The error itself goes along, for a caller that can point at its cause
+        // (an unknown icon at the data cell that names it).
+        e => Error::new(ErrorKind::InvalidOperation, e.to_string()).with_source(e),
     }
 }
 

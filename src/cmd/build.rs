@@ -60,6 +60,10 @@ pub struct Args {
     /// layout + pdf, png, write) for every game.
     #[arg(long)]
     pub timings: bool,
+    /// Also write a soft proof: every face as a PNG as it will print in the
+    /// profile's CMYK (a profile with color = "cmyk"), in <profile>/proof/.
+    #[arg(long)]
+    pub proof: bool,
     #[command(flatten)]
     pub common: super::Common,
 }
@@ -213,25 +217,22 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
 
 /// The options for one game: its own default profile (`[game] profile`) unless
 /// `--profile` names one, and the output folder's absolute location.
-fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnostic> {
+pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<Diagnostic>> {
     let mut opts = plan.opts.clone();
-    let profile_id = args
-        .profile
-        .clone()
-        .or_else(|| cardstock::model::default_profile(&plan.project, id))
-        .unwrap_or_else(|| "home".into());
-    opts.profile = cardstock::profile::load(&plan.project, &profile_id).map_err(|d| {
-        // A profile game.toml names: the error points at that line.
-        match cardstock::profile::named_in_game(&plan.project, id) {
-            Some((file, span)) if d.file.is_none() && args.profile.is_none() => {
-                d.at(file, Some(span))
-            }
-            _ => d,
-        }
-    })?;
+    opts.profile = cardstock::profile::for_game(&plan.project, id, args.profile.as_deref())?;
+    if args.proof && opts.profile.print.is_none() {
+        return Err(vec![Diagnostic::error(format!(
+            "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
+            opts.profile.id
+        ))
+        .hint(
+            "use a CMYK profile: --profile drivethrucards or --profile offset",
+        )]);
+    }
+    opts.proof = args.proof;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = match &args.base_url {
-        Some(u) => cardstock::options::url_join(&base_url(u)?, id),
+        Some(u) => cardstock::options::url_join(&base_url(u).map_err(|d| vec![d])?, id),
         None => file_url(&abs_out.join(id)),
     };
     Ok(opts)
@@ -242,6 +243,8 @@ fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Diagnosti
 pub struct Writer<'a> {
     out: &'a Path,
     lock: std::sync::Mutex<Option<output::Lock>>,
+    /// The progress bar on the terminal, cleared while a note is printed.
+    bar: Option<indicatif::ProgressBar>,
 }
 
 impl<'a> Writer<'a> {
@@ -250,26 +253,56 @@ impl<'a> Writer<'a> {
         Writer {
             out,
             lock: std::sync::Mutex::new(None),
+            bar: None,
+        }
+    }
+
+    /// The same, printing its notes around `bar` rather than through it.
+    pub fn with_bar(out: &'a Path, bar: &indicatif::ProgressBar) -> Self {
+        Writer {
+            bar: Some(bar.clone()),
+            ..Writer::new(out)
         }
     }
 
     /// Writes a built game's files into `<out>/<id>/`, all or nothing.
-    fn write(&self, built: &Built, id: &str) -> Result<(), Diagnostic> {
+    pub fn write(&self, built: &Built, id: &str) -> Result<(), Diagnostic> {
+        self.locked(|| output::write_all(&built.outputs, self.out, Path::new(id)))
+    }
+
+    /// Writes a built game's files, all in its output's folder `folder` (a
+    /// reprint's `home/reprint`), publishing that folder alone (the rest of the
+    /// game's output stays as it is).
+    pub fn write_folder(&self, built: &Built, id: &str, folder: &str) -> Result<(), Diagnostic> {
+        self.locked(|| {
+            output::write_folder(&built.outputs, self.out, Path::new(id), Path::new(folder))
+        })
+    }
+
+    /// Runs `write` holding the output folder's lock (taken the first time).
+    fn locked(
+        &self,
+        write: impl FnOnce() -> Result<(), output::WriteError>,
+    ) -> Result<(), Diagnostic> {
         let fail = |e: output::WriteError| Diagnostic::error(e.to_string()).hint(e.hint());
         let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         if held.is_none() {
             let out = self.out;
             *held = Some(
                 output::lock(out, || {
-                    super::complain(&format!(
-                        "waiting for another cardstock build writing into {}",
+                    let note = format!(
+                        "waiting for another cardstock build writing into {}\n",
                         out.display()
-                    ))
+                    );
+                    match &self.bar {
+                        Some(bar) => bar.suspend(|| super::tell(&note)),
+                        None => super::tell(&note),
+                    }
                 })
                 .map_err(fail)?,
             );
         }
-        output::write_all(&built.outputs, self.out, Path::new(id)).map_err(fail)
+        write().map_err(fail)
     }
 }
 
@@ -285,7 +318,7 @@ pub struct Report {
 impl Report {
     /// Prints the report and returns the build.
     pub fn print(self) -> Built {
-        eprint!("{}", cardstock::diag::printable(&self.err));
+        super::tell(&self.err);
         super::say(&self.out);
         self.built
     }
@@ -308,8 +341,9 @@ pub fn build_game(
     };
     let opts = match game_options(plan, args, id) {
         Ok(o) => o,
-        Err(d) => {
-            report.built.diags.push(d.with("game", id));
+        Err(ds) => {
+            let ds = ds.into_iter().map(|d| d.with("game", id));
+            report.built.diags.extend(ds);
             return report;
         }
     };
@@ -373,7 +407,7 @@ pub fn run(args: &Args) -> i32 {
         Err(d) => return super::finish(d, &(), false),
     };
     let bar = super::progress(plan.games.len() as u64);
-    let writer = Writer::new(&plan.out);
+    let writer = Writer::with_bar(&plan.out, &bar);
     let jobs: Vec<_> = plan
         .games
         .iter()

@@ -52,6 +52,15 @@ pub fn run(args: &Args) -> i32 {
             if ok { "ok" } else { "FAILED" }
         ));
         super::say(&super::list::count_table(&built.counts));
+        if let Some(book) = &built.rulebook {
+            let n = book.pages.len();
+            let sheets = n.div_ceil(4);
+            super::say(&format!(
+                "rulebook: {n} page{} (a booklet of {sheets} sheet{})\n",
+                if n == 1 { "" } else { "s" },
+                if sheets == 1 { "" } else { "s" }
+            ));
+        }
         diags.extend(built.diags.items);
     }
     super::finish(diags, project, args.common.deny_warnings)

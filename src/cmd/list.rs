@@ -1,4 +1,5 @@
-//! `cardstock list`: games, their component sets and counts.
+//! `cardstock list`: games (name and `[game] description`), their component sets
+//! and counts.
 
 use cardstock::diag::Diagnostics;
 use cardstock::options::Options;
@@ -51,7 +52,15 @@ pub fn run(args: &Args) -> i32 {
         let mut built = Built::default();
         let _ = load_and_check(project, &id, &Options::default(), &mut built);
         let name = built.name.clone().unwrap_or_default();
-        super::say(&format!("{id} ({name})\n"));
+        let mut head = format!("{id} ({name})\n");
+        if let Some(d) = built
+            .description
+            .as_deref()
+            .filter(|d| !d.trim().is_empty())
+        {
+            head.push_str(&format!("  {}\n", d.trim()));
+        }
+        super::say(&head);
         super::say(&count_table(&built.counts));
         diags.extend(built.diags.items);
     }

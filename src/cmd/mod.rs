@@ -9,6 +9,8 @@ pub mod check;
 pub mod fonts;
 pub mod list;
 pub mod new;
+pub mod printed;
+pub mod reprint;
 pub mod serve;
 pub mod watch;
 
@@ -54,7 +56,7 @@ impl Common {
     /// Finds the project, or prints why not (the caller exits with status 1).
     pub fn project_or_report(&self) -> Option<Found> {
         self.project()
-            .map_err(|e| complain(&format!("error: {e}")))
+            .map_err(|e| tell(&format!("error: {e}\n")))
             .ok()
     }
 
@@ -110,19 +112,37 @@ pub fn progress(n: u64) -> indicatif::ProgressBar {
     bar
 }
 
-/// Writes to stdout, ignoring a closed pipe (`cardstock check | head` must not
-/// panic), with terminal controls written out ([`cardstock::diag::printable`]).
-pub fn say(text: &str) {
+/// Held while anything is printed: a text for stdout and one for stderr never
+/// mix, even from two threads into one pipe (`2>&1`). Each text is written whole
+/// and flushed before the next starts, so the two streams keep their order.
+static PRINTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Writes `text` whole to stdout or stderr under [`PRINTING`], ignoring a closed
+/// pipe (`cardstock check | head` must not panic), with terminal controls written
+/// out ([`cardstock::diag::printable`]: data or a font's name could hold them).
+fn print(text: &str, to_stderr: bool) {
     use std::io::Write;
     let text = cardstock::diag::printable(text);
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _held = PRINTING.lock().unwrap_or_else(|p| p.into_inner());
+    if to_stderr {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(text.as_bytes());
+        let _ = err.flush();
+    } else {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
 }
 
-/// Writes a line to stderr, with terminal controls written out.
-pub fn complain(text: &str) {
-    use std::io::Write;
-    let text = cardstock::diag::printable(text);
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+/// Writes to stdout (what a command made: summaries, tables).
+pub fn say(text: &str) {
+    print(text, false);
+}
+
+/// Writes to stderr (problems, warnings, waiting notes).
+pub fn tell(text: &str) {
+    print(text, true);
 }
 
 /// Prints diagnostics to stderr (with the source lines of the files read from
@@ -137,10 +157,7 @@ pub fn finish(
     }
     diags.sort();
     if !diags.items.is_empty() {
-        use std::io::Write;
-        let _ = std::io::stderr()
-            .lock()
-            .write_all(diags.render(sources).as_bytes());
+        tell(&diags.render(sources));
     }
     if diags.has_errors() {
         1

@@ -76,6 +76,7 @@ const PROFILES: &[(&str, &str)] = &[
 const STARTER: &[(&str, &str)] = &[
     ("data/{id}/game.toml", include_str!("new/game.toml")),
     ("data/{id}/cards.toml", include_str!("new/cards.toml")),
+    ("data/{id}/rules.md", include_str!("new/rules.md")),
     ("templates/{id}/card.svg", include_str!("new/card.svg")),
     ("templates/{id}/back.svg", include_str!("new/back.svg")),
     ("templates/{id}/aid.svg", include_str!("new/aid.svg")),
@@ -161,7 +162,7 @@ pub fn run(args: &Args) -> i32 {
             0
         }
         Err(e) => {
-            super::complain(&format!("error: {e}"));
+            super::tell(&format!("error: {e}\n"));
             1
         }
     }

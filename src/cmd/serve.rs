@@ -145,10 +145,10 @@ pub fn run(args: &Args) -> i32 {
         }
     };
     if !plan.ip.is_loopback() {
-        eprintln!(
-            "warning: listening on {}: every machine that can reach this address can read the preview",
+        super::tell(&format!(
+            "warning: listening on {}: every machine that can reach this address can read the preview\n",
             plan.ip
-        );
+        ));
     }
     let server = match Server::bind(SocketAddr::new(plan.ip, args.port)) {
         Ok(s) => s,
@@ -164,7 +164,7 @@ pub fn run(args: &Args) -> i32 {
         }
     };
     let Ok(addr) = server.local_addr() else {
-        eprintln!("error: the server has no IP address");
+        super::tell("error: the server has no IP address\n");
         return 1;
     };
     let hosts = Hosts::new(plan.ip, addr.port());
@@ -195,7 +195,7 @@ pub fn run(args: &Args) -> i32 {
     prerender(&shared, None);
     let answering = shared.clone();
     if let Err(e) = server.serve(move |rq| answer(&answering, rq)) {
-        super::complain(&format!("error: cannot start the server: {e}"));
+        super::tell(&format!("error: cannot start the server: {e}\n"));
         return 1;
     }
     // Listening on every address: the page opens on this machine's loopback one.
@@ -381,9 +381,7 @@ fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
         }
     }
     if !text.is_empty() {
-        use std::io::Write;
-        let text = cardstock::diag::printable(&text);
-        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        super::tell(&text);
     }
 }
 
@@ -431,6 +429,9 @@ fn update(st: &GameState, p: &Preview) -> String {
         }
         if old.map(|o| &o.sheets) != Some(&p.sheets) {
             msg["sheets"] = json!(p.sheets);
+        }
+        if old.map(|o| &o.rulebook) != Some(&p.rulebook) {
+            msg["rulebook"] = json!(p.rulebook);
         }
         if old.map(|o| &o.sets) != Some(&p.sets) {
             msg["sets"] = json!(p.sets);

@@ -3,6 +3,7 @@
 //! `<profile>/` with a `manifest.json` listing what it is.
 
 mod faces;
+pub mod rulebook;
 mod sheets;
 mod tts;
 
@@ -94,10 +95,11 @@ impl Delivered {
 pub fn deliver(
     game: &Game,
     r: &Rendered,
+    book: Option<&crate::rulebook::Rulebook>,
     opts: &Options,
     cache: Option<&dyn PngCache>,
 ) -> Reported<Delivered> {
-    let prefix = opts.profile.id.clone();
+    let prefix = opts.folder();
     let start = std::time::Instant::now();
     // A PNG of every face (unless the profile's files are those), made after the
     // profile's files: the faces' trees are kept for it.
@@ -105,12 +107,46 @@ pub fn deliver(
     if face_pngs && opts.encode {
         r.store.will_use(0..r.store.len());
     }
+    if opts.proof && opts.encode {
+        r.store.will_use(0..r.store.len());
+    }
+    // The rulebook's PDFs (written after the profile's files) plan their faces'
+    // uses first, so that no tree is dropped before they draw it.
+    let rules_start = std::time::Instant::now();
+    let mut skipped = Vec::new();
+    let book = book.filter(|_| opts.pdf && opts.encode && !opts.reprint);
+    // A rulebook is written whole or not at all: with a profile that leaves out
+    // sets its figures show, it is left to a profile that prints everything.
+    let book = book.filter(|b| {
+        let missing = rulebook::missing_sets(game, r, b);
+        if !missing.is_empty() {
+            skipped.push(
+                Diagnostic::warning(format!(
+                    "the rulebook is not written for the profile `{}`: its figures show {}, which this profile does not print",
+                    opts.profile.id,
+                    missing.join(", ")
+                ))
+                .with("game", &game.id)
+                .hint("build the rulebook with a profile that prints every part: --profile home"),
+            );
+        }
+        missing.is_empty()
+    });
+    let rules = match book {
+        Some(b) => match rulebook::plan(game, r, b, opts) {
+            Ok(p) => Some((b, p)),
+            Err(d) => return Reported::new(Delivered::new(opts, game), [d]),
+        },
+        None => None,
+    };
+    let rules_planned = rules_start.elapsed();
     let mut result = match opts.profile.output {
         Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
         Output::FacePng => faces::png_files(game, r, opts, cache),
         Output::FacePdf => faces::pdf_files(game, r, opts),
         Output::Tts => tts::deliver(game, r, opts, cache),
     };
+    result.diags.extend(skipped);
     result.value.timings.push((
         match opts.profile.output {
             Output::FacePng | Output::Tts => "png",
@@ -120,6 +156,18 @@ pub fn deliver(
     ));
     if result.diags.has_errors() || !opts.encode {
         return result;
+    }
+    if let Some((book, planned)) = &rules {
+        let start = std::time::Instant::now();
+        if let Err(d) = rulebook::write(game, planned, book, opts, &mut result.value) {
+            result.diags.push(d);
+            return result;
+        }
+        let pdf = start.elapsed();
+        result
+            .value
+            .timings
+            .push(("rulebook pdf", rules_planned + pdf));
     }
     let delivered = &mut result.value;
     if opts.svg {
@@ -148,10 +196,34 @@ pub fn deliver(
             }
         }
     }
-    let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
-    delivered
-        .outputs
-        .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    if let Some(color) = opts.profile.print.as_ref().filter(|_| opts.proof) {
+        let start = std::time::Instant::now();
+        match proofs(r, opts.dpi, color, &delivered.outputs, &prefix) {
+            Ok(files) => {
+                for ((path, body), name) in files.into_iter().zip(&r.store.names) {
+                    match body {
+                        Ok(b) => delivered.outputs.push(
+                            path,
+                            format!("soft proof of {name} ({} dpi): as it will print", opts.dpi),
+                            b,
+                        ),
+                        Err(e) => result
+                            .diags
+                            .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
+                    }
+                }
+            }
+            Err(d) => result.diags.push(d.with("game", &game.id)),
+        }
+        delivered.timings.push(("proof", start.elapsed()));
+    }
+    // A reprint's manifest is added by its caller, with the list of changes.
+    if !opts.reprint {
+        let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
+        delivered
+            .outputs
+            .add(format!("{prefix}/manifest.json"), "this list", manifest);
+    }
     result
 }
 
@@ -164,7 +236,7 @@ fn png_all(
     cache: Option<&dyn PngCache>,
     outputs: &Outputs,
     prefix: &str,
-) -> Vec<(PathBuf, Result<Body, PngError>)> {
+) -> Made {
     use rayon::prelude::*;
     (0..r.store.len())
         .into_par_iter()
@@ -176,6 +248,38 @@ fn png_all(
             (path, body)
         })
         .collect()
+}
+
+/// Files made on all cores, each its path and its body (or why it failed).
+type Made = Vec<(PathBuf, Result<Body, PngError>)>;
+
+/// Every distinct face's soft proof at `dpi` (`<prefix>/proof/<name>.png`), on
+/// all cores.
+fn proofs(
+    r: &Rendered,
+    dpi: f64,
+    color: &crate::color::PrintColor,
+    outputs: &Outputs,
+    prefix: &str,
+) -> Result<Made, Diagnostic> {
+    use rayon::prelude::*;
+    let press =
+        crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
+    Ok((0..r.store.len())
+        .into_par_iter()
+        .map(|i| {
+            let path = PathBuf::from(format!("{prefix}/proof/{}.png", r.store.names[i]));
+            let (w, h) = r.store.sizes[i];
+            let png = r
+                .store
+                .picture(i)
+                .ok_or(PngError::MissingFace(i))
+                .and_then(|p| png::write_proof(&p, w, h, dpi, &press));
+            r.store.used(i);
+            let body = png.map(|png| outputs.body(&path, png));
+            (path, body)
+        })
+        .collect())
 }
 
 /// One face as PNG at `dpi` (tagged with it), from the cache when the same SVG was
@@ -233,6 +337,27 @@ fn pdf_file(
     let drawn = |i| r.store.used(i);
     let ignored = |_| {};
     let drawn: &(dyn Fn(usize) + Sync) = if with_faces { &drawn } else { &ignored };
+    if let Some(color) = opts.profile.print.as_ref().filter(|_| with_faces) {
+        let press =
+            crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
+        let given = |i| crate::export::cmyk::given(&r.store.svg(i));
+        let print = pdf::Print {
+            press: &press,
+            given: &given,
+            dpi: opts.profile.dpi,
+        };
+        return pdf::write_print(
+            title,
+            sheets,
+            faces,
+            drawn,
+            &r.digests,
+            &[],
+            opts.compress,
+            &print,
+        )
+        .map_err(|e| Diagnostic::error(e.to_string()));
+    }
     pdf::write(
         title,
         sheets,
@@ -257,12 +382,4 @@ fn will_draw<'s>(r: &Rendered, pdfs: impl IntoIterator<Item = &'s [Sheet]>) {
             .collect();
         r.store.will_use(faces);
     }
-}
-
-/// `{component}/{number}-{side}.png` with the values filled in.
-fn fill_path(pattern: &str, component: &str, number: usize, side: &str) -> String {
-    pattern
-        .replace("{component}", component)
-        .replace("{number}", &format!("{number:03}"))
-        .replace("{side}", side)
 }

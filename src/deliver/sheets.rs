@@ -29,10 +29,8 @@ impl Book {
         if sheets.is_empty() {
             return;
         }
-        self.bookmarks.push(Bookmark {
-            title,
-            page: self.sheets.len(),
-        });
+        self.bookmarks
+            .push(Bookmark::page(title, self.sheets.len()));
         self.sheets.extend(sheets);
     }
 }
@@ -50,6 +48,10 @@ struct Laid {
     pads: Vec<(String, Vec<Sheet>)>,
     /// One-sided chits and tokens waiting to share sheets: (component, parts).
     shared: Vec<(usize, Vec<GridItem>)>,
+    /// Two-sided chits and tokens waiting to share duplex sheets.
+    shared_duplex: Vec<(usize, Vec<GridItem>)>,
+    /// What the layout had to give up (a grid asked for that leaves less bleed).
+    warnings: Vec<Diagnostic>,
 }
 
 /// Every part of `slots` as a grid item, each copy once.
@@ -69,23 +71,53 @@ fn items(slots: &[Slot], backs: bool) -> Vec<GridItem> {
         .collect()
 }
 
-/// A layout error as a diagnostic at the component's size.
+/// A layout error as a diagnostic at the component's size (or its `layout`).
 fn layout_error(game: &Game, comp: &Component, e: LayoutError) -> Diagnostic {
+    let (span, hint) = match e {
+        LayoutError::GridDoesNotFit { .. } | LayoutError::TriangleSideways => (
+            comp.def.layout.as_ref().map(|l| l.span()),
+            match e {
+                LayoutError::TriangleSideways => "remove orientation = \"sideways\" (from the component's layout or the profile's)".to_string(),
+                _ => "print on A4 (--paper a4), with a smaller printer margin (printer_margin in the profile or --printer-margin: an inkjet leaves about 3mm), fewer columns or rows, or orientation = \"auto\" (the most that fit)".to_string(),
+            },
+        ),
+        _ => (None, "use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size".to_string()),
+    };
     Diagnostic::error(format!("component `{}`: {e}", comp.id()))
-        .at(&game.file, Some(comp.def.size.span()))
+        .at(&game.file, Some(span.unwrap_or(comp.def.size.span())))
         .with("game", &game.id)
         .with("component", comp.id())
-        .hint("use kind = \"board\" or \"mat\" for parts larger than the paper (they are tiled), or a smaller size")
+        .hint(hint)
+}
+
+/// The sheet layout a component asks for: its own `layout`, over the profile's
+/// for its kind.
+fn request(comp: &Component, opts: &Options) -> layout::Request {
+    comp.layout.over(opts.profile.layout(comp.kind))
 }
 
 impl Laid {
-    /// Lays out the waiting one-sided chit sets on shared sheets.
-    fn flush_shared(&mut self, game: &Game, media: Media) -> Result<(), Diagnostic> {
-        if self.shared.is_empty() {
+    /// Lays out the waiting chit sets on shared sheets: the one-sided ones, and
+    /// the two-sided ones on duplex sheets.
+    fn flush_shared(&mut self, game: &Game, opts: &Options) -> Result<(), Diagnostic> {
+        let one = std::mem::take(&mut self.shared);
+        let two = std::mem::take(&mut self.shared_duplex);
+        self.share(game, opts, &one, false)?;
+        self.share(game, opts, &two, true)
+    }
+
+    /// Chit sets on shared sheets, in the duplex book or the one-sided one.
+    fn share(
+        &mut self,
+        game: &Game,
+        opts: &Options,
+        sets: &[(usize, Vec<GridItem>)],
+        duplex: bool,
+    ) -> Result<(), Diagnostic> {
+        let Some((first_set, _)) = sets.first() else {
             return Ok(());
-        }
-        let groups: Vec<layout::ChitGroup> = self
-            .shared
+        };
+        let groups: Vec<layout::ChitGroup> = sets
             .iter()
             .map(|(ci, items)| {
                 let c = &game.components[*ci];
@@ -94,38 +126,43 @@ impl Laid {
                     size: c.size,
                     bleed: c.bleed,
                     name: c.name(),
+                    request: request(c, opts),
                 }
             })
             .collect();
-        let (sheets, first) =
-            layout::chit_sheets(&groups, media, &game.meta.name).map_err(|e| {
-                let comp = &game.components[self.shared[0].0];
-                layout_error(game, comp, e)
-            })?;
-        let start = self.one_sided.sheets.len();
-        for ((ci, _), page) in self.shared.iter().zip(first) {
-            self.one_sided.bookmarks.push(Bookmark {
-                title: game.components[*ci].name(),
-                page: start + page,
-            });
+        let (mut sheets, first) =
+            layout::chit_sheets(&groups, opts.media(), &game.meta.name, duplex)
+                .map_err(|e| layout_error(game, &game.components[*first_set], e))?;
+        for sheet in sheets.iter_mut().filter(|s| s.back) {
+            layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
         }
-        self.one_sided.sheets.extend(sheets);
-        self.shared.clear();
+        let book = if duplex {
+            &mut self.duplex
+        } else {
+            &mut self.one_sided
+        };
+        let start = book.sheets.len();
+        for ((ci, _), page) in sets.iter().zip(first) {
+            book.bookmarks
+                .push(Bookmark::page(game.components[*ci].name(), start + page));
+        }
+        book.sheets.extend(sheets);
         Ok(())
     }
 
     /// A board or mat: tiled over the paper, and one page at real size.
-    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], media: Media) {
+    fn board(&mut self, game: &Game, comp: &Component, slots: &[Slot], opts: &Options) {
+        let (media, stem) = (opts.media(), opts.stem(&game.id));
         let title = format!("{} · {}", game.meta.name, comp.name());
         let mut tiles = Vec::new();
         for (k, s) in slots.iter().enumerate() {
             let (t, name) = if slots.len() > 1 {
                 (
                     format!("{title} {}", k + 1),
-                    format!("{}-{}-{}", game.id, comp.id(), k + 1),
+                    format!("{stem}-{}-{}", comp.id(), k + 1),
                 )
             } else {
-                (title.clone(), format!("{}-{}", game.id, comp.id()))
+                (title.clone(), format!("{stem}-{}", comp.id()))
             };
             tiles.extend(layout::tiles(s.front, comp.size, comp.bleed, media, &t));
             self.real
@@ -172,10 +209,12 @@ impl Laid {
             // Pads also go 1-up at their own size, one page per sheet, for a copy shop.
             let pages: Vec<Sheet> = slots
                 .iter()
-                .map(|s| layout::one_up(s.front, comp.size, comp.bleed, &s.plan.label))
+                .map(|s| layout::one_up(s.front, comp.size, comp.bleed, &s.plan.name))
                 .collect();
-            self.pads
-                .push((format!("{}-{}-pad-size", game.id, comp.id()), pages));
+            self.pads.push((
+                format!("{}-{}-pad-size", opts.stem(&game.id), comp.id()),
+                pages,
+            ));
         }
         let mut parts = Parts {
             items: &items,
@@ -185,6 +224,7 @@ impl Laid {
             panels: comp.panels,
             title: &title,
             glued: false,
+            request: request(comp, opts),
         };
         let laid = if gutterfold && parts.two_sided() {
             layout::gutterfold(&parts, media).or_else(|_| {
@@ -202,6 +242,9 @@ impl Laid {
             }
             Err(e) => return Err(layout_error(game, comp, e)),
         };
+        if let Some(w) = thin_bleed(game, comp, &sheets) {
+            self.warnings.push(w);
+        }
         for sheet in sheets.iter_mut().filter(|s| s.duplex && s.back) {
             layout::offset(sheet, opts.back_offset.0, opts.back_offset.1);
         }
@@ -214,34 +257,71 @@ impl Laid {
     }
 }
 
+/// A warning when a grid's sheets print less bleed beyond the grid than the
+/// parts have: the grid asked for left only that much room for the crop marks.
+fn thin_bleed(game: &Game, comp: &Component, sheets: &[Sheet]) -> Option<Diagnostic> {
+    let least = sheets
+        .iter()
+        .filter(|s| !s.placements.is_empty())
+        .map(|s| {
+            let (t, b) = (s.trim, s.bleed);
+            (t.x - b.x)
+                .min(t.y - b.y)
+                .min(b.right() - t.right())
+                .min(b.bottom() - t.bottom())
+        })
+        .fold(f64::INFINITY, f64::min);
+    if least >= comp.bleed - 1e-6 {
+        return None;
+    }
+    let fmt = crate::units::fmt_num;
+    Some(
+        Diagnostic::warning(format!(
+            "the grid asked for leaves room for {} mm of the parts' {} mm bleed beyond its outer edges (the crop marks take the rest): a cut a little outside the line shows white there",
+            fmt((least * 100.0).floor() / 100.0),
+            fmt(comp.bleed)
+        ))
+        .at(&game.file, Some(comp.def.layout.as_ref().map_or(comp.def.size.span(), |l| l.span())))
+        .with("game", &game.id)
+        .with("component", comp.id())
+        .hint("print on A4, with a smaller printer margin, or with fewer columns or rows to keep the whole bleed"),
+    )
+}
+
 /// Lays out every exported component set for home printing.
 fn lay_out(game: &Game, r: &Rendered, opts: &Options) -> Reported<Laid> {
     let mut laid = Laid::default();
     let mut diags = Vec::new();
-    let media = opts.media();
     for (ci, comp) in game.components.iter().enumerate() {
         let slots = &r.slots[ci];
-        if !comp.exported {
+        if !comp.exported || slots.is_empty() {
             continue;
         }
-        let one_sided_chits = comp.kind.uses_cut_lines() && slots.iter().all(|s| s.back.is_none());
-        if one_sided_chits {
-            // One-sided chits and tokens of consecutive sets share sheets.
-            laid.shared.push((ci, items(slots, false)));
-            continue;
+        if comp.kind.uses_cut_lines() {
+            // Chits and tokens of consecutive sets share sheets: one-sided ones,
+            // and (printed duplex, not folded) two-sided ones.
+            if slots.iter().all(|s| s.back.is_none()) {
+                laid.shared.push((ci, items(slots, false)));
+                continue;
+            }
+            if opts.profile.output != Output::Gutterfold {
+                laid.shared_duplex.push((ci, items(slots, true)));
+                continue;
+            }
         }
-        if let Err(d) = laid.flush_shared(game, media) {
+        if let Err(d) = laid.flush_shared(game, opts) {
             diags.push(d);
         }
         if comp.kind.is_large() {
-            laid.board(game, comp, slots, media);
+            laid.board(game, comp, slots, opts);
         } else if let Err(d) = laid.grid(game, comp, slots, opts) {
             diags.push(d);
         }
     }
-    if let Err(d) = laid.flush_shared(game, media) {
+    if let Err(d) = laid.flush_shared(game, opts) {
         diags.push(d);
     }
+    diags.append(&mut laid.warnings);
     Reported::new(laid, diags)
 }
 
@@ -258,7 +338,8 @@ struct PdfFile<'s> {
 
 /// The print-and-play PDFs: `<game>.pdf` (double-sided sets, else everything) and
 /// `<game>-one-sided.pdf` when the game has both kinds.
-fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>> {
+fn sheet_files<'s>(game: &Game, laid: &'s Laid, opts: &Options) -> Vec<PdfFile<'s>> {
+    let (prefix, stem) = (opts.folder(), opts.stem(&game.id));
     let duplex_what = "print-and-play sheets: print double-sided, flip on the long edge, at 100 %";
     let one_sided_what = "print-and-play sheets: print one-sided, at 100 %";
     let name = game.meta.name.clone();
@@ -271,7 +352,7 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>
         with_faces: true,
         printing,
     };
-    let main = format!("{prefix}/{}.pdf", game.id);
+    let main = format!("{prefix}/{stem}.pdf");
     match (
         laid.duplex.sheets.is_empty(),
         laid.one_sided.sheets.is_empty(),
@@ -285,7 +366,7 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, prefix: &str) -> Vec<PdfFile<'s>
                 Printing::LongEdge,
             ),
             file(
-                format!("{prefix}/{}-one-sided.pdf", game.id),
+                format!("{prefix}/{stem}-one-sided.pdf"),
                 one_sided_what,
                 format!("{name} (one-sided)"),
                 &laid.one_sided,
@@ -329,8 +410,8 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
             diags,
         };
     }
-    let prefix = &opts.profile.id;
-    let mut files = sheet_files(game, &laid, prefix);
+    let prefix = &opts.folder();
+    let mut files = sheet_files(game, &laid, opts);
     for (name, pages) in &laid.pads {
         files.push(PdfFile {
             path: format!("{prefix}/{name}.pdf"),
@@ -354,7 +435,7 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
         });
     }
     let calibration = layout::calibration(opts.paper, opts.back_offset);
-    if !laid.duplex.sheets.is_empty() {
+    if !laid.duplex.sheets.is_empty() && !opts.reprint {
         files.push(PdfFile {
             path: format!("{prefix}/duplex-calibration.pdf"),
             what: "duplex calibration: print both pages double-sided, read the offset for --back-offset".into(),

@@ -61,15 +61,19 @@ pub enum Printing {
     OneSided,
     /// Double-sided, flipped on the long edge, at actual size.
     LongEdge,
+    /// Double-sided, flipped on the short edge, at actual size (a booklet of
+    /// landscape sheets).
+    ShortEdge,
 }
 
 impl Printing {
     /// The viewer-preferences dictionary (PDF 1.7, 12.2): no scaling, and the duplex
     /// mode.
-    fn dictionary(self) -> &'static str {
+    pub(crate) fn dictionary(self) -> &'static str {
         match self {
             Printing::OneSided => "<</PrintScaling/None/Duplex/Simplex>>",
             Printing::LongEdge => "<</PrintScaling/None/Duplex/DuplexFlipLongEdge>>",
+            Printing::ShortEdge => "<</PrintScaling/None/Duplex/DuplexFlipShortEdge>>",
         }
     }
 }
@@ -139,10 +143,54 @@ pub fn ask_to_print(mut pdf: Vec<u8>, how: Printing) -> Result<Vec<u8>, PdfError
     Ok(pdf)
 }
 
-/// A bookmark: title and the index of the page it opens.
+/// A bookmark: title, the index of the page it opens and how far down it (mm),
+/// and its depth (0 at the top; a bookmark of depth 1 goes under the last one of
+/// depth 0 before it).
 pub struct Bookmark {
     pub title: String,
     pub page: usize,
+    pub y: f64,
+    pub depth: usize,
+}
+
+impl Bookmark {
+    /// A top-level bookmark opening the top of page `page`.
+    pub fn page(title: String, page: usize) -> Bookmark {
+        Bookmark {
+            title,
+            page,
+            y: 0.0,
+            depth: 0,
+        }
+    }
+}
+
+/// The outline of `bookmarks`, nested by their depth.
+fn outline(bookmarks: &[Bookmark]) -> Outline {
+    /// The bookmarks from `at` on of depth `depth` or more, as nodes.
+    fn nodes(bookmarks: &[Bookmark], at: &mut usize, depth: usize) -> Vec<OutlineNode> {
+        let mut out: Vec<OutlineNode> = Vec::new();
+        while let Some(b) = bookmarks.get(*at) {
+            if b.depth < depth {
+                break;
+            }
+            *at += 1;
+            let mut node = OutlineNode::new(
+                b.title.clone(),
+                XyzDestination::new(b.page, Point::from_xy(0.0, pt(b.y))),
+            );
+            for child in nodes(bookmarks, at, b.depth + 1) {
+                node.push_child(child);
+            }
+            out.push(node);
+        }
+        out
+    }
+    let mut outline = Outline::new();
+    for node in nodes(bookmarks, &mut 0, 0) {
+        outline.push_child(node);
+    }
+    outline
 }
 
 fn pt(mm: f64) -> f32 {
@@ -176,14 +224,31 @@ fn path(segments: &[Segment]) -> Option<Path> {
 /// Draws a sheet's marks: lines stroked 0.25 pt (cut lines over their white
 /// halos, every halo first so that none covers a neighbour's line), labels as real
 /// text.
-fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
+///
+/// For a print shop (`press`), the marks' colours go through its CMYK too: black
+/// and grey on the black plate alone, white as no ink.
+fn draw_marks(
+    surface: &mut Surface,
+    marks: &[Mark],
+    font: &Font,
+    press: Option<&crate::color::Press>,
+) {
+    let paint = |c: [u8; 3], role: crate::color::Role| -> krilla::paint::Paint {
+        match press {
+            Some(press) => {
+                let [a, b, c, d] = press.convert(c, role).0;
+                krilla::color::cmyk::Color::new(a, b, c, d).into()
+            }
+            None => rgb_paint(c),
+        }
+    };
     surface.set_fill(None);
     for m in marks {
         let (Some(width), Some(p)) = (m.stroke().halo(), path(&m.segments())) else {
             continue;
         };
         surface.set_stroke(Some(Stroke {
-            paint: rgb_paint([0xff, 0xff, 0xff]),
+            paint: paint([0xff, 0xff, 0xff], crate::color::Role::Line { width }),
             width: pt(width),
             ..Stroke::default()
         }));
@@ -212,7 +277,7 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
             };
             surface.set_stroke(None);
             surface.set_fill(Some(Fill {
-                paint: rgb_paint(crate::layout::marks::LABEL_RGB),
+                paint: paint(crate::layout::marks::LABEL_RGB, crate::color::Role::Text),
                 ..Fill::default()
             }));
             if *upwards {
@@ -256,7 +321,7 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font) {
         let stroke = m.stroke();
         surface.set_fill(None);
         surface.set_stroke(Some(Stroke {
-            paint: rgb_paint(stroke.rgb()),
+            paint: paint(stroke.rgb(), crate::color::Role::Line { width: MARK_WIDTH }),
             width: pt(MARK_WIDTH),
             dash: stroke.dash().map(|[on, off]| StrokeDash {
                 array: vec![pt(on), pt(off)],
@@ -294,6 +359,67 @@ pub fn write(
     bookmarks: &[Bookmark],
     compress: bool,
 ) -> Result<Vec<u8>, PdfError> {
+    let job = Job {
+        title,
+        sheets,
+        faces,
+        drawn,
+        digests,
+        bookmarks,
+        compress,
+        print: None,
+    };
+    write_job(job)
+}
+
+/// A print shop's CMYK for [`write_print`].
+pub struct Print<'a> {
+    pub press: &'a crate::color::Press,
+    /// The CMYK each face gives itself (`data-cmyk`), by face index.
+    pub given: &'a (dyn Fn(usize) -> super::cmyk::Given + Sync),
+    /// The shop's resolution, for a face whose transparency is flattened to pixels.
+    pub dpi: f64,
+}
+
+/// [`write`] for a print shop: every colour CMYK for `print`'s printing
+/// condition, and, when its profile asks for PDF/X, a PDF/X file (a face with
+/// transparency PDF/X-1a cannot hold drawn as CMYK pixels, its text above them).
+#[allow(clippy::too_many_arguments)]
+pub fn write_print(
+    title: &str,
+    sheets: &[Sheet],
+    faces: &super::Faces,
+    drawn: &(dyn Fn(usize) + Sync),
+    digests: &Digests,
+    bookmarks: &[Bookmark],
+    compress: bool,
+    print: &Print,
+) -> Result<Vec<u8>, PdfError> {
+    let job = Job {
+        title,
+        sheets,
+        faces,
+        drawn,
+        digests,
+        bookmarks,
+        compress,
+        print: Some(print),
+    };
+    let pdf = write_job(job)?;
+    let Some(standard) = print.press.color.pdfx else {
+        return Ok(pdf);
+    };
+    let finish = super::pdfx::Finish {
+        standard,
+        condition: print.press.color.condition,
+        title,
+        printing: None,
+    };
+    super::pdfx::finish(&pdf, &finish)
+}
+
+fn write_job(job: Job) -> Result<Vec<u8>, PdfError> {
+    let (sheets, faces) = (job.sheets, job.faces);
     // Faces in the order they first print.
     let mut first = std::collections::BTreeSet::new();
     let placed: Vec<usize> = sheets
@@ -304,15 +430,6 @@ pub fn write(
     let ahead = Ahead::default();
     std::thread::scope(|scope| {
         let prefetch = scope.spawn(|| ahead.prefetch(&placed, faces));
-        let job = Job {
-            title,
-            sheets,
-            faces,
-            drawn,
-            digests,
-            bookmarks,
-            compress,
-        };
         let written = draw(job, &placed, &ahead, prefetch.thread());
         ahead.done.store(true, Ordering::Relaxed);
         prefetch.thread().unpark();
@@ -365,6 +482,94 @@ struct Job<'a> {
     digests: &'a Digests,
     bookmarks: &'a [Bookmark],
     compress: bool,
+    print: Option<&'a Print<'a>>,
+}
+
+/// A face in the print shop's CMYK (its trees one over the other). `face` is its
+/// index and width in mm. Under PDF/X-1a a tree that would use transparency is
+/// drawn as CMYK pixels at the shop's resolution, the texts nothing covers drawn
+/// as text above them.
+fn draw_print(
+    gs: &mut Surface,
+    picture: &super::Stack,
+    psize: KSize,
+    (face, width_mm): (usize, f64),
+    print: &Print,
+    repeats: &mut Repeats,
+    digests: &Digests,
+) {
+    use super::cmyk::{raster_without, texts_on_top, transparent, FaceColors};
+    let given = (print.given)(face);
+    let flatten = print
+        .press
+        .color
+        .pdfx
+        .is_some_and(|x| !x.allows_transparency());
+    for tree in picture.trees() {
+        let colors = FaceColors {
+            press: print.press,
+            given: &given,
+            mm: width_mm / f64::from(tree.size().width()),
+            keep_alpha: !flatten,
+        };
+        if !(flatten && transparent(tree)) {
+            repeats.prepare(tree, digests);
+            gs.draw_svg_with(
+                tree,
+                psize,
+                SvgSettings::default(),
+                Some(repeats),
+                Some(&colors),
+            );
+            continue;
+        }
+        let kept = texts_on_top(tree);
+        let px_per_unit = (print.dpi / 25.4 * colors.mm) as f32;
+        let (w, h) = (
+            (tree.size().width() * px_per_unit).ceil().max(1.0) as u32,
+            (tree.size().height() * px_per_unit).ceil().max(1.0) as u32,
+        );
+        if let Some(rgba) = raster_without(tree, &kept, w, h, px_per_unit) {
+            let image = krilla_svg::Colors::pixels(&colors, rgba, w, h);
+            gs.draw_image(image, psize);
+        }
+        let only = OnlyTexts {
+            colors: &colors,
+            kept: kept
+                .iter()
+                .map(|t| *t as *const usvg::Text as usize)
+                .collect(),
+        };
+        gs.draw_svg_with(tree, psize, SvgSettings::default(), None, Some(&only));
+    }
+}
+
+/// Draws only the `kept` texts of a tree (and the plain groups that hold them),
+/// in the face's colours.
+struct OnlyTexts<'a> {
+    colors: &'a super::cmyk::FaceColors<'a>,
+    kept: std::collections::HashSet<usize>,
+}
+
+impl krilla_svg::Colors for OnlyTexts<'_> {
+    fn color(&self, c: usvg::Color, p: krilla_svg::Painted) -> krilla::color::Color {
+        self.colors.color(c, p)
+    }
+    fn image(&self, kind: &usvg::ImageKind) -> Option<krilla::image::Image> {
+        self.colors.image(kind)
+    }
+    fn pixels(&self, rgba: Vec<u8>, w: u32, h: u32) -> krilla::image::Image {
+        self.colors.pixels(rgba, w, h)
+    }
+    fn draws(&self, node: &usvg::Node) -> bool {
+        match node {
+            usvg::Node::Group(g) => !g.should_isolate() && g.clip_path().is_none(),
+            usvg::Node::Text(t) => self
+                .kept
+                .contains(&(t.as_ref() as *const usvg::Text as usize)),
+            _ => false,
+        }
+    }
 }
 
 /// [`write`]'s work: the pages, each distinct face drawn once (`placed`: in the
@@ -375,12 +580,24 @@ fn draw(
     ahead: &Ahead,
     prefetch: &std::thread::Thread,
 ) -> Result<Vec<u8>, PdfError> {
-    let settings = SerializeSettings {
+    let mut settings = SerializeSettings {
         xmp_metadata: false,
         enable_tagging: false,
         compress_content_streams: job.compress,
         ..SerializeSettings::default()
     };
+    // PDF/X-1a:2003 is PDF 1.4, PDF/X-4 PDF 1.6: krilla keeps to what they have.
+    let version = match job.print.and_then(|p| p.press.color.pdfx) {
+        Some(crate::color::Pdfx::X1a2003) => Some(krilla::configure::PdfVersion::Pdf14),
+        Some(crate::color::Pdfx::X4) => Some(krilla::configure::PdfVersion::Pdf16),
+        None => None,
+    };
+    if let Some(v) = version {
+        settings.configuration = krilla::configure::ConfigurationBuilder::new()
+            .with_version(v)
+            .finish()
+            .map_err(|e| PdfError::Writer(format!("{e:?}")))?;
+    }
     let mut doc = Document::new_with(settings);
     doc.set_metadata(
         Metadata::new()
@@ -410,9 +627,27 @@ fn draw(
                 let picture = (job.faces)(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
                 let mut sb = surface.stream_builder();
                 let mut gs = sb.surface();
-                for tree in picture.trees() {
-                    repeats.prepare(tree, job.digests);
-                    gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(&mut repeats));
+                match job.print {
+                    None => {
+                        for tree in picture.trees() {
+                            repeats.prepare(tree, job.digests);
+                            gs.draw_svg_reusing(
+                                tree,
+                                psize,
+                                SvgSettings::default(),
+                                Some(&mut repeats),
+                            );
+                        }
+                    }
+                    Some(print) => draw_print(
+                        &mut gs,
+                        &picture,
+                        psize,
+                        (pl.face, pl.w),
+                        print,
+                        &mut repeats,
+                        job.digests,
+                    ),
                 }
                 gs.finish();
                 slot.insert(Graphic::new(sb.finish(), false));
@@ -434,19 +669,12 @@ fn draw(
             surface.pop();
             surface.pop();
         }
-        draw_marks(&mut surface, &s.marks, &font);
+        draw_marks(&mut surface, &s.marks, &font, job.print.map(|p| p.press));
         surface.finish();
         p.finish();
     }
     if !job.bookmarks.is_empty() {
-        let mut outline = Outline::new();
-        for b in job.bookmarks {
-            outline.push_child(OutlineNode::new(
-                b.title.clone(),
-                XyzDestination::new(b.page, Point::from_xy(0.0, 0.0)),
-            ));
-        }
-        doc.set_outline(outline);
+        doc.set_outline(outline(job.bookmarks));
     }
     doc.finish().map_err(|e| PdfError::Writer(format!("{e:?}")))
 }

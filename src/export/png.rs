@@ -178,6 +178,42 @@ pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<V
     Ok(out)
 }
 
+/// A face's soft proof: drawn on white paper at `dpi` and every pixel taken
+/// through `press` (to the shop's CMYK and back to the screen), as RGB PNG.
+pub fn write_proof(
+    picture: &Stack,
+    w_mm: f64,
+    h_mm: f64,
+    dpi: f64,
+    press: &crate::color::Press,
+) -> Result<Vec<u8>, PngError> {
+    let w = mm_to_px(w_mm, dpi).round().max(1.0) as u32;
+    let h = mm_to_px(h_mm, dpi).round().max(1.0) as u32;
+    let mut pixmap = pixmap(w, h)?;
+    let ts = Transform::from_scale(
+        w as f32 / picture.size().width(),
+        h as f32 / picture.size().height(),
+    );
+    render(picture, ts, &mut pixmap);
+    let proof = press.soft_proof(&on_white(&pixmap));
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let per_metre = (dpi / crate::units::MM_PER_IN * 1000.0).round() as u32;
+    encoder.set_pixel_dims(Some(png::PixelDimensions {
+        xppu: per_metre,
+        yppu: per_metre,
+        unit: png::Unit::Meter,
+    }));
+    let encoded = encoder
+        .write_header()
+        .and_then(|mut wr| wr.write_image_data(&proof));
+    encoded.map_err(|e| PngError::Encode(e.to_string()))?;
+    Ok(out)
+}
+
 /// The pixels as RGB, composited onto white paper (premultiplied colour plus the
 /// white that shows through).
 fn on_white(pixmap: &Pixmap) -> Vec<u8> {

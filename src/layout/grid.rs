@@ -10,6 +10,7 @@
 use super::label;
 use super::marks::Marks;
 use super::{LayoutError, Media, Placement, Rect, Sheet};
+use crate::model::layout::{Orientation, Request};
 use crate::model::{Shape, Size};
 
 /// How a kind of part is laid out on a sheet.
@@ -49,6 +50,9 @@ pub struct Parts<'a> {
     /// (a one-sided build of parts too big to fold); otherwise backs are printed
     /// duplex.
     pub glued: bool,
+    /// Parts per sheet, orientation and gutter as the designer asked
+    /// ([`Request`]); what it leaves open is chosen here.
+    pub request: Request,
 }
 
 impl Parts<'_> {
@@ -85,6 +89,10 @@ struct Arrangement {
     cell_h: f64,
     /// Space between neighbouring trims.
     gap: f64,
+    /// The bleed shown beyond the grid's outer trims, left and right and above
+    /// and below: the parts' bleed, unless a grid asked for leaves less room for
+    /// the crop marks.
+    outer: (f64, f64),
     /// Trim top-left corner of cell (0, 0).
     x0: f64,
     y0: f64,
@@ -124,58 +132,172 @@ fn count(avail: f64, w: f64, gap: f64, bleed: f64) -> usize {
     }
 }
 
-/// The arrangement holding the most parts: portrait or (one-sided only) landscape
-/// paper, parts upright or (not triangles) laid sideways; upright and portrait win
-/// ties.
-fn arrange(parts: &Parts, media: Media) -> Result<Arrangement, LayoutError> {
-    let gap = if parts.style == GridStyle::Spaced {
+/// The space between parts when the designer gives no gutter: none between cards
+/// (butted, cut once), twice the bleed between chits (each shows all its bleed).
+fn default_gap(parts: &Parts) -> f64 {
+    if parts.style == GridStyle::Spaced {
         2.0 * parts.bleed
     } else {
         0.0
-    };
+    }
+}
+
+/// Whether parts may lie upright, and whether sideways (a quarter turn): as asked,
+/// and by default either way; triangles only upright, and squares gain nothing
+/// from a turn.
+fn ways(parts: &Parts) -> Result<(bool, bool), LayoutError> {
+    let triangle = parts.items.iter().any(|i| i.shape == Shape::Triangle);
+    let square = (parts.size.width - parts.size.height).abs() <= 1e-9;
+    match parts.request.orientation.unwrap_or(Orientation::Auto) {
+        Orientation::Sideways if triangle => Err(LayoutError::TriangleSideways),
+        Orientation::Auto => Ok((true, !triangle && !square)),
+        o => Ok(o.allows()),
+    }
+}
+
+/// One way to lay parts out: the paper, and whether they are turned.
+#[derive(Clone, Copy)]
+struct Way {
+    page: Media,
+    turned: bool,
+    /// A part's trim as it lies on the page.
+    cw: f64,
+    ch: f64,
+}
+
+impl Way {
+    /// The paper's length kept for the grid along each axis (marks' room aside).
+    fn avail(&self, style: GridStyle) -> (f64, f64) {
+        let e = edge(style, &self.page);
+        (
+            self.page.paper.width - 2.0 * e,
+            self.page.paper.height - 2.0 * e,
+        )
+    }
+
+    /// The arrangement of `cols` x `rows` parts with `outer` bleed, centred.
+    fn arrangement(&self, cols: usize, rows: usize, gap: f64, outer: (f64, f64)) -> Arrangement {
+        let gw = cols as f64 * self.cw + (cols - 1) as f64 * gap;
+        let gh = rows as f64 * self.ch + (rows - 1) as f64 * gap;
+        Arrangement {
+            media: self.page,
+            turned: self.turned,
+            cols,
+            rows,
+            cell_w: self.cw,
+            cell_h: self.ch,
+            gap,
+            outer,
+            x0: (self.page.paper.width - gw) / 2.0,
+            y0: (self.page.paper.height - gh) / 2.0,
+        }
+    }
+}
+
+/// Every way to lay parts out, in order of preference: upright before sideways,
+/// portrait paper before landscape (landscape only for one-sided sheets).
+fn candidates(parts: &Parts, media: Media) -> Result<Vec<Way>, LayoutError> {
+    let (upright, sideways) = ways(parts)?;
     let mut pages = vec![media];
     if !parts.duplex() {
         pages.push(media.landscape());
     }
-    let turnable = parts.items.iter().all(|i| i.shape != Shape::Triangle)
-        && (parts.size.width - parts.size.height).abs() > 1e-9;
-    let mut best: Option<Arrangement> = None;
-    for turned in [false, true] {
-        if turned && !turnable {
-            continue;
-        }
-        for &page in &pages {
-            let (cw, ch) = if turned {
-                (parts.size.height, parts.size.width)
-            } else {
-                (parts.size.width, parts.size.height)
-            };
-            let e = edge(parts.style, &page);
-            let (pw, ph) = (page.paper.width, page.paper.height);
-            let cols = count(pw - 2.0 * e, cw, gap, parts.bleed);
-            let rows = count(ph - 2.0 * e, ch, gap, parts.bleed);
-            if cols * rows == 0 || best.is_some_and(|b| b.per_sheet() >= cols * rows) {
-                continue;
-            }
-            let gw = cols as f64 * cw + (cols - 1) as f64 * gap;
-            let gh = rows as f64 * ch + (rows - 1) as f64 * gap;
-            best = Some(Arrangement {
-                media: page,
+    let (w, h) = (parts.size.width, parts.size.height);
+    let mut out = Vec::new();
+    for (turned, allowed) in [(false, upright), (true, sideways)] {
+        for &page in pages.iter().filter(|_| allowed) {
+            let (cw, ch) = if turned { (h, w) } else { (w, h) };
+            out.push(Way {
+                page,
                 turned,
-                cols,
-                rows,
-                cell_w: cw,
-                cell_h: ch,
-                gap,
-                x0: (pw - gw) / 2.0,
-                y0: (ph - gh) / 2.0,
+                cw,
+                ch,
             });
         }
+    }
+    Ok(out)
+}
+
+/// The arrangement holding the most parts (the first way on a tie); or, for a
+/// grid asked for, the first way that holds it.
+fn arrange(parts: &Parts, media: Media) -> Result<Arrangement, LayoutError> {
+    let gap = parts.request.gutter.unwrap_or_else(|| default_gap(parts));
+    let ways = candidates(parts, media)?;
+    if let Some(grid) = parts.request.grid {
+        return arrange_grid(parts, media, &ways, grid, gap);
+    }
+    let b = parts.bleed;
+    let mut best: Option<Arrangement> = None;
+    for way in ways {
+        let (aw, ah) = way.avail(parts.style);
+        let cols = count(aw, way.cw, gap, b);
+        let rows = count(ah, way.ch, gap, b);
+        if cols * rows == 0 || best.is_some_and(|a| a.per_sheet() >= cols * rows) {
+            continue;
+        }
+        best = Some(way.arrangement(cols, rows, gap, (b, b)));
     }
     best.ok_or(LayoutError::DoesNotFit {
         width: parts.size.width,
         height: parts.size.height,
         bleed: parts.bleed,
+        paper: media.paper.name,
+        margin: media.margin,
+    })
+}
+
+/// A grid of `cols` x `rows` as asked: the first way it fits with the parts' whole
+/// bleed around it, else the first way it fits with less bleed beyond its outer
+/// trims (as much as leaves room for the crop marks), else an error saying what
+/// it needs.
+fn arrange_grid(
+    parts: &Parts,
+    media: Media,
+    ways: &[Way],
+    (cols, rows): (usize, usize),
+    gap: f64,
+) -> Result<Arrangement, LayoutError> {
+    let b = parts.bleed;
+    // The bleed that fits beyond the grid along an axis of `avail` mm.
+    let outer = |avail: f64, n: usize, len: f64| {
+        let grid = n as f64 * len + (n - 1) as f64 * gap;
+        ((avail - grid) / 2.0 + 1e-9).min(b)
+    };
+    let fits = |way: &Way| {
+        let (aw, ah) = way.avail(parts.style);
+        (outer(aw, cols, way.cw), outer(ah, rows, way.ch))
+    };
+    if let Some(way) = ways.iter().find(|w| {
+        let (x, y) = fits(w);
+        x >= b && y >= b
+    }) {
+        return Ok(way.arrangement(cols, rows, gap, (b, b)));
+    }
+    let shorter = ways
+        .iter()
+        .map(|w| (w, fits(w)))
+        .filter(|(_, (x, y))| *x >= 0.0 && *y >= 0.0)
+        .max_by(|a, b| a.1 .0.min(a.1 .1).total_cmp(&b.1 .0.min(b.1 .1)));
+    if let Some((way, (x, y))) = shorter {
+        return Ok(way.arrangement(cols, rows, gap, (x.max(0.0), y.max(0.0))));
+    }
+    // How much room is missing along the tighter axis, for the way that comes
+    // closest.
+    let (turned, short) = ways
+        .iter()
+        .map(|w| {
+            let (x, y) = fits(w);
+            (w.turned, -2.0 * x.min(y).min(0.0))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((false, 0.0));
+    Err(LayoutError::GridDoesNotFit {
+        cols,
+        rows,
+        width: parts.size.width,
+        height: parts.size.height,
+        turned,
+        short,
         paper: media.paper.name,
         margin: media.margin,
     })
@@ -240,11 +362,11 @@ fn sheet(a: &Arrangement, parts: &Parts, chunk: &[GridItem], back: bool, label: 
         let trim = a.trim(r, c);
         let clip = match parts.style {
             GridStyle::Butted | GridStyle::EdgeToEdge => {
-                butted_clip(&occupied, r, c, trim, parts.bleed)
+                butted_clip(&occupied, r, c, trim, a, parts.bleed)
             }
             GridStyle::Spaced => {
                 marks.cut(item.shape, trim);
-                trim.grow(parts.bleed)
+                trim.grow(parts.bleed.min(a.gap / 2.0))
             }
         };
         s.placements
@@ -252,20 +374,37 @@ fn sheet(a: &Arrangement, parts: &Parts, chunk: &[GridItem], back: bool, label: 
     }
     let cut_lines = marks.0.clone();
     match parts.style {
-        GridStyle::Butted => crop_marks(&mut marks, a, parts, &occupied, false),
+        GridStyle::Butted => crop_marks(&mut marks, a, parts, &occupied, Short::None),
         GridStyle::EdgeToEdge => cut_guides(&mut marks, a),
         GridStyle::Spaced => {}
     }
     s.marks = marks.0;
     s.fit_boxes(parts.bleed);
-    let text = s.label.clone();
-    if !label::put(&mut s, a.media.margin, &text) && parts.style == GridStyle::Butted {
-        // No strip is free: shorten the bottom marks to make one.
-        let mut marks = Marks(cut_lines);
-        crop_marks(&mut marks, a, parts, &occupied, true);
-        s.marks = marks.0;
-        label::put(&mut s, a.media.margin, &text);
+    if a.outer != (parts.bleed, parts.bleed) || a.gap > 0.0 {
+        // The bleed printed: what the parts show beyond their trims.
+        s.bleed = s
+            .placements
+            .iter()
+            .map(|p| p.clip)
+            .reduce(|a, b| a.union(&b))
+            .unwrap_or(s.trim);
     }
+    let text = s.label.clone();
+    if parts.style != GridStyle::Butted {
+        label::put(&mut s, a.media.margin, &text);
+        return s;
+    }
+    // No strip is free: shorten the bottom marks to make one, then the left ones
+    // too (for a label reading upwards).
+    for short in [Short::None, Short::Bottom, Short::BottomAndLeft] {
+        let mut marks = Marks(cut_lines.clone());
+        crop_marks(&mut marks, a, parts, &occupied, short);
+        s.marks = marks.0;
+        if label::put_whole(&mut s, a.media.margin, &text) {
+            return s;
+        }
+    }
+    label::put(&mut s, a.media.margin, &text);
     s
 }
 
@@ -294,8 +433,16 @@ fn place(
     }
 }
 
-/// Butted parts show their bleed only where no neighbour is.
-fn butted_clip(occupied: &[Vec<bool>], r: usize, c: usize, trim: Rect, bleed: f64) -> Rect {
+/// Where a neighbour is, a part shows its bleed into the gutter between them (up
+/// to half of it: none when butted); elsewhere it shows the grid's outer bleed.
+fn butted_clip(
+    occupied: &[Vec<bool>],
+    r: usize,
+    c: usize,
+    trim: Rect,
+    a: &Arrangement,
+    bleed: f64,
+) -> Rect {
     let occ = |r: isize, c: isize| -> bool {
         r >= 0
             && c >= 0
@@ -306,9 +453,16 @@ fn butted_clip(occupied: &[Vec<bool>], r: usize, c: usize, trim: Rect, bleed: f6
                 .unwrap_or(false)
     };
     let (ri, ci) = (r as isize, c as isize);
-    let side = |taken: bool| if taken { 0.0 } else { bleed };
-    let (l, rt) = (side(occ(ri, ci - 1)), side(occ(ri, ci + 1)));
-    let (t, b) = (side(occ(ri - 1, ci)), side(occ(ri + 1, ci)));
+    let inner = bleed.min(a.gap / 2.0);
+    let side = |taken: bool, outer: f64| if taken { inner } else { outer };
+    let (l, rt) = (
+        side(occ(ri, ci - 1), a.outer.0),
+        side(occ(ri, ci + 1), a.outer.0),
+    );
+    let (t, b) = (
+        side(occ(ri - 1, ci), a.outer.1),
+        side(occ(ri + 1, ci), a.outer.1),
+    );
     Rect {
         x: trim.x - l,
         y: trim.y - t,
@@ -328,16 +482,24 @@ fn used(occupied: &[Vec<bool>]) -> Option<(usize, usize, usize, usize)> {
     Some((*rows.first()?, *rows.last()?, *cols.first()?, *cols.last()?))
 }
 
+/// Which crop marks give way to a sheet's label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Short {
+    None,
+    Bottom,
+    BottomAndLeft,
+}
+
 /// Crop marks at both ends of every cut through the parts in use, and dashed
 /// fold ticks at both ends of every fold of a screen; outside the bleed, as long
-/// as the printable area allows (with `short_bottom`, the bottom ones leave room
-/// for a label when they can).
+/// as the printable area allows (`short`: the bottom ones, or the bottom and left
+/// ones, leave room for a label when they can).
 fn crop_marks(
     marks: &mut Marks,
     a: &Arrangement,
     parts: &Parts,
     occupied: &[Vec<bool>],
-    short_bottom: bool,
+    short: Short,
 ) {
     let Some((r0, r1, c0, c1)) = used(occupied) else {
         return;
@@ -346,26 +508,34 @@ fn crop_marks(
     let top_left = a.trim(r0, c0);
     let bottom_right = a.trim(r1, c1);
     let grid = top_left.union(&bottom_right);
-    let start = parts.bleed + MARK_GAP;
-    let room_top = grid.y - start - area.y;
-    let room_bottom = area.bottom() - grid.bottom() - start;
-    let room_left = grid.x - start - area.x;
-    let room_right = area.right() - grid.right() - start;
+    // Marks start past the bleed the grid shows beyond its outer trims.
+    let (start_x, start_y) = (a.outer.0 + MARK_GAP, a.outer.1 + MARK_GAP);
+    let room_top = grid.y - start_y - area.y;
+    let room_bottom = area.bottom() - grid.bottom() - start_y;
+    let room_left = grid.x - start_x - area.x;
+    let room_right = area.right() - grid.right() - start_x;
     let len = |room: f64| room.min(MARK_LEN);
-    let bottom = if short_bottom {
-        (room_bottom - LABEL_BAND)
-            .clamp(MIN_MARK, MARK_LEN)
-            .min(room_bottom)
-    } else {
-        len(room_bottom)
+    let shortened = |room: f64| (room - LABEL_BAND).clamp(MIN_MARK, MARK_LEN).min(room);
+    let bottom = match short {
+        Short::None => len(room_bottom),
+        _ => shortened(room_bottom),
     };
-    let (top, left, right) = (len(room_top), len(room_left), len(room_right));
-    let mut xs: Vec<(f64, bool)> = (c0..=c1 + 1)
-        .map(|c| (a.x0 + c as f64 * a.cell_w, false))
-        .collect();
-    let mut ys: Vec<(f64, bool)> = (r0..=r1 + 1)
-        .map(|r| (a.y0 + r as f64 * a.cell_h, false))
-        .collect();
+    let left = match short {
+        Short::BottomAndLeft => shortened(room_left),
+        _ => len(room_left),
+    };
+    let (top, right) = (len(room_top), len(room_right));
+    // Every trim edge is a cut: one between butted parts, two across a gutter.
+    let mut xs: Vec<(f64, bool)> = Vec::new();
+    for c in c0..=c1 {
+        let t = a.trim(r0, c);
+        edges(&mut xs, [t.x, t.right()]);
+    }
+    let mut ys: Vec<(f64, bool)> = Vec::new();
+    for r in r0..=r1 {
+        let t = a.trim(r, c0);
+        edges(&mut ys, [t.y, t.bottom()]);
+    }
     for k in 1..parts.panels {
         let f = k as f64 / parts.panels as f64;
         if a.turned {
@@ -382,26 +552,42 @@ fn crop_marks(
         }
     };
     for (x, fold) in xs {
-        draw(marks, x, grid.y - start, x, grid.y - start - top, fold);
-        let y = grid.bottom() + start;
+        draw(marks, x, grid.y - start_y, x, grid.y - start_y - top, fold);
+        let y = grid.bottom() + start_y;
         draw(marks, x, y, x, y + bottom, fold);
     }
     for (y, fold) in ys {
-        draw(marks, grid.x - start, y, grid.x - start - left, y, fold);
-        let x = grid.right() + start;
+        draw(marks, grid.x - start_x, y, grid.x - start_x - left, y, fold);
+        let x = grid.right() + start_x;
         draw(marks, x, y, x + right, y, fold);
     }
 }
 
-/// Dashed cut guides between pads printed edge to edge, inside the printable area.
+/// Adds cut positions to `cuts`, each once (two butted parts share an edge).
+fn edges(cuts: &mut Vec<(f64, bool)>, at: [f64; 2]) {
+    for v in at {
+        if !cuts.iter().any(|(q, _)| (q - v).abs() < 1e-9) {
+            cuts.push((v, false));
+        }
+    }
+}
+
+/// Dashed cut guides between pads printed edge to edge (along both trims across a
+/// gutter), inside the printable area.
 fn cut_guides(marks: &mut Marks, a: &Arrangement) {
     let area = a.media.printable();
+    let mut xs = Vec::new();
     for c in 1..a.cols {
-        let x = a.x0 + c as f64 * a.cell_w;
+        edges(&mut xs, [a.trim(0, c - 1).right(), a.trim(0, c).x]);
+    }
+    let mut ys = Vec::new();
+    for r in 1..a.rows {
+        edges(&mut ys, [a.trim(r - 1, 0).bottom(), a.trim(r, 0).y]);
+    }
+    for (x, _) in xs {
         marks.dashed(x, area.y, x, area.bottom());
     }
-    for r in 1..a.rows {
-        let y = a.y0 + r as f64 * a.cell_h;
+    for (y, _) in ys {
         marks.dashed(area.x, y, area.right(), y);
     }
 }
@@ -439,6 +625,7 @@ mod tests {
             panels: 1,
             title: "t",
             glued: false,
+            request: Default::default(),
         };
         grid(&parts, Media::new(Paper::named(paper).unwrap(), 4.2)).unwrap()
     }
@@ -577,6 +764,7 @@ mod tests {
             panels: 3,
             title: "screen",
             glued: false,
+            request: Default::default(),
         };
         let sheets = grid(&parts, Media::new(Paper::named("letter").unwrap(), 4.2)).unwrap();
         assert_eq!(sheets.len(), 2);
@@ -609,9 +797,158 @@ mod tests {
             panels: 1,
             title: "t",
             glued: false,
+            request: Default::default(),
         };
         let e = grid(&parts, Media::new(Paper::named("letter").unwrap(), 4.2)).unwrap_err();
         assert!(matches!(e, LayoutError::DoesNotFit { .. }));
         assert!(e.to_string().contains("does not fit"));
+    }
+
+    /// `n` cards of `size` laid out with `request` on `paper` (`margin` mm).
+    fn asked(
+        n: usize,
+        backs: bool,
+        request: Request,
+        paper: &str,
+        margin: f64,
+    ) -> Result<Vec<Sheet>, LayoutError> {
+        let items = items(n, backs);
+        let parts = Parts {
+            items: &items,
+            size: Size::named("poker").unwrap(),
+            bleed: 3.0,
+            style: GridStyle::Butted,
+            panels: 1,
+            title: "t",
+            glued: false,
+            request,
+        };
+        grid(&parts, Media::new(Paper::named(paper).unwrap(), margin))
+    }
+
+    fn three_by_three() -> Request {
+        Request {
+            grid: Some((3, 3)),
+            orientation: Some(Orientation::Upright),
+            gutter: None,
+        }
+    }
+
+    #[test]
+    fn three_by_three_upright_poker_where_the_marks_fit() {
+        // A4: 9 up with the whole bleed.
+        let a4 = asked(9, true, three_by_three(), "a4", 4.2).unwrap();
+        assert_eq!(a4[0].placements.len(), 9);
+        assert!(a4[0].placements.iter().all(|p| !p.quarter_turn));
+        assert!((a4[0].trim.y - a4[0].bleed.y - 3.0).abs() < 1e-9);
+        // Letter on an inkjet (3 mm margin): 9 up, 0.85 mm of bleed above and
+        // below the grid, the crop marks in the rest, every mark printable.
+        let letter = asked(9, true, three_by_three(), "letter", 3.0).unwrap();
+        let s = &letter[0];
+        assert_eq!(s.placements.len(), 9);
+        assert!(
+            (s.trim.y - s.bleed.y - 0.85).abs() < 1e-6,
+            "{:?} {:?}",
+            s.trim,
+            s.bleed
+        );
+        assert!(
+            (s.trim.x - s.bleed.x - 3.0).abs() < 1e-9,
+            "the sides keep theirs"
+        );
+        for sheet in &letter {
+            inside(sheet, 3.0);
+        }
+        let crop = s
+            .marks
+            .iter()
+            .filter(|m| matches!(m, Mark::Line { .. }))
+            .count();
+        assert_eq!(
+            crop, 16,
+            "4 vertical and 4 horizontal cuts, a mark at each end"
+        );
+        // The back sheet mirrors it.
+        assert!(letter[1].back && (letter[1].bleed.y - s.bleed.y).abs() < 1e-9);
+        // A laser printer's 4.2 mm leaves no room for the marks at all.
+        let e = asked(9, true, three_by_three(), "letter", 4.2).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LayoutError::GridDoesNotFit {
+                    cols: 3,
+                    rows: 3,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().contains("3 x 3 parts of 63.5 x 88.9 mm do not fit on letter paper with their crop marks: 0.7 mm short"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_gutter_holds_each_parts_own_bleed_and_both_cuts_get_marks() {
+        let request = Request {
+            gutter: Some(6.0),
+            ..Request::default()
+        };
+        let sheets = asked(4, false, request, "a4", 4.2).unwrap();
+        let s = &sheets[0];
+        let p = &s.placements;
+        // Upright on portrait A4 as before: 2 columns x 2 rows fit with gutters.
+        assert_eq!(p.len(), 4);
+        let (a, b) = (&p[0], &p[1]);
+        assert!((b.trim.x - a.trim.right() - 6.0).abs() < 1e-9);
+        // Each shows its whole 3 mm bleed into the gutter, and no more.
+        assert!((a.clip.right() - a.trim.right() - 3.0).abs() < 1e-9);
+        assert!((b.trim.x - b.clip.x - 3.0).abs() < 1e-9);
+        assert!(a.clip.right() <= b.clip.x + 1e-9);
+        // Both edges of the gutter are cuts, each with its marks.
+        let verticals: Vec<f64> = s
+            .marks
+            .iter()
+            .filter_map(|m| match m {
+                Mark::Line { from, to, .. } if from.0 == to.0 => Some(from.0),
+                _ => None,
+            })
+            .collect();
+        for x in [a.trim.x, a.trim.right(), b.trim.x, b.trim.right()] {
+            assert_eq!(
+                verticals.iter().filter(|v| (*v - x).abs() < 1e-9).count(),
+                2,
+                "{x}"
+            );
+        }
+        inside(s, 4.2);
+        // A narrower gutter: half of it each.
+        let narrow = Request {
+            gutter: Some(2.0),
+            ..Request::default()
+        };
+        let s = &asked(4, false, narrow, "a4", 4.2).unwrap()[0];
+        let (a, b) = (&s.placements[0], &s.placements[1]);
+        assert!((a.clip.right() - a.trim.right() - 1.0).abs() < 1e-9);
+        assert!((a.clip.right() - b.clip.x).abs() < 1e-9);
+    }
+
+    #[test]
+    fn orientation_is_as_asked() {
+        let upright = Request {
+            orientation: Some(Orientation::Upright),
+            ..Request::default()
+        };
+        let s = asked(9, true, upright, "letter", 4.2).unwrap();
+        // Upright poker on portrait Letter with backs: 3 x 2.
+        assert_eq!(s[0].placements.len(), 6);
+        assert!(s[0].placements.iter().all(|p| !p.quarter_turn));
+        let sideways = Request {
+            orientation: Some(Orientation::Sideways),
+            ..Request::default()
+        };
+        let s = asked(9, false, sideways, "a4", 4.2).unwrap();
+        assert!(s[0].placements.iter().all(|p| p.quarter_turn));
     }
 }

@@ -220,6 +220,7 @@ mod tests {
             panels: 1,
             title: "t",
             glued: false,
+            request: Default::default(),
         };
         gutterfold(&parts, Media::new(Paper::named("letter").unwrap(), 4.2)).unwrap()
     }

@@ -5,8 +5,9 @@
 use super::marks::{Anchor, Mark, LABEL_FAMILY};
 use super::{Rect, Sheet};
 
-/// Label font sizes tried in turn, in mm.
-const SIZES: [f64; 5] = [2.4, 2.2, 2.0, 1.8, 1.6];
+/// Label font sizes tried in turn, in mm: the last is 6.2 pt, as small as printed
+/// text may be (a label that does not fit is shortened, not made smaller).
+const SIZES: [f64; 3] = [2.4, 2.3, 2.2];
 /// Above the baseline a label's box reaches this part of its size (Lato's ascent as
 /// PDF readers measure it, 0.81, rounded up).
 const ASCENT: f64 = 0.9;
@@ -87,6 +88,24 @@ impl Band {
     }
 }
 
+/// Puts the whole label on the sheet at the largest size a strip holds; false
+/// (and nothing put) when no strip holds it whole.
+pub(super) fn put_whole(sheet: &mut Sheet, margin: f64, text: &str) -> bool {
+    let bands = bands(sheet, margin);
+    for size in SIZES {
+        let thick = (ASCENT + DESCENT) * size;
+        let w = width(text, size);
+        if let Some(b) = bands.iter().find(|b| {
+            let (len, th) = b.room();
+            th >= thick && len >= w
+        }) {
+            sheet.marks.push(b.mark(text, size));
+            return true;
+        }
+    }
+    false
+}
+
 /// The four strips of the printable area outside everything already on the sheet:
 /// below, above, left of and right of it, in that order of preference.
 fn bands(sheet: &Sheet, margin: f64) -> Vec<Band> {
@@ -149,18 +168,10 @@ fn shorten(text: &str, size: f64, room: f64) -> String {
 /// shortened in the strip with the most room. Nothing (and `false`) when no strip is thick
 /// enough for the smallest size.
 pub(super) fn put(sheet: &mut Sheet, margin: f64, text: &str) -> bool {
-    let bands = bands(sheet, margin);
-    for size in SIZES {
-        let thick = (ASCENT + DESCENT) * size;
-        let w = width(text, size);
-        if let Some(b) = bands.iter().find(|b| {
-            let (len, th) = b.room();
-            th >= thick && len >= w
-        }) {
-            sheet.marks.push(b.mark(text, size));
-            return true;
-        }
+    if put_whole(sheet, margin, text) {
+        return true;
     }
+    let bands = bands(sheet, margin);
     let smallest = SIZES[SIZES.len() - 1];
     let thick = (ASCENT + DESCENT) * smallest;
     let best = bands

@@ -15,6 +15,7 @@ pub mod marks;
 mod tile;
 
 pub use crate::geom::{Rect, Segment};
+pub use crate::model::layout::{Orientation, Request, RequestError};
 pub use calibration::calibration;
 pub use chits::{chit_sheets, ChitGroup};
 pub use grid::{grid, GridItem, GridStyle, Parts};
@@ -87,6 +88,20 @@ pub enum LayoutError {
         bleed: f64,
         paper: &'static str,
     },
+    /// The grid asked for does not fit with its crop marks, even with no bleed
+    /// beyond it: `short` mm are missing along the tighter side of the paper.
+    GridDoesNotFit {
+        cols: usize,
+        rows: usize,
+        width: f64,
+        height: f64,
+        turned: bool,
+        short: f64,
+        paper: &'static str,
+        margin: f64,
+    },
+    /// Triangles are cut point up: they cannot lie sideways.
+    TriangleSideways,
 }
 
 impl std::fmt::Display for LayoutError {
@@ -118,6 +133,28 @@ impl std::fmt::Display for LayoutError {
                 fmt_num(*width),
                 fmt_num(*height),
                 fmt_num(*bleed)
+            ),
+            LayoutError::GridDoesNotFit {
+                cols,
+                rows,
+                width,
+                height,
+                turned,
+                short,
+                paper,
+                margin,
+            } => write!(
+                f,
+                "{cols} x {rows} parts of {} x {} mm{} do not fit on {paper} paper with their crop marks: {} mm short, even with no bleed beyond them ({} mm unprinted at each edge)",
+                fmt_num(*width),
+                fmt_num(*height),
+                if *turned { " laid sideways" } else { "" },
+                fmt_num((short * 100.0).ceil() / 100.0),
+                fmt_num(*margin)
+            ),
+            LayoutError::TriangleSideways => write!(
+                f,
+                "triangles are cut point up and cannot lie sideways"
             ),
         }
     }
@@ -213,7 +250,7 @@ pub struct Sheet {
 impl Sheet {
     /// An empty sheet of `w` x `h` mm (trim and bleed boxes the whole page until
     /// parts are placed).
-    fn blank(w: f64, h: f64, label: String) -> Sheet {
+    pub(crate) fn blank(w: f64, h: f64, label: String) -> Sheet {
         let page = Rect {
             x: 0.0,
             y: 0.0,

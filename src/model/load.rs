@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::schema::GameFile;
 use super::tables::Format;
+use super::toml_problems;
 use super::{Component, ComponentDef, Field, Game, Kind, Paper, Row, Size, Spanned, Table};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::project::{Project, MAX_DATA_BYTES, MAX_GAME_DATA};
@@ -33,6 +34,8 @@ pub struct Shop<'a> {
     pub name: &'a str,
     pub id: &'a str,
     pub products: &'a BTreeMap<String, Size>,
+    /// A shop that makes every part at its own size: its bleed, in mm.
+    pub bleed: Option<f64>,
 }
 
 type RowMap = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
@@ -43,37 +46,6 @@ pub(crate) fn file_error(e: &FileError) -> Diagnostic {
     Diagnostic::error(e.to_string())
         .at(e.path(), None)
         .hint(e.hint())
-}
-
-/// Turns a TOML/serde error into a diagnostic, with "did you mean" for unknown fields.
-pub(crate) fn toml_error(rel: &Path, game: &str, err: &toml::de::Error) -> Diagnostic {
-    let msg = err.message().trim().to_string();
-    let mut d = Diagnostic::error(first_line(&msg))
-        .at(rel, err.span())
-        .with("game", game);
-    if let Some(rest) = msg.strip_prefix("unknown field `") {
-        if let Some((word, tail)) = rest.split_once('`') {
-            let candidates: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
-            d = match did_you_mean(word, candidates.iter().copied()) {
-                Some(m) => d.hint(format!("did you mean `{m}`?")),
-                None => d.hint(format!(
-                    "remove it; known fields: {}",
-                    candidates.join(", ")
-                )),
-            };
-        }
-    } else if msg.starts_with("missing field") {
-        d = d.hint("add the field; see README.md for what each field means");
-    } else if msg.starts_with("invalid type") {
-        d = d.hint("check the value's type: strings need quotes, numbers and booleans do not");
-    } else {
-        d = d.hint("fix the TOML syntax at the caret");
-    }
-    d
-}
-
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or(s).to_string()
 }
 
 /// `nan` and `inf` are valid TOML but never a count, cost or size: every one in
@@ -134,19 +106,22 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         Ok(t) => t,
         Err(e) => return Reported::new(None, [file_error(&e).with("game", id)]),
     };
-    let parsed: GameFile = match toml::from_str(&text) {
-        Ok(p) => p,
+    let (parsed, mut diags) = match toml_problems::parse::<GameFile>(&text, &super::keys()) {
+        Ok(p) => (p, Vec::new()),
         Err(e) => {
-            let mut d = toml_error(&file, id, &e);
-            if let (Some(span), true) = (e.span(), e.message().starts_with("unknown field")) {
-                if let Some(note) = captured_note(&text, &span) {
-                    d = d.with("note", note);
-                }
+            let diags: Vec<Diagnostic> = e
+                .problems
+                .iter()
+                .map(|p| schema_problem(&file, id, &text, p))
+                .collect();
+            match e.rest {
+                // Only keys were wrong: check the rest too, so a run says everything.
+                Some(rest) => (rest, diags),
+                None => return Reported::new(None, diags),
             }
-            return Reported::new(None, [d]);
         }
     };
-    let mut diags = non_finite_numbers(&file, id, &text);
+    diags.extend(non_finite_numbers(&file, id, &text));
     let before = diags.len();
     let (tables, read) = load_tables(project, &dir, id, text.len() as u64, &mut diags);
     let unparsed_data = diags[before..].iter().any(Diagnostic::is_error);
@@ -195,6 +170,7 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         asserts: parsed.asserts,
         references: parsed.reference,
         network: parsed.network,
+        rulebook: parsed.rulebook,
         tables,
         rejected,
         unparsed_data,
@@ -256,6 +232,7 @@ impl LoadContext<'_> {
         })?;
         let mut bleed = self.bleed(&cid, &def, kind)?;
         let panels = self.panels(&cid, &def, kind)?;
+        let layout = self.layout(&cid, &def, kind)?;
         self.check_table(&cid, &def)?;
         let (art, art_back) = self.art(&def).map_err(|d| {
             let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
@@ -293,6 +270,7 @@ impl LoadContext<'_> {
                 Some(full) => {
                     bleed = ((full.width - size.width) / 2.0).min((full.height - size.height) / 2.0)
                 }
+                None if shop.bleed.is_some() => bleed = shop.bleed.unwrap_or(bleed),
                 None => {
                     exported = false;
                     warning = Some(
@@ -325,6 +303,7 @@ impl LoadContext<'_> {
                 art,
                 art_back,
                 panels,
+                layout,
             },
             warning,
         ))
@@ -351,6 +330,33 @@ impl LoadContext<'_> {
                 )
                 .hint("write kind = \"screen\", or remove `panels`")),
         }
+    }
+
+    /// The sheet layout the component asks for (`layout = { ... }`), checked
+    /// against its kind.
+    fn layout(
+        &self,
+        cid: &str,
+        def: &ComponentDef,
+        kind: Kind,
+    ) -> Result<super::layout::Request, Diagnostic> {
+        let Some(l) = &def.layout else {
+            return Ok(Default::default());
+        };
+        let request = super::layout::read(l.get_ref()).map_err(|(e, span)| {
+            self.at(cid, Diagnostic::error(e.to_string()), span)
+                .hint(e.hint())
+        })?;
+        if let Some((key, why)) = super::layout::unfit(&request, kind) {
+            let span = match key {
+                "grid" => l.get_ref().grid.as_ref().map_or(l.span(), |g| g.span()),
+                _ => l.span(),
+            };
+            return Err(self
+                .at(cid, Diagnostic::error(why), span)
+                .hint(format!("remove `{key}` from the component's layout")));
+        }
+        Ok(request)
     }
 
     fn kind(&self, cid: &str, def: &ComponentDef) -> Result<Kind, Diagnostic> {
@@ -649,14 +655,17 @@ fn toml_tables(
     text: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(Table, Option<Range<usize>>)> {
-    let parsed: TableFile = match toml::from_str(text) {
+    let parsed: TableFile = match toml_problems::parse(text, &[]) {
         Ok(p) => p,
         Err(e) => {
-            let mut d = toml_error(rel, game, &e);
-            if e.message().starts_with("invalid type") {
-                d = d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields");
-            }
-            diags.push(d);
+            diags.extend(e.problems.iter().map(|p| {
+                let d = toml_problems::diagnostic(rel, game, p);
+                if p.message.starts_with("invalid type") {
+                    d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields")
+                } else {
+                    d
+                }
+            }));
             return Vec::new();
         }
     };
@@ -670,6 +679,7 @@ fn toml_tables(
                 file: rel.to_path_buf(),
                 rows: rows.into_inner().into_iter().map(table_row).collect(),
                 sheet: None,
+                header: None,
             };
             (table, Some(span))
         })
@@ -866,6 +876,23 @@ pub fn captured_key(text: &str, expr: &str) -> Option<(String, String, Range<usi
                 .any(|(h, off)| h == array && *off < span.start)
         })
         .map(|(array, span)| (array, key.to_string(), span))
+}
+
+/// A problem of `game.toml` against its schema, with a note when an unknown key
+/// that is no typo follows a `[[...]]` header ([`captured_note`]).
+fn schema_problem(file: &Path, id: &str, text: &str, p: &toml_problems::Problem) -> Diagnostic {
+    let d = toml_problems::diagnostic(file, id, p);
+    let typo = d
+        .hint
+        .as_deref()
+        .is_some_and(|h| h.starts_with("did you mean"));
+    match (&p.span, p.message.starts_with("unknown field") && !typo) {
+        (Some(span), true) => match captured_note(text, span) {
+            Some(note) => d.with("note", note),
+            None => d,
+        },
+        _ => d,
+    }
 }
 
 /// For an unknown key in `game.toml`: when it follows a `[[...]]` header, a note

@@ -1,10 +1,12 @@
 //! The game model: what a game folder under `data/` declares, with the source span of
 //! every value so that any problem can point at its file, line and column.
 
+pub mod layout;
 pub(crate) mod load;
-mod schema;
+pub(crate) mod schema;
 pub mod size;
 pub(crate) mod tables;
+pub(crate) mod toml_problems;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -12,7 +14,8 @@ use std::path::PathBuf;
 
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
-    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, NetworkDef, ReferenceDef, Severity,
+    keys, AssertDef, ComponentDef, DeriveDef, GameMeta, LayoutDef, NetworkDef, ReferenceDef,
+    RulebookDef, Severity,
 };
 pub use size::{Paper, Shape, Size, SizeError, PAPERS};
 
@@ -31,13 +34,16 @@ pub struct Game {
     pub meta: GameMeta,
     /// `[rules]`: every number the printed parts show.
     pub rules: toml::Table,
-    /// `[contents]`: component counts as the rulebook lists them.
-    pub contents: Vec<(Spanned<String>, Spanned<i64>)>,
+    /// `[contents]`: component counts as the rulebook lists them, each a whole
+    /// number or an expression (`"rules.deck_size"`).
+    pub contents: Vec<(Spanned<String>, Spanned<toml::Value>)>,
     pub components: Vec<Component>,
     pub derives: Vec<Spanned<DeriveDef>>,
     pub asserts: Vec<Spanned<AssertDef>>,
     pub references: Vec<Spanned<ReferenceDef>>,
     pub network: Option<Spanned<NetworkDef>>,
+    /// `[rulebook]`: how `rules.md` is typeset.
+    pub rulebook: Option<Spanned<RulebookDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
     pub tables: BTreeMap<String, Table>,
     /// Components whose definition had an error (already reported): other checks
@@ -68,6 +74,8 @@ pub struct Component {
     /// Panels side by side along the width, folded between (screens); 1 for flat
     /// parts.
     pub panels: usize,
+    /// The sheet layout its `layout` asks for (the profile's fills the rest).
+    pub layout: layout::Request,
 }
 
 impl Component {
@@ -235,6 +243,20 @@ pub struct Table {
     /// workbook is not text, so problems name "sheet S, row R, column C" instead of
     /// pointing at a span.
     pub sheet: Option<(String, u32)>,
+    /// For a CSV file or a sheet: its header row's cells, in order (`None` for
+    /// TOML rows, which name their fields one by one).
+    pub header: Option<Vec<HeaderCell>>,
+}
+
+/// A cell of the header row of a CSV file or a sheet: a column's name.
+#[derive(Debug, Clone)]
+pub struct HeaderCell {
+    /// The field the column sets (`pos` for a header `pos.x`, `goods` for `goods[]`).
+    pub field: String,
+    /// The column, from 0 (A).
+    pub column: u32,
+    /// The cell's bytes in a CSV file (empty for a workbook).
+    pub span: Range<usize>,
 }
 
 /// One row of a data table.
@@ -268,11 +290,20 @@ impl Row {
         self.fields.get("id").and_then(|f| f.value.as_str())
     }
 
-    /// A name for messages: `seattle`, `row 12` (a spreadsheet row without an id)
-    /// or `#12` (1-based position in a TOML file).
+    /// A name for messages: `` `seattle` ``, `row 12` (a spreadsheet row without
+    /// an id) or `#12` (1-based position in a TOML file).
     pub fn label(&self, index: usize) -> String {
+        match self.id() {
+            Some(id) => format!("`{id}`"),
+            None => self.name(index),
+        }
+    }
+
+    /// A name for people (the preview, Tabletop Simulator, page labels): as
+    /// [`Row::label`], without the backticks messages put around an id.
+    pub fn name(&self, index: usize) -> String {
         match (self.id(), self.line) {
-            (Some(id), _) => format!("`{id}`"),
+            (Some(id), _) => id.to_string(),
             (None, Some(line)) => format!("row {line}"),
             (None, None) => format!("#{}", index + 1),
         }
@@ -297,6 +328,94 @@ impl Table {
     /// The row with `id`, if any.
     pub fn find(&self, id: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.id() == Some(id))
+    }
+
+    /// Every field a row of the table has (derived fields too), and every
+    /// column of its header, each once, sorted.
+    pub fn fields(&self) -> std::collections::BTreeSet<&str> {
+        let mut fields: std::collections::BTreeSet<&str> = self
+            .rows
+            .iter()
+            .flat_map(|r| r.fields.keys().chain(r.derived.keys()))
+            .map(String::as_str)
+            .collect();
+        fields.extend(self.header.iter().flatten().map(|c| c.field.as_str()));
+        fields
+    }
+
+    /// For a field no row of a CSV file or sheet has: where the header cell with
+    /// the nearest name is, "`color` is column C of the header row (sheet card,
+    /// row 1) of data/g/cards.xlsx".
+    pub fn header_cell_near(&self, field: &str) -> Option<String> {
+        let header = self.header.as_ref()?;
+        if self.fields().contains(field) {
+            return None;
+        }
+        let near = crate::diag::did_you_mean(field, header.iter().map(|c| c.field.as_str()))?;
+        let cell = header.iter().find(|c| c.field == near)?;
+        let row = match &self.sheet {
+            Some((sheet, line)) => format!("sheet {sheet}, row {line}"),
+            None => "row 1".to_string(),
+        };
+        Some(format!(
+            "`{near}` is column {} of the header row ({row}) of {}",
+            column_name(cell.column),
+            self.file.display()
+        ))
+    }
+
+    /// When the table has rows and none of them has `field` (a column renamed in
+    /// the spreadsheet, a key misspelt in every row): one error for the whole
+    /// table, rather than one per row, saying what `reader` needed it. In a CSV
+    /// file or a sheet it points at the header row, at the column whose name is
+    /// nearest ("did you mean"); for TOML rows the caller says where.
+    pub fn lacks(&self, field: &str, reader: &str) -> Option<crate::diag::Diagnostic> {
+        if self.rows.is_empty() || self.fields().contains(field) {
+            return None;
+        }
+        let fields = self.fields();
+        let near = crate::diag::did_you_mean(field, fields.iter().copied());
+        let list: Vec<&str> = fields.iter().copied().collect();
+        let Some(header) = &self.header else {
+            let d = crate::diag::Diagnostic::error(format!(
+                "no row of table `{}` has a `{field}` field, which {reader} reads",
+                self.name
+            ));
+            return Some(match near {
+                Some(m) => d.hint(format!(
+                    "did you mean `{m}`? The rows have: {}",
+                    list.join(", ")
+                )),
+                None => d.hint(format!(
+                    "add `{field}` to the rows; they have: {}",
+                    list.join(", ")
+                )),
+            });
+        };
+        let cell = near
+            .and_then(|m| header.iter().find(|c| c.field == m))
+            .or(header.first())?;
+        let d = crate::diag::Diagnostic::error(format!(
+            "table `{}` has no column `{field}`, which {reader} reads",
+            self.name
+        ));
+        let d = match near {
+            Some(m) => d.hint(format!(
+                "did you mean `{m}` (column {})? Rename the column's header cell, or use its name",
+                column_name(cell.column)
+            )),
+            None => d.hint(format!(
+                "add a column `{field}` to the header row; the columns are: {}",
+                list.join(", ")
+            )),
+        };
+        let header_field = Field {
+            key_span: cell.span.clone(),
+            span: cell.span.clone(),
+            value: toml::Value::Boolean(false),
+            column: Some(cell.column),
+        };
+        Some(self.at(d, self.rows.first()?, Some(&header_field), true))
     }
 
     /// Points `d` at `row` of this table, or at one of its fields (`key`: at the

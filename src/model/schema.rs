@@ -13,7 +13,7 @@ pub(crate) struct GameFile {
     #[serde(default)]
     pub rules: Option<toml::Table>,
     #[serde(default)]
-    pub contents: std::collections::BTreeMap<Spanned<String>, Spanned<i64>>,
+    pub contents: std::collections::BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     pub component: Vec<Spanned<ComponentDef>>,
     #[serde(default)]
@@ -24,6 +24,8 @@ pub(crate) struct GameFile {
     pub reference: Vec<Spanned<ReferenceDef>>,
     #[serde(default)]
     pub network: Option<Spanned<NetworkDef>>,
+    #[serde(default)]
+    pub rulebook: Option<Spanned<RulebookDef>>,
 }
 
 /// `[game]`: the game's name and player count.
@@ -41,6 +43,10 @@ pub struct GameMeta {
     /// Free text shown in `list`.
     #[serde(default)]
     pub description: Option<String>,
+    /// The game's version as the designer numbers it (`"0.4"`); templates:
+    /// `game.version`.
+    #[serde(default)]
+    pub version: Option<String>,
     /// Default print profile for `build` (a file in profiles/), e.g. "gutterfold".
     #[serde(default)]
     pub profile: Option<String>,
@@ -58,6 +64,32 @@ pub struct GameMeta {
     /// (default ".").
     #[serde(default)]
     pub decimal_separator: Option<String>,
+    /// The language of the game's texts, as a two-letter ISO 639-1 code (`en`,
+    /// `de`, `fr`...): the rulebook hyphenates its words by it (default `en`).
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+/// `[rulebook]`: how `data/<game>/rules.md` is typeset (every key optional).
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RulebookDef {
+    /// The page: `a5`, `half-letter`, `letter`, `a4`, `half-paper` (the default:
+    /// half of the build's paper) or `{ width = "..", height = ".." }`.
+    #[serde(default)]
+    pub page: Option<Spanned<toml::Value>>,
+    /// Text columns on a page: 1 (the default) or 2.
+    #[serde(default)]
+    pub columns: Option<Spanned<i64>>,
+    /// The body text's font family (default: Lato).
+    #[serde(default)]
+    pub font: Option<Spanned<String>>,
+    /// The headings' font family (default: the body's).
+    #[serde(default)]
+    pub heading_font: Option<Spanned<String>>,
+    /// The body text's size, a length such as `"9.5pt"` (default 9.5 pt).
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
 }
 
 /// `[game] currency_position`: where the currency sign goes.
@@ -139,6 +171,27 @@ pub struct ComponentDef {
     /// `class="keep-visible"`: `warn` (the default) or `error` (nothing is written).
     #[serde(default)]
     pub keep_visible: Option<Severity>,
+    /// How the parts lie on print-and-play sheets: `grid`, `orientation`, `gutter`
+    /// (over the print profile's `[layout]`).
+    #[serde(default)]
+    pub layout: Option<Spanned<LayoutDef>>,
+}
+
+/// `layout = { grid = "3x3", orientation = "upright", gutter = "3mm" }`: a sheet
+/// layout asked for (`layout::Request`). The same keys make a print
+/// profile's `[layout]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutDef {
+    /// Columns x rows of parts per sheet, e.g. "3x3".
+    #[serde(default)]
+    pub grid: Option<Spanned<String>>,
+    /// `upright`, `sideways` or `auto`.
+    #[serde(default)]
+    pub orientation: Option<Spanned<String>>,
+    /// Space between parts, a length; each shows its own bleed into it.
+    #[serde(default)]
+    pub gutter: Option<Spanned<String>>,
 }
 
 /// How serious a preflight finding is for a component.
@@ -247,12 +300,14 @@ pub fn keys() -> Vec<(&'static str, &'static [&'static str])> {
         ("assert", fields::<AssertDef>()),
         ("reference", fields::<ReferenceDef>()),
         ("network", fields::<NetworkDef>()),
+        ("layout", fields::<LayoutDef>()),
+        ("rulebook", fields::<RulebookDef>()),
     ]
 }
 
 /// The field names serde's derive gives a struct: a deserializer that only
 /// records what `deserialize_struct` is asked for.
-fn fields<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+pub(crate) fn fields<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
     use serde::de::{self, Visitor};
 
     struct Fields<'a>(&'a mut &'static [&'static str]);
@@ -301,7 +356,8 @@ mod tests {
                 "derive",
                 "assert",
                 "reference",
-                "network"
+                "network",
+                "rulebook"
             ]
         );
         let component = keys.iter().find(|(s, _)| *s == "component").unwrap().1;

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
-use super::{column_name, Field, Row, Table};
+use super::{column_name, Field, HeaderCell, Row, Table};
 use crate::diag::Diagnostic;
 
 /// Most non-empty cells one workbook may hold: a game's tables have a few
@@ -675,7 +675,10 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
     let mut rows = grid.rows.into_iter();
     let Some(header) = rows.next() else {
         // An empty file is an empty table.
-        return (Some(new_table(source, name, Vec::new(), 1)), diags);
+        return (
+            Some(new_table(source, name, Vec::new(), 1, Vec::new())),
+            diags,
+        );
     };
     let mut columns: BTreeMap<u32, Column> = BTreeMap::new();
     let mut seen: BTreeMap<String, u32> = BTreeMap::new();
@@ -768,7 +771,18 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
             line: Some(raw.line),
         });
     }
-    (Some(new_table(source, name, out, header.line)), diags)
+    let cells = columns
+        .iter()
+        .map(|(&column, c)| HeaderCell {
+            field: c.path[0].clone(),
+            column,
+            span: c.span.clone(),
+        })
+        .collect();
+    (
+        Some(new_table(source, name, out, header.line, cells)),
+        diags,
+    )
 }
 
 /// The column already `seen` (field path, column) that sets the same field as the
@@ -790,12 +804,19 @@ fn clash<'a>(seen: &'a BTreeMap<String, u32>, joined: &str) -> Option<(&'a Strin
         .find_map(|(at, _)| seen.get_key_value(&joined[..at]))
 }
 
-fn new_table(source: &Source, name: &str, rows: Vec<Row>, header: u32) -> Table {
+fn new_table(
+    source: &Source,
+    name: &str,
+    rows: Vec<Row>,
+    header: u32,
+    cells: Vec<HeaderCell>,
+) -> Table {
     Table {
         name: name.to_string(),
         file: source.file.to_path_buf(),
         rows,
         sheet: source.sheet.map(|s| (s.to_string(), header)),
+        header: Some(cells),
     }
 }
 

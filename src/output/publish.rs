@@ -153,13 +153,14 @@ fn earlier_build(old: &Path, folder: &Path) -> HashMap<PathBuf, u64> {
     let Ok(manifest) = serde_json::from_slice::<serde_json::Value>(&text) else {
         return HashMap::new();
     };
-    // Manifest paths are relative to the game's folder: `home/x.pdf`.
-    let top = folder.file_name().map(Path::new).unwrap_or(Path::new(""));
+    // Manifest paths are relative to the game's folder (the first part of
+    // `folder`): `home/x.pdf`, a reprint's `home/reprint/x.pdf`.
+    let top: PathBuf = folder.components().skip(1).collect();
     let files = manifest["files"].as_array().cloned().unwrap_or_default();
     files
         .iter()
         .filter_map(|f| {
-            let path = Path::new(f["path"].as_str()?).strip_prefix(top).ok()?;
+            let path = Path::new(f["path"].as_str()?).strip_prefix(&top).ok()?;
             let plain = path
                 .components()
                 .all(|c| matches!(c, std::path::Component::Normal(_)));

@@ -1,7 +1,8 @@
 //! The checks of one face: text and keep-visible art inside the cut shape's safe
-//! zone, text over text, later elements over keep-visible ones, opaque fills
-//! over text and icons (`hidden.rs`), raster images
-//! under 300 dpi, and a background short of the bleed edge.
+//! The checks of one face: text and keep-visible art inside the cut shape's safe
+//! zone, text over text, text too small to read, later elements over keep-visible
+//! ones, opaque fills over text and icons (`hidden.rs`), raster images under
+//! 300 dpi, and a background short of the bleed edge.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,9 @@ use usvg::{Node, Tree};
 use super::cover::common_area;
 use super::elements::{corners, half_stroke, points, Leaf, What};
 use super::shape::Cut;
+use super::text_size::too_small;
 use super::MIN_DPI;
+use crate::profile::SmallText;
 use crate::units::{fmt_num, MM_PER_IN};
 
 /// Smallest area (mm²) two things must share to count as overlapping: less is
@@ -22,10 +25,19 @@ const MIN_AREA: f64 = 0.02;
 pub enum Check {
     SafeZone,
     Overlap,
+    SmallText,
     Covered,
     Hidden,
     Resolution,
     Background,
+    /// A print shop's (a CMYK profile): a line under 0.25 pt.
+    ThinLine,
+    /// A print shop's: a CMYK colour the template gives over the ink limit.
+    InkLimit,
+    /// A print shop's: text under 12 pt in a rich black (more inks than black).
+    RichBlackText,
+    /// A print shop's: a raster image in RGB, converted to the shop's CMYK.
+    RgbImage,
 }
 
 /// A problem of one face.
@@ -51,6 +63,10 @@ pub struct Face<'a> {
     pub safe: f64,
     /// Millimetres per unit of the tree's coordinates.
     pub mm_per_unit: f64,
+    /// A print shop's colour, when the profile is CMYK: its checks run too.
+    pub print: Option<&'a crate::color::PrintColor>,
+    /// The least text sizes.
+    pub text: SmallText,
 }
 
 impl Face<'_> {
@@ -109,11 +125,63 @@ pub fn check(face: &Face, leaves: &[Leaf]) -> Vec<Finding> {
     let mut out = Vec::new();
     safe_zone(face, leaves, &mut out);
     overlaps(face, leaves, &mut out);
+    small_text(face, leaves, &mut out);
     covered(face, leaves, &mut out);
     super::hidden::hidden(face, leaves, &mut out);
     resolution(face, leaves, &mut out);
     background(face, &mut out);
+    shop(face, leaves, &mut out);
     out
+}
+
+/// Thinnest line a press holds, in points.
+pub const MIN_LINE_PT: f64 = 0.25;
+const MM_PER_PT: f64 = MM_PER_IN / 72.0;
+
+/// What a print shop's press does not hold (a CMYK profile only): lines under
+/// 0.25 pt at print size, raster images in RGB. (Text under 6 pt is the general
+/// text-size check's.)
+fn shop(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    if face.print.is_none() {
+        return;
+    }
+    let pt = |units: f64| units * face.mm_per_unit / MM_PER_PT;
+    for leaf in leaves {
+        match &leaf.what {
+            What::Shape => {
+                let thinnest = leaf
+                    .outlines
+                    .iter()
+                    .filter_map(|o| {
+                        Some(pt(f64::from(
+                            o.stroke.as_ref()?.width * super::elements::scale_of(o.ts),
+                        )))
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                if thinnest < MIN_LINE_PT {
+                    out.push(Finding {
+                        check: Check::ThinLine,
+                        message: format!(
+                            "a line {} pt wide at print size: a press needs {MIN_LINE_PT} pt or more",
+                            fmt_num((thinnest * 100.0).round() / 100.0)
+                        ),
+                        element: leaf.element,
+                        other: None,
+                        worst: MIN_LINE_PT - thinnest,
+                    });
+                }
+            }
+            What::Text(_) => {}
+            What::Image(_) => out.push(Finding {
+                check: Check::RgbImage,
+                message: "an RGB image is converted to the shop's CMYK: its colours may move"
+                    .into(),
+                element: leaf.element,
+                other: None,
+                worst: 0.0,
+            }),
+        }
+    }
 }
 
 /// What lies closer to the cut line than the safe distance: each text, and each
@@ -198,6 +266,25 @@ fn overlaps(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                     worst: area,
                 });
             }
+        }
+    }
+}
+
+/// Text smaller at print size than a player can read ([`SmallText`]).
+fn small_text(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    for leaf in leaves {
+        let Some(sizes) = &leaf.text_sizes else {
+            continue;
+        };
+        let what = leaf.what.describe();
+        if let Some((message, short)) = too_small(sizes, face.mm_per_unit, &face.text, &what) {
+            out.push(Finding {
+                check: Check::SmallText,
+                message,
+                element: leaf.element,
+                other: None,
+                worst: short,
+            });
         }
     }
 }
@@ -378,7 +465,7 @@ mod tests {
         svg.push_str("</svg>");
         let tree = std::sync::Arc::new(crate::svg::parse(&svg, &images, &fonts).unwrap());
         let elements = Elements::read(&svg).unwrap();
-        let leaves = leaves(&tree, &elements);
+        let leaves = leaves(&tree, &elements, 0.5);
         let trees = [tree.clone()];
         assert_eq!(leaves.len(), 120);
         let (mut near, mut skipped) = (0, 0);
@@ -393,6 +480,8 @@ mod tests {
                 bleed: 0.0,
                 safe: 3.0,
                 mm_per_unit: 60.0 / tree.size().width() as f64,
+                print: None,
+                text: SmallText::default(),
             };
             let fine = face.safe - 0.05;
             for leaf in &leaves {

@@ -245,10 +245,13 @@ pub struct Leaf<'a> {
     /// Whether it paints an opaque fill (90 % or more, its groups' opacity
     /// included): what hides what lies under it.
     pub opaque: bool,
+    /// For a text: its smallest letters, dark and light, in the face's units.
+    pub text_sizes: Option<super::text_size::TextSizes>,
 }
 
-/// Every drawn node of `tree`, in painting order; `elements` names them.
-pub fn leaves<'a>(tree: &'a Tree, elements: &Elements) -> Vec<Leaf<'a>> {
+/// Every drawn node of `tree`, in painting order; `elements` names them. A text's
+/// letters count as light from the relative luminance `light` on.
+pub fn leaves<'a>(tree: &'a Tree, elements: &Elements, light: f64) -> Vec<Leaf<'a>> {
     let mut out = Vec::new();
     let top = Owners {
         element: None,
@@ -256,7 +259,7 @@ pub fn leaves<'a>(tree: &'a Tree, elements: &Elements) -> Vec<Leaf<'a>> {
         icon: None,
         alpha: 1.0,
     };
-    walk(tree.root(), top, elements, &mut out);
+    walk(tree.root(), top, (elements, light), &mut out);
     out
 }
 
@@ -287,7 +290,10 @@ fn opaque_fill(fill: Option<&usvg::Fill>, alpha: f32) -> bool {
         }
 }
 
-fn walk<'a>(g: &'a Group, up: Owners, els: &Elements, out: &mut Vec<Leaf<'a>>) {
+/// `read`: the elements that name the nodes, and the luminance from which a text's
+/// letters are light.
+fn walk<'a>(g: &'a Group, up: Owners, read: (&Elements, f64), out: &mut Vec<Leaf<'a>>) {
+    let (els, light) = read;
     for node in g.children() {
         let own = els.of(node.id());
         let marked = |flag: fn(&Element) -> bool, inherited| match own {
@@ -309,6 +315,7 @@ fn walk<'a>(g: &'a Group, up: Owners, els: &Elements, out: &mut Vec<Leaf<'a>>) {
             keep: here.keep,
             icon: here.icon,
             opaque,
+            text_sizes: None,
         };
         match node {
             Node::Group(g) if g.opacity().get() > 0.0 => {
@@ -318,7 +325,7 @@ fn walk<'a>(g: &'a Group, up: Owners, els: &Elements, out: &mut Vec<Leaf<'a>>) {
                 } else {
                     here.alpha * g.opacity().get()
                 };
-                walk(g, Owners { alpha, ..here }, els, out)
+                walk(g, Owners { alpha, ..here }, read, out)
             }
             Node::Group(_) => {}
             Node::Path(p) => {
@@ -343,7 +350,10 @@ fn walk<'a>(g: &'a Group, up: Owners, els: &Elements, out: &mut Vec<Leaf<'a>>) {
                 let mut outlines = Vec::new();
                 glyphs(t.flattened(), t.abs_transform(), &mut outlines);
                 let bbox = bounds(&outlines).unwrap_or(t.abs_stroke_bounding_box());
-                out.push(leaf(What::Text(text), outlines, None, bbox, false));
+                out.push(Leaf {
+                    text_sizes: Some(super::text_size::sizes(t, light)),
+                    ..leaf(What::Text(text), outlines, None, bbox, false)
+                });
             }
             Node::Image(i) => {
                 let px = pixel_width(i.kind());

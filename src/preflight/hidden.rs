@@ -53,6 +53,7 @@ fn fill_of<'a>(leaf: &Leaf<'a>) -> Leaf<'a> {
         keep: leaf.keep,
         icon: leaf.icon,
         opaque: leaf.opaque,
+        text_sizes: leaf.text_sizes,
     }
 }
 

@@ -1,21 +1,23 @@
 //! Preflight: what a print shop or a player would object to, found before the files
 //! leave: text and key art outside the safe zone of the part's cut shape (an inset
-//! rectangle, rounded rectangle, circle or triangle), text over text, elements drawn
-//! over what a template marks `class="keep-visible"`, opaque fills over most of a
-//! text or an icon drawn before them, raster images under 300 dpi
+//! rectangle, rounded rectangle, circle or triangle), text over text, text under
+//! the least size a player reads (6 pt, light text 7 pt: [`crate::profile::SmallText`]),
+//! elements drawn over what a template marks `class="keep-visible"`, opaque fills
+//! over most of a text or an icon drawn before them, raster images under 300 dpi
 //! at their printed size, and a background that stops short of the bleed edge.
 //!
 //! Each problem names the template line of the element (the rendered SVG's byte
 //! range located in the template's output spans) and is reported once for all the
 //! faces that have it ("on 15 faces: ..."), with its worst case. Problems are
 //! warnings; a component with `keep_visible = "error"` makes a covered keep-visible
-//! element an error.
+//! element an error, and a profile's `small_text` may make small text one.
 
 mod checks;
 mod cover;
 mod elements;
 mod hidden;
 mod shape;
+mod text_size;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -122,16 +124,16 @@ type Findings = Arc<Vec<Finding>>;
 /// taken from it.
 pub type Cache = crate::kept::KeptByHash<Findings>;
 
-/// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape and
-/// safe distance.
-fn cache_key(text: &str, fonts: u64, comp: &Component, shape: Shape, safe: f64) -> [u8; 32] {
+/// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape,
+/// safe distance, print colour and least text sizes.
+fn cache_key(text: &str, fonts: u64, comp: &Component, shape: Shape, p: &Profile) -> [u8; 32] {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     h.update(text.as_bytes());
     h.update(
         format!(
-            "|{fonts}|{}|{}|{}|{shape:?}|{safe}",
-            comp.size.width, comp.size.height, comp.bleed
+            "|{fonts}|{}|{}|{}|{shape:?}|{}|{:?}|{:?}",
+            comp.size.width, comp.size.height, comp.bleed, p.safe, p.print, p.small_text
         )
         .as_bytes(),
     );
@@ -163,7 +165,7 @@ fn face(
                 store.fonts().fingerprint(),
                 comp,
                 plan.shape,
-                profile.safe,
+                profile,
             );
             c.get_or_make(key, check).ok()
         }
@@ -207,9 +209,11 @@ fn findings(
     let check = |trees: &[Arc<usvg::Tree>]| {
         let leaves: Vec<_> = trees
             .iter()
-            .flat_map(|t| elements::leaves(t, &elements))
+            .flat_map(|t| elements::leaves(t, &elements, profile.small_text.light))
             .collect();
-        checks::check(&face_geometry(trees, comp, shape, profile.safe), &leaves)
+        let mut face = face_geometry(trees, comp, shape, profile);
+        face.print = profile.print.as_ref();
+        checks::check(&face, &leaves)
     };
     // Elements are named by ids: parse a copy with an id on every element when the
     // face marks keep-visible ones, or when it has something to report.
@@ -223,17 +227,91 @@ fn findings(
     if let Some(tagged) = store.parse_text(&elements.tagged(&store.svg(i))) {
         findings = check(&[Arc::new(tagged)]);
     }
+    if let Some(print) = &profile.print {
+        findings.extend(given_cmyk(&store.svg(i), &elements, print));
+    }
     Some(Arc::new(findings))
 }
 
-/// A face's cut, safe distance and scale. Parts under 30 mm a side (chits, coins)
-/// use a tenth of their smaller side as the safe distance when that is less, as a
-/// 3 mm zone would leave a 3/4 in chit almost no room.
+/// The CMYK colours a face gives itself (`data-cmyk`) that a shop objects to: over
+/// the ink limit, or a rich black on text under 12 pt.
+fn given_cmyk(
+    svg: &str,
+    elements: &Elements,
+    print: &crate::color::PrintColor,
+) -> Vec<checks::Finding> {
+    let mut out = Vec::new();
+    if !svg.contains("data-cmyk") {
+        return out;
+    }
+    let Ok(doc) = roxmltree::Document::parse(svg) else {
+        return out;
+    };
+    let index = |n: roxmltree::Node| {
+        elements
+            .list
+            .iter()
+            .position(|e| e.start.start == n.range().start)
+    };
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        for key in ["data-cmyk", "data-cmyk-stroke"] {
+            let Some(value) = n.attribute(key) else {
+                continue;
+            };
+            let Some(c) = crate::color::Cmyk::parse(value) else {
+                out.push(checks::Finding {
+                    check: checks::Check::InkLimit,
+                    message: format!("{key}=\"{value}\" is not four inks of 0 to 100 %"),
+                    element: index(n),
+                    other: None,
+                    worst: 0.0,
+                });
+                continue;
+            };
+            if c.total() > print.ink_limit + 0.5 {
+                out.push(checks::Finding {
+                    check: checks::Check::InkLimit,
+                    message: format!(
+                        "{key}=\"{value}\" is {} % ink, over the shop's {} %",
+                        crate::units::fmt_num(c.total().round()),
+                        crate::units::fmt_num(print.ink_limit)
+                    ),
+                    element: index(n),
+                    other: None,
+                    worst: c.total() - print.ink_limit,
+                });
+            }
+            let text = matches!(n.tag_name().name(), "text" | "tspan");
+            let rich = c.0[3] >= 230 && c.0[..3].iter().any(|&v| v > 0);
+            let small = n
+                .ancestors()
+                .find_map(|a| a.attribute("font-size"))
+                .and_then(|s| s.trim_end_matches("px").parse::<f64>().ok())
+                .is_none_or(|s| s < 12.0 * 25.4 / 72.0);
+            if text && rich && small {
+                out.push(checks::Finding {
+                    check: checks::Check::RichBlackText,
+                    message: format!(
+                        "small text in a rich black ({key}=\"{value}\"): four plates a little out of register blur it"
+                    ),
+                    element: index(n),
+                    other: None,
+                    worst: 0.0,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A face's cut, safe distance, scale and least text sizes. Parts under 30 mm a
+/// side (chits, coins) use a tenth of their smaller side as the safe distance when
+/// that is less, as a 3 mm zone would leave a 3/4 in chit almost no room.
 fn face_geometry<'a>(
     trees: &'a [Arc<usvg::Tree>],
     comp: &Component,
     shape: crate::model::Shape,
-    safe: f64,
+    profile: &Profile,
 ) -> Face<'a> {
     let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
     let width = trees.first().map_or(1.0, |t| t.size().width() as f64);
@@ -241,8 +319,10 @@ fn face_geometry<'a>(
         trees,
         cut: Cut { shape, w, h },
         bleed: b,
-        safe: safe.min(w.min(h) * 0.1),
+        safe: profile.safe.min(w.min(h) * 0.1),
         mm_per_unit: (w + 2.0 * b) / width,
+        print: None,
+        text: profile.small_text,
     }
 }
 
@@ -312,7 +392,17 @@ fn diagnostic(
     if found.len() > faces.len() {
         message = format!("{message} ({} places)", found.len());
     }
-    let error = check == Check::Covered && comp.def.keep_visible == Some(Severity::Error);
+    let small_print_error = profile
+        .print
+        .as_ref()
+        .is_some_and(|p| p.small_print_is_error);
+    let error = match check {
+        Check::Covered => comp.def.keep_visible == Some(Severity::Error),
+        Check::SmallText => profile.small_text.severity == Severity::Error,
+        Check::InkLimit => true,
+        Check::ThinLine => small_print_error,
+        _ => false,
+    };
     let d = if error {
         Diagnostic::error(message)
     } else {
@@ -350,6 +440,7 @@ fn hint(check: Check, comp: &Component) -> String {
     match check {
         Check::SafeZone => "keep text and key art inside the safe zone: the cut shape inset by the safe distance".into(),
         Check::Overlap => "move or shorten one of the texts".into(),
+        Check::SmallText => "make the text larger (a `fit`/`shrink` minimum or a `text.block` size included): players cannot read smaller type on a table".into(),
         Check::Covered => format!(
             "move the covering element off it or draw it first; `keep_visible = \"error\"` in the [[component]] `{}` makes this an error",
             comp.id()
@@ -357,5 +448,9 @@ fn hint(check: Check, comp: &Component) -> String {
         Check::Hidden => "draw the text or icon after what covers it (later in the template), or move one of them".into(),
         Check::Resolution => "use an image of 300 dpi or more at its printed size".into(),
         Check::Background => "draw the background out to the bleed edge (face.bleed)".into(),
+        Check::ThinLine => "draw lines at least 0.25 pt (0.09 mm) wide; `small_print` in the profile makes this a warning or an error".into(),
+        Check::InkLimit => "give four inks (C M Y K, percent) whose total is within the profile's ink_limit".into(),
+        Check::RichBlackText => "set small text in black ink alone (data-cmyk=\"0 0 0 100\"), or leave it to cardstock".into(),
+        Check::RgbImage => "give the image in the shop's colours, or look at its soft proof (build --proof)".into(),
     }
 }

@@ -4,6 +4,7 @@
 
 mod layer;
 mod plan;
+pub mod revision;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -39,9 +40,22 @@ pub struct Locator {
 }
 
 impl Locator {
+    /// A locator over the spans of a render with spans (`render_with_spans`).
+    pub fn new(spans: Vec<minijinja::OutputSpan>) -> Locator {
+        Locator { spans }
+    }
+
     /// The template file and source range that wrote `range` of the output (see
     /// [`Renderer::locate`]).
     pub fn locate(&self, range: Range<usize>) -> Option<(PathBuf, Range<usize>)> {
+        let (name, source) = self.source_range(range)?;
+        Some((template_file(name), source))
+    }
+
+    /// The name of the template that wrote `range` of the output and the byte
+    /// range of its source: the same text for template data, the `{{ ... }}` for
+    /// an expression's output.
+    pub fn source_range(&self, range: Range<usize>) -> Option<(&str, Range<usize>)> {
         let offset = range.start;
         let span = self
             .spans
@@ -61,7 +75,7 @@ impl Locator {
             }
             _ => src,
         };
-        Some((template_file(span.name()), source))
+        Some((span.name(), source))
     }
 }
 
@@ -83,8 +97,20 @@ pub(crate) fn comp_diag(game: &Game, comp: &Component, d: Diagnostic) -> Diagnos
 }
 
 /// The `face` value templates see: trim size, bleed, shape, side and the SVG
-/// root's size and viewBox (origin at the trim's top-left corner, in mm).
+/// root's size and viewBox (origin at the trim's top-left corner, in mm); a
+/// part's face also its `revision` ([`part_face`]).
 pub fn face_value(comp: &Component, shape: Shape, side: Side) -> Value {
+    Value::from(face_map(comp, shape, side))
+}
+
+/// The `face` value of a part's side: [`face_value`] and the part's `revision`.
+fn part_face(comp: &Component, p: &FacePlan, side: Side) -> Value {
+    let mut m = face_map(comp, p.shape, side);
+    m.insert("revision", Value::from(p.revision));
+    Value::from(m)
+}
+
+fn face_map(comp: &Component, shape: Shape, side: Side) -> BTreeMap<&'static str, Value> {
     let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
     let mut m: BTreeMap<&str, Value> = BTreeMap::new();
     m.insert("width", Value::from(w));
@@ -108,7 +134,7 @@ pub fn face_value(comp: &Component, shape: Shape, side: Side) -> Value {
     m.insert("panels", Value::from(comp.panels));
     m.insert("panel_width", Value::from(w / comp.panels as f64));
     m.insert("component", Value::from(comp.id()));
-    Value::from(m)
+    m
 }
 
 impl Renderer<'_> {
@@ -174,8 +200,8 @@ impl Renderer<'_> {
         side: Side,
     ) -> Reported<Option<String>> {
         let mut c = ctx.clone();
-        c.insert("face".into(), face_value(comp, p.shape, side));
-        self.render_template(comp, name, c, Some(&p.label))
+        c.insert("face".into(), part_face(comp, p, side));
+        self.render_template(comp, name, c, Some(p))
     }
 
     /// Renders template `name` with context `c` (`face` in it): the SVG text, and
@@ -185,13 +211,13 @@ impl Renderer<'_> {
         comp: &Component,
         name: &str,
         mut c: Context,
-        row: Option<&str>,
+        plan: Option<&FacePlan>,
     ) -> Reported<Option<String>> {
         let (log, log_value) = RenderLog::new();
         c.insert(LOG.into(), log_value);
         let rendered = self.tpl.render(name, &c);
-        let with_row = |d: Diagnostic| match row {
-            Some(label) => d.with("row", label.to_string()),
+        let with_row = |d: Diagnostic| match plan {
+            Some(p) => d.with("row", p.label.clone()),
             None => d,
         };
         let mut diags: Vec<Diagnostic> = log
@@ -210,15 +236,84 @@ impl Renderer<'_> {
         let svg = match rendered {
             Ok(s) => Some(s),
             Err(e) => {
-                let d = render_error(self.tpl, self.project, &self.game.file, name, &c, &e);
-                diags.push(
-                    with_row(comp_diag(self.game, comp, d))
-                        .with("template", format!("templates/{name}")),
-                );
+                let d = match self.data_icon(comp, plan, &e) {
+                    Some(d) => d,
+                    None => with_row(comp_diag(
+                        self.game,
+                        comp,
+                        render_error(self.tpl, self.project, &self.game.file, name, &c, &e),
+                    )),
+                };
+                let d = self.header_note(comp, d);
+                diags.push(d.with("template", format!("templates/{name}")));
                 None
             }
         };
         Reported::new(svg, diags)
+    }
+
+    /// For a row field a template uses and a spreadsheet table lacks (`row.colour`
+    /// where the header says `color`): where the nearest column's header is.
+    fn header_note(&self, comp: &Component, d: Diagnostic) -> Diagnostic {
+        let field = d
+            .message
+            .strip_prefix("template uses `row.")
+            .and_then(|m| m.split(['`', '.']).next());
+        let table = comp
+            .def
+            .table
+            .as_ref()
+            .and_then(|t| self.game.tables.get(t.get_ref()));
+        match field.zip(table).and_then(|(f, t)| t.header_cell_near(f)) {
+            Some(place) => d.with("column", place),
+            None => d,
+        }
+    }
+
+    /// When rendering failed on an icon that does not exist and the face's row
+    /// names it (`:stra:` in a cell): the error at that cell of the data, where it
+    /// is fixed, rather than in the shared macro that laid the text out.
+    fn data_icon(
+        &self,
+        comp: &Component,
+        plan: Option<&FacePlan>,
+        e: &minijinja::Error,
+    ) -> Option<Diagnostic> {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+        let (icon, near) = loop {
+            match source?.downcast_ref::<crate::text::TextError>() {
+                Some(crate::text::TextError::UnknownIcon { name, near, .. }) => break (name, near),
+                _ => source = source?.source(),
+            }
+        };
+        let table = self.game.tables.get(comp.def.table.as_ref()?.get_ref())?;
+        let (i, row) = plan?.row.map(|i| (i, &table.rows[i]))?;
+        let written = format!(":{icon}:");
+        let (field, f) = row
+            .fields
+            .iter()
+            .find(|(_, f)| f.value.as_str().is_some_and(|t| t.contains(&written)))?;
+        let label = format!("{} {}", table.name, row.label(i));
+        let message = match near {
+            Some(m) => format!("{label}: `{field}` shows the icon `{written}`, which does not exist; did you mean `:{m}:`?"),
+            None => format!("{label}: `{field}` shows the icon `{written}`, which does not exist"),
+        };
+        let hint = format!(
+            "fix the icon's name, or add the picture as templates/{}/icons/{icon}.svg (icons: {})",
+            self.game.id,
+            self.tpl.text.icons.names().join(", ")
+        );
+        let d = comp_diag(self.game, comp, Diagnostic::error(message))
+            .with("row", label)
+            .with("field", field.clone());
+        let mut d = table.at(d, row, Some(f), false).hint(hint);
+        // In a text file, the caret goes under the icon's name in the cell.
+        if let (Some(span), Some(text)) = (&d.span, self.project.source(&table.file)) {
+            if let Some(k) = text.get(span.clone()).and_then(|t| t.find(&written)) {
+                d.span = Some(span.start + k..span.start + k + written.len());
+            }
+        }
+        Some(d)
     }
 
     /// The name of `comp`'s layer template, resolved (or why it is missing).
@@ -407,7 +502,7 @@ impl Renderer<'_> {
         let p = plans.get(index)?;
         let name = self.template(comp, side)?.ok()?;
         let mut ctx = self.face_context(comp, index, p);
-        ctx.insert("face".into(), face_value(comp, p.shape, side));
+        ctx.insert("face".into(), part_face(comp, p, side));
         let (_, spans) = self
             .tpl
             .env

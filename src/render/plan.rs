@@ -27,9 +27,16 @@ pub struct FacePlan {
     pub qty: u32,
     /// With `repeat`: which distinct copy this is (1-based).
     pub copy: Option<u32>,
-    /// For messages: `contract #12`, `city `seattle` goods 2`.
+    /// For messages: `contract #12`, ``city `seattle` goods 2``.
     pub label: String,
+    /// For people (the preview, Tabletop Simulator's names, page labels, the
+    /// manifest): the label without backticks, `city seattle goods 2`.
+    pub name: String,
     pub shape: Shape,
+    /// The part's revision, `face.revision` in its templates: 1 for its first
+    /// printed version, one more for each print record in which its face changed
+    /// ([`super::revision`]).
+    pub revision: u32,
 }
 
 /// One face before its quantity and shape are known.
@@ -38,6 +45,7 @@ struct Unit {
     row_value: Option<Value>,
     item: Option<Value>,
     label: String,
+    name: String,
 }
 
 /// Plans the faces of `comp` with `base` as the expressions' context.
@@ -86,7 +94,9 @@ pub fn plan(
                 qty,
                 copy: None,
                 label: unit.label,
+                name: unit.name,
                 shape,
+                revision: 1,
             }),
             Some(n) => out.extend((1..=n).map(|k| FacePlan {
                 row: unit.row,
@@ -94,7 +104,9 @@ pub fn plan(
                 qty,
                 copy: Some(k),
                 label: format!("{} copy {k}", unit.label),
+                name: format!("{} copy {k}", unit.name),
                 shape,
+                revision: 1,
             })),
         }
         if total > MAX_PARTS {
@@ -116,7 +128,7 @@ pub fn plan(
         );
         out.clear();
     }
-    Reported::new(out, diags)
+    Reported::new(out, crate::diag::once_for_rows(diags))
 }
 
 /// The component's `shape` when it is a name (`None` when it is an expression per
@@ -146,14 +158,18 @@ fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit
         return comp
             .art
             .iter()
-            .map(|f| Unit {
-                row: None,
-                row_value: None,
-                item: Some(Value::from(f.to_string_lossy().into_owned())),
-                label: f
+            .map(|f| {
+                let file = f
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                    .unwrap_or_default();
+                Unit {
+                    row: None,
+                    row_value: None,
+                    item: Some(Value::from(f.to_string_lossy().into_owned())),
+                    label: file.clone(),
+                    name: file,
+                }
             })
             .collect();
     }
@@ -163,21 +179,34 @@ fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit
             row_value: None,
             item: None,
             label: comp.id().to_string(),
+            name: comp.name(),
         }];
     };
     let Some(table) = game.tables.get(tname.get_ref()) else {
         return Vec::new(); // reported by the loader
     };
+    if let Some(field) = &def.expand {
+        if let Some(d) = table.lacks(field.get_ref(), "`expand`") {
+            let d = match &table.header {
+                Some(_) => d,
+                None => d.at(&game.file, Some(field.span())),
+            };
+            diags.push(comp_diag(game, comp, d));
+            return Vec::new();
+        }
+    }
     let mut out = Vec::new();
     for (i, row) in table.rows.iter().enumerate() {
         let rv = row_value(row);
         let label = format!("{} {}", table.name, row.label(i));
+        let name = format!("{} {}", table.name, row.name(i));
         let Some(field) = &def.expand else {
             out.push(Unit {
                 row: Some(i),
                 row_value: Some(rv),
                 item: None,
                 label,
+                name,
             });
             continue;
         };
@@ -204,6 +233,7 @@ fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit
                 row_value: Some(rv.clone()),
                 item: Some(item),
                 label: format!("{label} {} {}", field.get_ref(), k + 1),
+                name: format!("{name} {} {}", field.get_ref(), k + 1),
             });
         }
     }
@@ -282,16 +312,19 @@ fn row_shape(
         .map(|s| s.get_ref().as_str())
         .unwrap_or("rect");
     let text = tpl.render_str(src, ctx).map_err(|e| {
-        comp_diag(
-            game,
-            comp,
-            Diagnostic::error(format!(
-                "{label}: shape expression failed: {}",
-                e.detail().unwrap_or("error")
-            )),
-        )
-        .at(&game.file, span.clone())
-        .hint("fix the expression in `shape`")
+        let known = crate::template::errors::Known {
+            env: Some(&tpl.env),
+            ctx: Some(ctx),
+        };
+        let x = crate::template::errors::explain(&e, src, known, false);
+        let at = match &def.shape {
+            Some(s) => crate::eval::sub_span(s, x.span),
+            None => 0..0,
+        };
+        let message = x.message.replace("template uses", "the shape uses");
+        comp_diag(game, comp, Diagnostic::error(message))
+            .at(&game.file, span.as_ref().map(|_| at))
+            .hint(x.hint)
     })?;
     Shape::parse(&text).ok_or_else(|| {
         comp_diag(

@@ -103,10 +103,11 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
     let at = range
         .clone()
         .or_else(|| e.line().and_then(|l| line_span(source, l)));
-    let detail = e
-        .detail()
-        .map(String::from)
-        .unwrap_or_else(|| e.kind().to_string());
+    let detail = plain_types(
+        &e.detail()
+            .map(String::from)
+            .unwrap_or_else(|| e.kind().to_string()),
+    );
     let mut out = Explained {
         message: if expression {
             format!("expression failed: {detail}")
@@ -118,15 +119,8 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
         missing: None,
     };
     if let Some(expr) = undefined_expression(&detail) {
-        out.message = if expression {
-            format!("the expression uses `{expr}`, which the data does not have")
-        } else {
-            format!("template uses `{expr}`, which the data does not have")
-        };
-        out.span = find_near(source, &expr, range.as_ref()).or(at);
-        out.hint = missing_hint(&expr, known.ctx);
-        out.missing = Some(expr);
-        return out;
+        let near = find_near(source, &expr, range.as_ref()).or(at);
+        return missing(&expr, near, known, expression);
     }
     match e.kind() {
         ErrorKind::UndefinedError => {
@@ -228,6 +222,94 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
         _ => {}
     }
     out
+}
+
+/// `detail` with Rust's type names in a designer's words, outside backticks:
+/// "cannot convert string to f64" is "cannot convert text to a number".
+pub fn plain_types(detail: &str) -> String {
+    let mut out = String::new();
+    for (k, part) in detail.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        if k % 2 == 1 {
+            out.push_str(part); // quoted: a name of the data, as written
+            continue;
+        }
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            out.push_str(match word.as_str() {
+                "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
+                | "u128" | "usize" => "a whole number",
+                "f32" | "f64" => "a number",
+                w => w,
+            });
+            word.clear();
+        };
+        for c in part.chars() {
+            if c.is_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+    }
+    out.replace("cannot convert string to", "cannot convert text to")
+}
+
+/// A value `expr` (`rules.buying`) that the data does not have, used at `span`.
+pub fn missing(
+    expr: &str,
+    span: Option<Range<usize>>,
+    known: Known,
+    expression: bool,
+) -> Explained {
+    Explained {
+        message: if expression {
+            format!("the expression uses `{expr}`, which the data does not have")
+        } else {
+            format!("template uses `{expr}`, which the data does not have")
+        },
+        span,
+        hint: missing_hint(expr, known.ctx),
+        missing: Some(expr.to_string()),
+    }
+}
+
+/// The first of `names` (dotted names an expression reads: `rules.clue_token`)
+/// that is not in `ctx`, with where it is in `source`: what made an expression
+/// give no value at all.
+pub fn first_undefined(
+    source: &str,
+    names: impl IntoIterator<Item = String>,
+    ctx: &BTreeMap<String, Value>,
+) -> Option<(String, Option<Range<usize>>)> {
+    // The shortest part of `name` that is missing: `rules.x` of `rules.x.y`.
+    let missing_part = |name: &str| -> Option<String> {
+        let parts: Vec<&str> = name.split('.').collect();
+        let mut v = match ctx.get(parts[0]) {
+            Some(v) => v.clone(),
+            None => return Some(parts[0].to_string()),
+        };
+        for (k, p) in parts.iter().enumerate().skip(1) {
+            match v.get_attr(p) {
+                Ok(x) if !x.is_undefined() => v = x,
+                _ => return Some(parts[..=k].join(".")),
+            }
+        }
+        None
+    };
+    let mut found: Vec<(Option<usize>, String)> = names
+        .into_iter()
+        .filter_map(|n| missing_part(&n))
+        .map(|n| (source.find(n.as_str()), n))
+        .collect();
+    found.sort();
+    let (at, name) = found.into_iter().next()?;
+    let span = at.map(|i| i..i + name.len());
+    Some((name, span))
 }
 
 /// The expression minijinja names as undefined: "`rules.buying` is undefined",
@@ -499,6 +581,18 @@ mod tests {
         );
         let u = unclosed_block("{# {% if %} #}{% set s %}x").unwrap();
         assert_eq!((u.tag.as_str(), u.line), ("set", 1));
+    }
+
+    #[test]
+    fn rust_types_in_plain_words() {
+        assert_eq!(
+            plain_types("cannot convert string to f64"),
+            "cannot convert text to a number"
+        );
+        assert_eq!(
+            plain_types("cannot convert string to isize (`row.u32` is text)"),
+            "cannot convert text to a whole number (`row.u32` is text)"
+        );
     }
 
     #[test]

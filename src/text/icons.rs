@@ -1,5 +1,6 @@
 //! Inline icons of rich text: `:coin:` is `templates/<game>/icons/coin.svg`, else
-//! `templates/common/icons/coin.svg`, read through the project once per build,
+//! `templates/common/icons/coin.svg`, else the built-in icon `coin` ([`BUILT_IN`],
+//! compiled into cardstock as its fonts are, so every project has them), read once per build,
 //! checked like a face (fonts, colours, size) and handed to templates as the
 //! markup inside its root `<svg>` and that root's `viewBox`, which a template
 //! draws as a nested `<svg>` (the face's SVG stays self-contained, and the icon is
@@ -16,6 +17,25 @@ use crate::source::FileError;
 
 /// Largest icon file accepted (an icon is copied into every face that uses it).
 pub const MAX_ICON_BYTES: u64 = 256 * 1024;
+
+/// The built-in icons: `templates/common/icons/` of cardstock's repository,
+/// compiled in. A project's own file of the same name (in its
+/// `templates/common/icons/` or a game's `templates/<game>/icons/`) replaces one;
+/// other files there add to them.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "card",
+        include_str!("../../templates/common/icons/card.svg"),
+    ),
+    (
+        "coin",
+        include_str!("../../templates/common/icons/coin.svg"),
+    ),
+    (
+        "star",
+        include_str!("../../templates/common/icons/star.svg"),
+    ),
+];
 
 /// An icon ready to draw.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +69,7 @@ impl IconSource for NoIcons {
         Err(TextError::UnknownIcon {
             name: name.to_string(),
             looked: Vec::new(),
+            near: None,
         })
     }
 }
@@ -85,47 +106,80 @@ impl Icons {
             .collect()
     }
 
+    /// The name of every icon `:name:` can show: the game's, the project's shared
+    /// ones and the built-in ones, sorted, each once.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: std::collections::BTreeSet<String> =
+            BUILT_IN.iter().map(|(n, _)| n.to_string()).collect();
+        for dir in [self.game.as_str(), "common"] {
+            let folder = PathBuf::from("templates").join(dir).join("icons");
+            for e in self.project.list(&folder).unwrap_or_default() {
+                if let Some(n) = e.name.strip_suffix(".svg") {
+                    names.insert(n.to_string());
+                }
+            }
+        }
+        names.into_iter().collect()
+    }
+
     fn load(&self, name: &str) -> Result<Arc<Icon>, TextError> {
         let looked = self.candidates(name);
         for path in &looked {
-            let bad = |reason: String| TextError::BadIcon {
-                name: name.to_string(),
-                path: path.clone(),
-                reason,
-            };
             let text = match self.project.read_text(path, MAX_ICON_BYTES) {
                 Ok(t) => t,
                 Err(FileError::NotFound { .. }) => continue,
-                Err(e) => return Err(bad(e.to_string())),
+                Err(e) => {
+                    return Err(TextError::BadIcon {
+                        name: name.to_string(),
+                        path: path.clone(),
+                        reason: e.to_string(),
+                    })
+                }
             };
-            let images = Arc::new(crate::svg::Images::none());
-            let tree = crate::svg::parse(&text, &images, &self.fonts).map_err(|problems| {
-                let (what, _) = problems
-                    .first()
-                    .map(|p| p.problem.describe())
-                    .unwrap_or_default();
-                bad(what)
-            })?;
-            let size = tree.size();
-            let size = (size.width(), size.height());
-            let (view_box, markup) = inner(&text, size).map_err(|e| bad(e.to_string()))?;
-            let one_colour = one_colour(&text)
-                .and_then(|t| inner(&t, size))
-                .map_err(|e| bad(e.to_string()))?
-                .1;
-            return Ok(Arc::new(Icon {
-                name: name.to_string(),
-                path: path.clone(),
-                aspect: (size.0 / size.1) as f64,
-                view_box,
-                markup,
-                one_colour,
-            }));
+            return self.read(name, path.clone(), &text);
+        }
+        if let Some((_, text)) = BUILT_IN.iter().find(|(n, _)| *n == name) {
+            let path = PathBuf::from(format!("built-in icon {name}.svg"));
+            return self.read(name, path, text);
         }
         Err(TextError::UnknownIcon {
             name: name.to_string(),
             looked,
+            near: crate::diag::did_you_mean(name, self.names().iter().map(String::as_str))
+                .map(String::from),
         })
+    }
+
+    /// The icon `name` from the SVG `text` of the file `path`, checked like a face.
+    fn read(&self, name: &str, path: PathBuf, text: &str) -> Result<Arc<Icon>, TextError> {
+        let bad = |reason: String| TextError::BadIcon {
+            name: name.to_string(),
+            path: path.clone(),
+            reason,
+        };
+        let images = Arc::new(crate::svg::Images::none());
+        let tree = crate::svg::parse(text, &images, &self.fonts).map_err(|problems| {
+            let (what, _) = problems
+                .first()
+                .map(|p| p.problem.describe())
+                .unwrap_or_default();
+            bad(what)
+        })?;
+        let size = tree.size();
+        let size = (size.width(), size.height());
+        let (view_box, markup) = inner(text, size).map_err(|e| bad(e.to_string()))?;
+        let one_colour = one_colour(text)
+            .and_then(|t| inner(&t, size))
+            .map_err(|e| bad(e.to_string()))?
+            .1;
+        Ok(Arc::new(Icon {
+            name: name.to_string(),
+            path,
+            aspect: (size.0 / size.1) as f64,
+            view_box,
+            markup,
+            one_colour,
+        }))
     }
 }
 

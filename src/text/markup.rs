@@ -40,7 +40,7 @@ fn breaks(c: char) -> bool {
 }
 
 /// The index of the `:` that closes an icon name starting after `chars[at]`.
-fn icon_end(chars: &[char], at: usize) -> Option<usize> {
+pub(crate) fn icon_end(chars: &[char], at: usize) -> Option<usize> {
     let first = *chars.get(at + 1)?;
     if !first.is_ascii_lowercase() {
         return None;

@@ -71,8 +71,13 @@ pub enum TextError {
         lines: usize,
         needed: f64,
     },
-    /// `:name:` names no icon file.
-    UnknownIcon { name: String, looked: Vec<PathBuf> },
+    /// `:name:` names no icon file and no built-in icon.
+    UnknownIcon {
+        name: String,
+        looked: Vec<PathBuf>,
+        /// The icon with the nearest name, if one is near.
+        near: Option<String>,
+    },
     /// An icon file that cannot be used.
     BadIcon {
         name: String,
@@ -109,15 +114,21 @@ impl std::fmt::Display for TextError {
                 fmt_num(*h),
                 fmt_num(*min),
             ),
-            TextError::UnknownIcon { name, looked } => write!(
-                f,
-                "there is no icon `{name}` (looked for {}); write \\: for a colon that starts no icon",
-                looked
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
+            TextError::UnknownIcon { name, looked, near } => {
+                write!(f, "there is no icon `{name}`")?;
+                if let Some(m) = near {
+                    write!(f, "; did you mean `{m}`?")?;
+                }
+                write!(
+                    f,
+                    " (looked for {} and the built-in icons); write \\: for a colon that starts no icon",
+                    looked
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
             TextError::BadIcon { name, path, reason } => {
                 write!(f, "icon `{name}` ({}): {reason}", path.display())
             }

@@ -3,7 +3,8 @@
 //! `tests/golden/` within a tolerance, so a change in what prints shows up even
 //! when every geometric check still passes. The layouts: a card sheet and its back,
 //! a chit sheet, a board tile, a gutterfold sheet, a pad sheet, the duplex
-//! calibration page and a shop's face PNG, for the fixture game and each seed game.
+//! calibration page, a shop's face PNG, a rulebook page and a booklet sheet, for
+//! the fixture game and each seed game.
 //! `CARDSTOCK_BLESS=1` rewrites the references after a deliberate change (look at
 //! them before committing); a missing reference is written when `CI` is not set.
 
@@ -217,6 +218,21 @@ fn pages(out: &Path) -> Vec<(String, PathBuf, usize)> {
         home("interstate-trucking", "duplex-calibration.pdf"),
         "",
     );
+    // The rulebook: its first page (title, contents, the components list with
+    // pictures of the faces) and the booklet's first sheet side.
+    list.push((
+        "interstate-trucking-rules".into(),
+        home("interstate-trucking", "interstate-trucking-rules.pdf"),
+        1,
+    ));
+    list.push((
+        "interstate-trucking-rules-booklet".into(),
+        home(
+            "interstate-trucking",
+            "interstate-trucking-rules-booklet.pdf",
+        ),
+        2,
+    ));
     add(
         &mut list,
         "mini-front",

@@ -21,6 +21,7 @@ fn a_new_game_checks_and_builds_first_time() {
     for f in [
         "data/for-sale/game.toml",
         "data/for-sale/cards.toml",
+        "data/for-sale/rules.md",
         "templates/for-sale/card.svg",
         "templates/for-sale/back.svg",
         "templates/for-sale/aid.svg",
@@ -64,6 +65,24 @@ fn a_new_game_checks_and_builds_first_time() {
     ] {
         assert!(all.contains(text), "{text:?} in the PDF:\n{all}");
     }
+
+    // And its rulebook, every number from [rules] and the card table.
+    let rules = dir.join("output/for-sale/home/for-sale-rules.pdf");
+    let text: String = (1..=pages(&rules)).map(|p| pdftotext(&rules, p)).collect();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "deal 3 to each player",
+        "has 10 points",
+        "Seed 1 Draw a card.",
+    ] {
+        assert!(text.contains(said), "{said:?} in the rulebook:\n{text}");
+    }
+    assert!(
+        stdout.contains("for-sale: ")
+            && dir
+                .join("output/for-sale/home/for-sale-rules-booklet.pdf")
+                .is_file()
+    );
 
     // `new` never overwrites, and checks the name.
     let o = new_game(dir, "for-sale");

@@ -106,6 +106,11 @@ pub struct Page {
     pub h: f64,
     /// BleedBox grown from TrimBox: the bleed of the parts, in mm.
     pub bleed: f64,
+    /// The same on each side, left, top, right, bottom (a grid asked for may
+    /// print less bleed above and below it than the parts have).
+    pub sides: [f64; 4],
+    /// The edge the printer leaves blank, in mm.
+    pub margin: f64,
     pub faces: Vec<Face>,
     pub lines: Vec<Line>,
     pub words: Vec<Word>,
@@ -114,10 +119,10 @@ pub struct Page {
 impl Page {
     fn printable(&self) -> R {
         R {
-            x0: MARGIN,
-            y0: MARGIN,
-            x1: self.w - MARGIN,
-            y1: self.h - MARGIN,
+            x0: self.margin,
+            y0: self.margin,
+            x1: self.w - self.margin,
+            y1: self.h - self.margin,
         }
     }
 
@@ -139,9 +144,11 @@ pub struct Pdf {
     pub scaling: Option<String>,
 }
 
-type M = [f64; 6];
+/// A PDF transformation matrix `[a b c d e f]`.
+pub type M = [f64; 6];
 
-fn mul(a: &M, b: &M) -> M {
+/// `a` then `b`: the matrix of `a` applied inside `b`.
+pub fn mul(a: &M, b: &M) -> M {
     [
         a[0] * b[0] + a[1] * b[2],
         a[0] * b[1] + a[1] * b[3],
@@ -321,15 +328,17 @@ pub fn read_pdf(path: &Path) -> Pdf {
         let media = rect_of(&doc, id, b"MediaBox");
         let trim = rect_of(&doc, id, b"TrimBox");
         let bleed = rect_of(&doc, id, b"BleedBox");
-        let b = (0..4)
-            .map(|k| (trim[k] - bleed[k]).abs())
-            .fold(0.0, f64::max)
-            / PT;
+        let side = |k: usize| (trim[k] - bleed[k]).abs() / PT;
+        let b = (0..4).map(side).fold(0.0, f64::max);
+        // PDF boxes run up from the bottom: [llx, lly, urx, ury].
+        let sides = [side(0), side(3), side(2), side(1)];
         let (faces, lines) = read_page(&doc, id);
         pages.push(Page {
             w: (media[2] - media[0]) / PT,
             h: (media[3] - media[1]) / PT,
             bleed: b,
+            sides,
+            margin: MARGIN,
             faces,
             lines,
             words: words.next().unwrap_or_default(),
@@ -494,7 +503,10 @@ fn check_cuts(p: &Page, at: &str, report: &mut Report) {
                 }
             });
             report.cuts += 1;
-            for (point, dir) in [(start - p.bleed, -1.0), (end + p.bleed, 1.0)] {
+            // The bleed beyond the ends of the cut: above and below a vertical one.
+            let [l, t, r, b] = p.sides;
+            let (before, after) = if vertical { (t, b) } else { (l, r) };
+            for (point, dir) in [(start - before, -1.0), (end + after, 1.0)] {
                 if !marks_end(p, vertical, pos, point, dir) {
                     report.problems.push(format!(
                         "{at}: the {} cut at {pos:.2} mm has no mark at its {} end",
@@ -616,9 +628,12 @@ fn home_pdfs(out: &Path) -> Vec<PathBuf> {
             for f in std::fs::read_dir(&dir).unwrap() {
                 let f = f.unwrap().path();
                 let n = f.file_name().unwrap().to_string_lossy().into_owned();
+                // The rulebook is not a sheet of parts (tests/it/rulebook.rs).
                 if n.ends_with(".pdf")
                     && !n.ends_with("-real-size.pdf")
                     && !n.ends_with("-pad-size.pdf")
+                    && !n.ends_with("-rules.pdf")
+                    && !n.ends_with("-rules-booklet.pdf")
                 {
                     found.push(f);
                 }
@@ -659,9 +674,27 @@ pub fn built(
 
 /// Reads and checks every home PDF of a build.
 fn check_build(out: &Path, duplex_files: bool) -> Report {
+    check_build_at(out, duplex_files, MARGIN)
+}
+
+/// [`check_build`] for a printer that leaves `margin` mm blank.
+fn check_build_at(out: &Path, duplex_files: bool, margin: f64) -> Report {
+    check_files_at(&home_pdfs(out), out, duplex_files, margin)
+}
+
+/// Reads and checks the home PDFs `paths` (named relative to `out`).
+pub fn check_files(paths: &[PathBuf], out: &Path, duplex_files: bool) -> Report {
+    check_files_at(paths, out, duplex_files, MARGIN)
+}
+
+/// [`check_files`] for a printer that leaves `margin` mm blank.
+fn check_files_at(paths: &[PathBuf], out: &Path, duplex_files: bool, margin: f64) -> Report {
     let mut report = Report::default();
-    for path in home_pdfs(out) {
-        let pdf = read_pdf(&path);
+    for path in paths {
+        let mut pdf = read_pdf(path);
+        for page in &mut pdf.pages {
+            page.margin = margin;
+        }
         let name = path.strip_prefix(out).unwrap().display().to_string();
         if pdf.scaling.as_deref() != Some("None") {
             report
@@ -694,7 +727,7 @@ fn check_build(out: &Path, duplex_files: bool) -> Report {
     report
 }
 
-fn assert_clean(what: &str, report: &Report) {
+pub fn assert_clean(what: &str, report: &Report) {
     eprintln!(
         "{what}: {} pages, {} words, {} lines, {} cuts, {} chit cut lines, {} duplex pairs, {} problems",
         report.pages,
@@ -715,7 +748,7 @@ fn assert_clean(what: &str, report: &Report) {
 }
 
 pub static HOME_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
-static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
+pub static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
 pub static FOLD_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
 static FOLD_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
 
@@ -743,4 +776,184 @@ fn gutterfold_on_letter_prints_inside_the_margin() {
 fn gutterfold_on_a4_prints_inside_the_margin() {
     let report = check_build(built(&FOLD_A4, "gutterfold", "a4"), false);
     assert_clean("gutterfold, A4", &report);
+}
+
+/// The fixture game with nine contract-like cards (for a full 3 x 3 sheet), the
+/// two-sided tokens of a second set, and `profile` written as
+/// `profiles/asked.toml`.
+fn fixture_with_layout(profile: &str) -> tempfile::TempDir {
+    let tmp = fixture_project();
+    let game = tmp.path().join("data/mini/game.toml");
+    edit(&game, "cards = 4", "cards = 10");
+    edit(
+        &tmp.path().join("data/mini/cards.toml"),
+        "value = 2\nqty = 2",
+        "value = 2\nqty = 8",
+    );
+    let mut text = std::fs::read_to_string(&game).unwrap();
+    text.push_str(
+        "\n[[component]]\nid = \"discs\"\nkind = \"token\"\nsize = { width = \"30mm\", height = \"18mm\" }\nshape = \"rounded\"\ntable = \"suit\"\nqty = 7\nfront = \"disc.svg\"\nback = \"disc-back.svg\"\n",
+    );
+    std::fs::write(&game, text).unwrap();
+    edit(&game, "tokens = 4", "tokens = 4\ndiscs = 14");
+    // Faces drawn out to their bleed edge (the reader takes a face's box from
+    // what it draws).
+    for (name, fill) in [
+        ("disc.svg", "{{ row.color }}"),
+        ("disc-back.svg", "#203040"),
+    ] {
+        std::fs::write(
+            tmp.path().join("templates/mini").join(name),
+            format!("{{% extends \"common/face.svg\" %}}{{% block body %}}<rect x=\"{{{{ -face.bleed }}}}\" y=\"{{{{ -face.bleed }}}}\" width=\"{{{{ face.full_width }}}}\" height=\"{{{{ face.full_height }}}}\" fill=\"{fill}\"/>{{% endblock %}}"),
+        )
+        .unwrap();
+    }
+    std::fs::write(tmp.path().join("profiles/asked.toml"), profile).unwrap();
+    tmp
+}
+
+/// Builds `dir` with the `asked` profile on `paper` into a new folder.
+fn build_asked(dir: &Path, paper: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
+    let out = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "build",
+        "--profile",
+        "asked",
+        "--paper",
+        paper,
+        "--out",
+        out.path().to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let r = run(dir, &args);
+    let (stdout, stderr) = texts(&r);
+    assert!(r.status.success(), "{stdout}\n{stderr}");
+    (out, stderr)
+}
+
+#[test]
+fn layouts_asked_for_print_inside_the_margin_with_duplex_in_order() {
+    // Three by three upright on Letter for an inkjet: less bleed above and below.
+    let tmp = fixture_with_layout(
+        "[profile]\nname = \"Inkjet, 3 x 3\"\noutput = \"sheets\"\nprinter_margin = \"3mm\"\n\n[layout.card]\ngrid = \"3x3\"\norientation = \"upright\"\n",
+    );
+    let (out, stderr) = build_asked(tmp.path(), "letter", &[]);
+    assert!(
+        stderr.contains("the grid asked for leaves room for 0.85 mm of the parts' 3 mm bleed beyond its outer edges"),
+        "{stderr}"
+    );
+    let report = check_build_at(out.path(), true, 3.0);
+    assert_clean("3 x 3 upright, Letter, 3 mm margin", &report);
+    let pdf = read_pdf(&out.path().join("mini/asked/mini.pdf"));
+    let front = &pdf.pages[0];
+    assert_eq!(front.faces.len(), 9);
+    assert!(
+        front
+            .faces
+            .iter()
+            .all(|f| f.bbox.x1 - f.bbox.x0 < f.bbox.y1 - f.bbox.y0),
+        "upright"
+    );
+    assert!(
+        (front.sides[1] - 0.85).abs() < 0.01 && (front.sides[0] - 3.0).abs() < 0.01,
+        "{:?}",
+        front.sides
+    );
+    // The same on a laser printer's margin is an error saying what is missing.
+    let r = run(
+        tmp.path(),
+        &["build", "--profile", "asked", "--printer-margin", "4.2mm"],
+    );
+    let (_, stderr) = texts(&r);
+    assert!(!r.status.success());
+    assert!(
+        stderr.contains("component `cards`: 3 x 3 parts of 63.5 x 88.9 mm do not fit on letter paper with their crop marks: 0.7 mm short"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("print on A4 (--paper a4)"), "{stderr}");
+}
+
+#[test]
+fn gutters_hold_each_parts_own_bleed_on_every_layout() {
+    let tmp = fixture_with_layout(
+        "[profile]\nname = \"Gutters\"\noutput = \"sheets\"\n\n[layout]\ngutter = \"8mm\"\n\n[layout.token]\norientation = \"sideways\"\ngutter = \"2mm\"\n",
+    );
+    for paper in ["letter", "a4"] {
+        let (out, _) = build_asked(tmp.path(), paper, &[]);
+        let report = check_build(out.path(), true);
+        assert_clean(&format!("gutters, {paper}"), &report);
+        let pdf = read_pdf(&out.path().join("mini/asked/mini.pdf"));
+        // The cards: 8 mm apart, each showing its own 3 mm bleed into the gutter.
+        let cards = &pdf.pages[0];
+        assert!(
+            cards.text().contains("cards — fronts 1/"),
+            "{}",
+            cards.text()
+        );
+        for f in &cards.faces {
+            let trim = f.bbox.shrink(3.0);
+            for g in &cards.faces {
+                let t = g.bbox.shrink(3.0);
+                let beside = (t.x0 - trim.x1 - 8.0).abs() < 0.01 && (t.y0 - trim.y0).abs() < 0.01;
+                if beside {
+                    assert!((f.clip.x1 - trim.x1 - 3.0).abs() < 0.02, "{f:?}");
+                    assert!((t.x0 - g.clip.x0 - 3.0).abs() < 0.02, "{g:?}");
+                }
+            }
+        }
+        // The two-sided tokens share duplex sheets, laid sideways, 2 mm apart (1 mm
+        // of each one's bleed in it); their backs mirrored on the next page.
+        let k = pdf
+            .pages
+            .iter()
+            .position(|p| p.text().contains("discs — fronts 1/"))
+            .expect("a sheet of discs");
+        assert_eq!(k % 2, 0, "fronts on an odd page");
+        let discs = &pdf.pages[k];
+        let turned: Vec<&Face> = discs
+            .faces
+            .iter()
+            .filter(|f| f.bbox.y1 - f.bbox.y0 > 30.0)
+            .collect();
+        assert_eq!(turned.len(), 14, "{:?}", discs.faces);
+        let back = &pdf.pages[k + 1];
+        assert!(back.text().contains("discs — backs 1/"));
+        assert_eq!(back.faces.len(), 14);
+        for f in &turned {
+            assert!(
+                (f.clip.x1 - f.clip.x0 - (18.0 + 2.0)).abs() < 0.02,
+                "1 mm a side: {f:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_profiles_layout_errors_name_the_key_and_the_fix() {
+    for (layout, expected, at) in [
+        (
+            "[layout]\ngrid = \"3x3\"\n",
+            "a grid in a profile is for one kind of part",
+            "profiles/asked.toml:6:8",
+        ),
+        (
+            "[layout.chit]\ngrid = \"3x3\"\n",
+            "a chit set flows onto sheets shared with the other chit and token sets",
+            "profiles/asked.toml:6:8",
+        ),
+        (
+            "[layout.card]\ngutter = \"40mm\"\n",
+            "gutter: 40 mm is outside 0..25.4 mm",
+            "profiles/asked.toml:6:10",
+        ),
+    ] {
+        let tmp = fixture_with_layout(&format!(
+            "[profile]\nname = \"Asked\"\noutput = \"sheets\"\n\n{layout}"
+        ));
+        let r = run(tmp.path(), &["build", "--profile", "asked"]);
+        let (_, stderr) = texts(&r);
+        assert!(!r.status.success(), "{layout}");
+        assert!(stderr.contains(expected), "{layout}: {stderr}");
+        assert!(stderr.contains(at), "{layout}: {stderr}");
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::common::repo;
+use crate::common::*;
 
 fn reference() -> String {
     std::fs::read_to_string(repo().join("docs/reference.md")).expect("docs/reference.md exists")
@@ -52,7 +52,8 @@ fn every_key_of_game_toml() {
     for (table, keys) in cardstock::model::keys() {
         let heading = match table {
             "" => "### Top-level sections".to_string(),
-            "game" | "network" => format!("### `[{table}]`"),
+            "game" | "network" | "rulebook" => format!("### `[{table}]`"),
+            "layout" => "### Sheet layout".to_string(),
             t => format!("### `[[{t}]]`"),
         };
         for k in missing(&section(&doc, &heading), keys.iter().copied(), false) {
@@ -167,4 +168,174 @@ fn readme_links_the_reference() {
     );
     assert!(readme.contains("cargo install --path ."));
     assert!(readme.contains("output/<game>/<profile>/"));
+}
+
+#[test]
+fn every_key_of_a_profile_and_every_placeholder() {
+    let doc = reference();
+    let keys = section(&doc, "### Profile keys");
+    let mut gaps = Vec::new();
+    for (table, names) in cardstock::profile::keys() {
+        for k in missing(&keys, names.iter().copied(), false) {
+            gaps.push(format!("[{table}] {k}"));
+        }
+    }
+    assert!(
+        gaps.is_empty(),
+        "profile keys missing from docs/reference.md: {gaps:?}"
+    );
+    let names = section(&doc, "### File names from the data");
+    for (p, _) in cardstock::profile::pattern::BUILT_IN {
+        assert!(
+            names.contains(&format!("| `{{{p}}}` |")),
+            "placeholder {{{p}}} is not documented"
+        );
+    }
+}
+
+/// Every `{% macro name(params) %}` of a template: its name and parameter names.
+fn macros(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("macro ") {
+        let before = text[..at].trim_end();
+        if !before.ends_with("{%") && !before.ends_with("{%-") {
+            continue;
+        }
+        let Some((name, rest)) = text[at + "macro ".len()..].split_once('(') else {
+            continue;
+        };
+        let params = rest.split(')').next().unwrap_or("");
+        let names = params
+            .split(',')
+            .map(|p| p.split('=').next().unwrap().trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
+        out.push((name.trim().to_string(), names));
+    }
+    out
+}
+
+/// The macro tables of "### Shared macros": `(file section, row)` for each row.
+fn macro_rows(doc: &str) -> Vec<String> {
+    section(doc, "### Shared macros")
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_macro_of_templates_common_with_its_parameters_and_an_example() {
+    let doc = reference();
+    let dir = repo().join("templates/common");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .collect();
+    files.sort();
+    let mut gaps = Vec::new();
+    let mut seen = 0;
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(file).unwrap();
+        let found = macros(&text);
+        if found.is_empty() {
+            continue;
+        }
+        let heading = format!("#### common/{name}");
+        let rows: Vec<String> = section(&doc, &heading)
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(String::from)
+            .collect();
+        for (m, params) in found {
+            seen += 1;
+            let Some(row) = rows.iter().find(|r| r.starts_with(&format!("| `{m}("))) else {
+                gaps.push(format!("{name}: {m} is not documented under {heading}"));
+                continue;
+            };
+            let signature = row.split("` |").next().unwrap();
+            for p in params {
+                if !signature.contains(&p) {
+                    gaps.push(format!("{name}: {m}'s parameter `{p}` is not documented"));
+                }
+            }
+            let example = row.rsplit_once("| `").map(|(_, e)| e).unwrap_or("");
+            if !(example.contains("{{") || example.contains("{%")) {
+                gaps.push(format!("{name}: {m} has no example"));
+            }
+        }
+    }
+    assert!(seen >= 25, "found only {seen} macros in templates/common");
+    assert!(
+        gaps.is_empty(),
+        "macros of templates/common missing from docs/reference.md: {gaps:#?}"
+    );
+}
+
+#[test]
+fn the_macro_examples_build() {
+    // Every example of the macro tables, in one card template of the fixture game
+    // (imported under the names the reference uses), builds and draws.
+    let doc = reference();
+    let examples: Vec<String> = macro_rows(&doc)
+        .iter()
+        .map(|r| {
+            let (_, e) = r.rsplit_once("| `").unwrap();
+            e.trim_end()
+                .trim_end_matches('|')
+                .trim_end()
+                .trim_end_matches('`')
+                .to_string()
+        })
+        .collect();
+    assert!(examples.len() >= 25, "{examples:?}");
+    let tmp = base_copy();
+    let imports = [
+        ("text", "text"),
+        ("shapes", "shapes"),
+        ("arrows", "arrows"),
+        ("checkbox", "check"),
+        ("grid", "grid"),
+        ("snake", "snake"),
+        ("track", "tracks"),
+        ("icons", "icons"),
+    ];
+    let mut template = String::from("{% extends \"common/face.svg\" %}\n");
+    for (file, alias) in imports {
+        template.push_str(&format!(
+            "{{% import \"common/{file}.svg\" as {alias} %}}\n"
+        ));
+    }
+    template.push_str("{% block body %}\n");
+    for e in &examples {
+        template.push_str(e);
+        template.push('\n');
+    }
+    template.push_str("{% endblock %}\n");
+    std::fs::write(tmp.path().join("templates/mini/card.svg"), &template).unwrap();
+    edit(
+        &tmp.path().join("data/mini/game.toml"),
+        "cost = 3\n",
+        "cost = 3\nscore_track = { cells = [0, 5, 10, 15, 20], size = 6 }\n",
+    );
+    let cards = tmp.path().join("data/mini/cards.toml");
+    let rows = std::fs::read_to_string(&cards).unwrap();
+    std::fs::write(
+        &cards,
+        rows.replace(
+            "value = ",
+            "text = \"Gain a :star: and **draw** a card.\"\nvalue = ",
+        ),
+    )
+    .unwrap();
+    let o = run(tmp.path(), &["build", "--format", "pdf,svg"]);
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}\n{template}");
+    let svg = std::fs::read_to_string(tmp.path().join("output/mini/home/svg/cards/001-front.svg"))
+        .unwrap();
+    for drawn in ["<tspan", "<circle", "<path", "<rect", "viewBox"] {
+        assert!(svg.contains(drawn), "{drawn} in the card:\n{svg}");
+    }
 }

@@ -142,6 +142,10 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     )
     .unwrap();
     let doc = Document::load_mem(&bytes).unwrap();
+    // The shared XObject's bounds are drawn clipped away, not as an invisible
+    // (transparent) rectangle: a PDF/X-1a converter flattens a page with any
+    // transparency into one bitmap.
+    assert_eq!(crate::common::transparency(&doc), Vec::<String>::new());
     // The frame is one XObject placed by both faces; the titles differ.
     assert_eq!(
         placements(&doc).values().filter(|&&n| n == 2).count(),

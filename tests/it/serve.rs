@@ -22,7 +22,8 @@ pub(crate) struct Serve {
 }
 
 impl Serve {
-    fn start(project: &Path, extra: &[&str]) -> Serve {
+    /// Starts `cardstock serve` on Interstate Trucking in `project`.
+    pub(crate) fn start(project: &Path, extra: &[&str]) -> Serve {
         let serve = Serve::start_on(project, &[GAME, "--port", "0"], extra);
         assert!(serve.url.starts_with("http://127.0.0.1:"), "{}", serve.url);
         serve

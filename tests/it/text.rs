@@ -205,7 +205,7 @@ fn a_missing_icon_names_the_files_looked_for() {
     let (ok, out) = build(tmp.path());
     assert!(!ok);
     assert!(
-        out.contains("there is no icon `gem` (looked for templates/mini/icons/gem.svg and templates/common/icons/gem.svg); write \\: for a colon that starts no icon"),
+        out.contains("there is no icon `gem` (looked for templates/mini/icons/gem.svg, templates/common/icons/gem.svg and the built-in icons); write \\: for a colon that starts no icon"),
         "{out}"
     );
 }
@@ -241,7 +241,7 @@ fn money_writes_the_game_currency() {
     let (ok, out) = build(tmp.path());
     assert!(!ok);
     assert!(
-        out.contains("unknown variant `behind`, expected `before` or `after`"),
+        out.contains("unknown value `behind`: use `before` or `after`"),
         "{out}"
     );
 }

@@ -29,6 +29,7 @@ const state = {
   view: 'faces',
   set: '',
   side: '',
+  changed: false, // only the faces changed since the last print record
   q: '',
   selected: null,
   zoom: store.get('zoom', 2.6),
@@ -42,10 +43,11 @@ state.imgUrl = (hash) => imgUrl(hash);
 function loadGame(g) {
   return {
     id: g.game, name: g.name, profile: g.profile, profileName: g.profile_name,
-    ok: g.ok, took: g.took_ms, build: g.build, dpi: g.dpi,
+    ok: g.ok, took: g.took_ms, build: g.build, dpi: g.dpi, proof: g.proof,
     sets: g.sets || [], order: (g.faces || []).map((f) => f.id),
     faces: new Map((g.faces || []).map((f) => [f.id, f])),
     sheets: g.sheets || [], diagnostics: g.diagnostics || [],
+    rulebook: g.rulebook || [],
   };
 }
 const game = () => state.games.get(state.current);
@@ -117,6 +119,7 @@ function update(m) {
   }
   if (m.sets) { g.sets = m.sets; structure = true; }
   if (m.sheets) { g.sheets = m.sheets; state.sheetsDirty = true; }
+  if (m.rulebook) { g.rulebook = m.rulebook; state.rulesDirty = true; }
   if (m.ok) forgetPushed();
   if (m.game !== state.current) { renderGames(); return; }
   if (structure) { renderSetOptions(); layoutFaces(); }
@@ -130,6 +133,7 @@ function update(m) {
   if (m.diagnostics) renderProblems();
   applyFilter();
   if (state.view === 'sheets' && state.sheetsDirty) renderSheets();
+  if (state.view === 'rules' && state.rulesDirty) renderRules();
   const sel = changed.find((c) => c.face.id === state.selected);
   if (sel || (structure && !g.faces.has(state.selected))) renderDetail(sel && sel.before);
   if (!$('#real').hidden && sel) openReal();
@@ -310,12 +314,25 @@ function fillFace(fig, f, how) {
 function matches(f) {
   if (state.set && f.set !== state.set) return false;
   if (state.side && f.side !== state.side) return false;
+  if (state.changed && !f.changed) return false;
   return true;
+}
+
+/** The "changed since print N" filter: shown when the game has a print record. */
+function renderChangedFilter() {
+  const g = game();
+  const faces = g ? [...g.faces.values()] : [];
+  const since = faces.find((f) => f.since != null);
+  const b = $('#changed');
+  b.hidden = !since;
+  if (!since) { state.changed = false; b.setAttribute('aria-pressed', 'false'); return; }
+  b.textContent = `Changed since print ${since.since} (${faces.filter((f) => f.changed).length})`;
 }
 
 function applyFilter() {
   const g = game();
   if (!g) return;
+  renderChangedFilter();
   const words = state.q.toLowerCase().split(/\s+/).filter(Boolean);
   let shown = 0;
   for (const [id, fig] of figures) {
@@ -410,6 +427,29 @@ function renderSheet(g, s) {
   return fig;
 }
 
+// ---- rulebook
+
+/** The rulebook's pages, each the picture of the page as it prints. */
+function renderRules() {
+  state.rulesDirty = false;
+  const g = game();
+  const main = $('#rules');
+  main.replaceChildren();
+  if (!g || g.rulebook.length === 0) {
+    main.append(el('p', 'empty', 'No rulebook: write data/<game>/rules.md (see docs/rulebook.md).'));
+    return;
+  }
+  for (const p of g.rulebook) {
+    const fig = el('figure', 'page');
+    const img = el('img');
+    img.alt = `page ${p.number}`;
+    img.src = imgUrl(p.hash);
+    img.style.width = `${p.size_mm[0] * 2.2}px`;
+    fig.append(img, el('figcaption', null, `p. ${p.number}`));
+    main.append(fig);
+  }
+}
+
 // ---- detail
 
 function select(id) {
@@ -448,6 +488,8 @@ function renderDetail(before) {
   fact('Size', `${fmt(f.trim_mm[0])} × ${fmt(f.trim_mm[1])} mm, bleed ${fmt(f.bleed_mm)} mm (${fmt(full[0])} × ${fmt(full[1])} mm)`);
   fact('Shape', f.shape);
   fact('Copies', String(f.copies));
+  fact('Revision', `r${f.revision}`);
+  if (f.since != null) fact(`Since print ${f.since}`, f.changed || 'unchanged');
   const prints = el('span');
   if (f.prints.length === 0) prints.append('—');
   f.prints.forEach((p, i) => {
@@ -465,6 +507,18 @@ function renderDetail(before) {
   });
   fact('Prints on', prints);
   fact('Image', `${f.px[0]} × ${f.px[1]} px at ${g.dpi} dpi`);
+  if (g.proof) {
+    // The image is the soft proof: the face as it prints for the profile's condition.
+    const moved = el('span', 'moved');
+    if (!f.moved || !f.moved.length) moved.append(`as on screen (every colour within ΔE 5)`);
+    (f.moved || []).forEach((m, i) => {
+      if (i) moved.append(el('br'));
+      const sw = (c) => { const s = el('span', 'swatch'); s.style.background = c; s.title = c; return s; };
+      moved.append(sw(m.screen), ' → ', sw(m.print),
+        ` ${m.screen} prints C${m.cmyk[0]} M${m.cmyk[1]} Y${m.cmyk[2]} K${m.cmyk[3]}, ΔE ${fmt(m.delta_e)}`);
+    });
+    fact(`In print (${g.proof})`, moved);
+  }
   const src = $('#detail-source');
   src.replaceChildren();
   if (f.source) {
@@ -564,13 +618,16 @@ function setView(v) {
   for (const b of $$('.views button')) b.setAttribute('aria-selected', String(b.dataset.view === v));
   $('#faces').hidden = v !== 'faces';
   $('#sheets').hidden = v !== 'sheets';
+  $('#rules').hidden = v !== 'rules';
   if (v === 'sheets' && state.sheetsDirty) renderSheets();
+  if (v === 'rules' && state.rulesDirty) renderRules();
   applyFilter();
 }
 
 function renderAll() {
   figures.clear();
   state.sheetsDirty = true;
+  state.rulesDirty = true;
   renderGames();
   renderStatus(false);
   renderProblems();
@@ -578,6 +635,7 @@ function renderAll() {
   layoutFaces();
   applyFilter();
   if (state.view === 'sheets') renderSheets();
+  if (state.view === 'rules') renderRules();
   renderDetail();
 }
 
@@ -591,6 +649,11 @@ function init() {
     };
   }
   $('#set').onchange = (e) => { state.set = e.target.value; applyFilter(); };
+  $('#changed').onclick = (e) => {
+    state.changed = !state.changed;
+    e.target.setAttribute('aria-pressed', String(state.changed));
+    applyFilter();
+  };
   $('#q').oninput = (e) => { state.q = e.target.value; applyFilter(); };
   const zoom = $('#zoom');
   zoom.value = state.zoom;

@@ -139,7 +139,7 @@ impl Plan<'_> {
         sheet: usize,
         entry: &Value,
     ) -> Value {
-        json!({ "Name": "Card", "GUID": self.guid(), "Nickname": s.plan.label,
+        json!({ "Name": "Card", "GUID": self.guid(), "Nickname": s.plan.name,
             "Description": comp.name(), "CardID": id, "SidewaysCard": sideways(comp),
             "CustomDeck": { sheet.to_string(): entry } })
     }

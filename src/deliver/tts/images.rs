@@ -120,7 +120,7 @@ pub(super) fn render_images(
                 &image.spec,
             )
             .map(|png| {
-                let path = format!("{}/{}", opts.profile.id, image.path);
+                let path = format!("{}/{}", opts.folder(), image.path);
                 outputs.body(Path::new(&path), png)
             })
             .map_err(|error| TtsError::Image {

@@ -64,7 +64,7 @@ pub(super) fn deliver(
     let mut delivered = Delivered::new(opts, game);
     let mut diags = std::mem::take(&mut plan.warnings);
     for image in &plan.images {
-        let path = format!("{}/{}", opts.profile.id, image.path);
+        let path = format!("{}/{}", opts.folder(), image.path);
         delivered.record_image(path, image.what.clone(), image.spec.faces());
     }
     if !opts.encode {
@@ -73,14 +73,14 @@ pub(super) fn deliver(
     match render_images(game, r, opts, &plan.images, &delivered.outputs) {
         Ok(files) => {
             for (image, body) in plan.images.iter().zip(files) {
-                let path = format!("{}/{}", opts.profile.id, image.path);
+                let path = format!("{}/{}", opts.folder(), image.path);
                 delivered.outputs.push(path, image.what.clone(), body);
             }
         }
         Err(e) => diags.push(Diagnostic::error(e.to_string()).with("game", &game.id)),
     }
     delivered.outputs.add(
-        format!("{}/{}.json", opts.profile.id, game.id),
+        format!("{}/{}.json", opts.folder(), opts.stem(&game.id)),
         "Tabletop Simulator saved object: copy into Saved Objects and load it",
         save_json(game, lay_out(plan.objects)),
     );
@@ -157,7 +157,7 @@ impl<'a> Plan<'a> {
 
     /// The absolute URL of a file under the profile folder.
     fn url(&self, path: &str) -> String {
-        let rel = format!("{}/{path}", self.opts.profile.id);
+        let rel = format!("{}/{path}", self.opts.folder());
         crate::options::url_join(&self.opts.url_base, &rel)
     }
 

@@ -19,7 +19,7 @@ impl Plan<'_> {
     fn nickname(&self, ci: usize, s: &Slot) -> String {
         match self.r.slots[ci].len() {
             1 => self.game.components[ci].name(),
-            _ => s.plan.label.clone(),
+            _ => s.plan.name.clone(),
         }
     }
 
@@ -37,12 +37,12 @@ impl Plan<'_> {
             let front = self.image(
                 ci,
                 name(""),
-                format!("{} ({} x {} px)", s.plan.label, px.0, px.1),
+                format!("{} ({} x {} px)", s.plan.name, px.0, px.1),
                 trim(s.front),
             );
             let back = s
                 .back
-                .map(|b| self.image(ci, name("-back"), format!("{} back", s.plan.label), trim(b)));
+                .map(|b| self.image(ci, name("-back"), format!("{} back", s.plan.name), trim(b)));
             let mut image = json!({ "ImageURL": front, "ImageSecondaryURL": back.clone().unwrap_or_default(),
                 "ImageScalar": 1.0, "WidthScale": 0.0 });
             let name = if back.is_some() {
@@ -120,10 +120,10 @@ impl Plan<'_> {
         let what = if token {
             format!(
                 "{} token (transparent outside its {shape} cut)",
-                s.plan.label
+                s.plan.name
             )
         } else {
-            format!("{} front ({shape} tile)", s.plan.label)
+            format!("{} front ({shape} tile)", s.plan.name)
         };
         let spec = Spec::Cut {
             face: s.front,
@@ -146,7 +146,7 @@ impl Plan<'_> {
                     shape,
                     border: false,
                 };
-                self.image(ci, name("-back"), format!("{} back", s.plan.label), spec)
+                self.image(ci, name("-back"), format!("{} back", s.plan.name), spec)
             }
             None => String::new(),
         };

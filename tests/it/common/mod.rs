@@ -186,3 +186,44 @@ pub fn build_once(
     })
     .path()
 }
+
+/// Every way `doc` uses transparency, one line each (empty: none): a graphics state
+/// with a fill or stroke alpha (`/ca`, `/CA`) below 1 or a soft mask, an image with
+/// a soft mask, a transparency group. PDF/X-1a allows none of them.
+pub fn transparency(doc: &lopdf::Document) -> Vec<String> {
+    use lopdf::Object;
+    let number = |o: &Object| match o {
+        Object::Integer(i) => Some(*i as f64),
+        Object::Real(r) => Some(*r as f64),
+        _ => None,
+    };
+    let mut found = Vec::new();
+    for (id, obj) in &doc.objects {
+        let dict = match obj {
+            Object::Stream(s) => &s.dict,
+            Object::Dictionary(d) => d,
+            _ => continue,
+        };
+        for key in [&b"ca"[..], b"CA"] {
+            if let Some(a) = dict.get(key).ok().and_then(number) {
+                if a < 1.0 {
+                    found.push(format!("{id:?}: /{} {a}", String::from_utf8_lossy(key)));
+                }
+            }
+        }
+        if let Ok(m) = dict.get(b"SMask") {
+            if m.as_name().map_or(true, |n| n != b"None") {
+                found.push(format!("{id:?}: /SMask"));
+            }
+        }
+        if let Ok(g) = dict.get(b"Group").and_then(|g| match g {
+            Object::Reference(r) => doc.get_dictionary(*r),
+            o => o.as_dict(),
+        }) {
+            if g.get(b"S").and_then(|s| s.as_name()).ok() == Some(&b"Transparency"[..]) {
+                found.push(format!("{id:?}: transparency group"));
+            }
+        }
+    }
+    found
+}

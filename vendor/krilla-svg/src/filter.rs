@@ -85,7 +85,11 @@ pub(crate) fn render(
         })
         .collect::<Vec<_>>();
 
-    let image = Image::from_rgba8(demultiplied, width, height);
+    // cardstock patch: the application's colours for the filter's picture.
+    let image = match process_context.colors {
+        Some(c) => c.pixels(demultiplied, width, height),
+        None => Image::from_rgba8(demultiplied, width, height),
+    };
     let size = Size::from_wh(layer_bbox.width(), layer_bbox.height())?;
 
     surface.push_transform(&krilla::geom::Transform::from_translate(

@@ -96,15 +96,12 @@ fn render_shared(
             }
             // The XObject's BBox (which clips it) is what krilla measured of the
             // content, and krilla measures text by its advances, narrower than
-            // some glyphs: an invisible rectangle over usvg's bounds of the nodes
-            // makes the BBox hold all they draw.
+            // some glyphs: a rectangle over usvg's bounds of the nodes makes the
+            // BBox hold all they draw. It is filled inside a clip path beside it,
+            // so it paints nothing, with no transparency (a print shop's PDF/X-1a
+            // allows none, and a converter would flatten the page to a bitmap).
             if let Some(bounds) = run_bounds(parent, nodes) {
-                shared.set_stroke(None);
-                shared.set_fill(Some(Fill {
-                    opacity: NormalizedF32::ZERO,
-                    ..Fill::default()
-                }));
-                shared.draw_path(&bounds.to_clip_path());
+                draw_unseen(&mut shared, bounds);
             }
             shared.finish();
             let graphic = Graphic::new(builder.finish(), false);
@@ -115,6 +112,23 @@ fn render_shared(
         }
     };
     surface.draw_graphic(graphic);
+}
+
+/// cardstock patch: makes `bounds` part of what krilla measures of `surface`'s
+/// content without painting anything: an opaque rectangle over them, clipped away
+/// by a clip path beside them (krilla measures what is drawn, not what the clip
+/// leaves, and a PDF reader paints nothing outside the clip).
+fn draw_unseen(surface: &mut Surface, bounds: krilla::geom::Rect) {
+    let beside = krilla::geom::Rect::from_xywh(bounds.left() - 2.0, bounds.top(), 1.0, 1.0);
+    let Some(beside) = beside else { return };
+    surface.push_clip_path(&beside.to_clip_path(), &krilla::paint::FillRule::NonZero);
+    surface.set_stroke(None);
+    surface.set_fill(Some(Fill {
+        paint: krilla::color::luma::Color::black().into(),
+        ..Fill::default()
+    }));
+    surface.draw_path(&bounds.to_clip_path());
+    surface.pop();
 }
 
 /// cardstock patch: the bounds of what `nodes` draw, stroke included, in the
@@ -143,6 +157,11 @@ pub(crate) fn render_node(
     surface: &mut Surface,
     process_context: &mut ProcessContext,
 ) {
+    // cardstock patch: the application may leave nodes out.
+    if process_context.colors.is_some_and(|c| !c.draws(node)) {
+        return;
+    }
+
     match node {
         Node::Group(g) => render(g, surface, process_context),
         Node::Path(p) => path::render(p, surface, process_context),

@@ -21,6 +21,16 @@ pub(crate) fn render(
 
     let size = Size::from_wh(image.size().width(), image.size().height()).unwrap();
 
+    // cardstock patch: the application's conversion of a raster image.
+    if let Some(converted) = process_context
+        .colors
+        .filter(|_| !matches!(image.kind(), ImageKind::SVG(_)))
+        .and_then(|c| c.image(image.kind()))
+    {
+        surface.draw_image(converted, size);
+        return Some(());
+    }
+
     match image.kind() {
         ImageKind::JPEG(d) => {
             let image = Image::from_jpeg(d.clone().into(), false).ok()?;

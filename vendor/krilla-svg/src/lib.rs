@@ -66,6 +66,43 @@ pub trait Reuse {
     fn keep(&mut self, key: u128, graphic: krilla::graphic::Graphic);
 }
 
+/// cardstock patch: how the colours of an SVG are written into the PDF, for a print
+/// shop that wants CMYK. Without one, colours stay RGB (or gray), as published.
+pub trait Colors {
+    /// The PDF colour of an SVG colour painted as `painted`.
+    fn color(&self, color: usvg::Color, painted: Painted) -> krilla::color::Color;
+    /// A raster image as the PDF is to hold it; `None`: as krilla reads it.
+    fn image(&self, kind: &usvg::ImageKind) -> Option<krilla::image::Image>;
+    /// The picture a filter made (straight RGBA, 8 bits) as the PDF is to hold it.
+    fn pixels(&self, rgba: Vec<u8>, width: u32, height: u32) -> krilla::image::Image;
+    /// Whether `node` is drawn at all (a group that is not is skipped whole).
+    fn draws(&self, _node: &usvg::Node) -> bool {
+        true
+    }
+}
+
+/// cardstock patch: how a colour is painted, for [`Colors`]. Sizes are in the
+/// SVG's user units, the element's transforms applied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Painted {
+    /// A text's fill or stroke.
+    Text,
+    /// A path's stroke this wide.
+    Stroke {
+        /// The stroke's width.
+        width: f32,
+    },
+    /// A path's fill, within bounds this large.
+    Fill {
+        /// The bounds' width.
+        width: f32,
+        /// The bounds' height.
+        height: f32,
+    },
+    /// A gradient's stop.
+    Stop,
+}
+
 /// An extension trait for the `Surface` struct that allows you to draw SVGs onto a surface.
 pub trait SurfaceExt {
     /// Draw a `usvg` tree onto a surface with the given size and settings.
@@ -81,16 +118,30 @@ pub trait SurfaceExt {
         size: Size,
         svg_settings: SvgSettings,
         reuse: Option<&mut dyn Reuse>,
-    ) -> Option<()>;
-}
+    ) -> Option<()> {
+        self.draw_svg_with(tree, size, svg_settings, reuse, None)
+    }
 
-impl SurfaceExt for Surface<'_> {
-    fn draw_svg_reusing(
+    /// cardstock patch: [`SurfaceExt::draw_svg_reusing`], writing colours as
+    /// `colors` says.
+    fn draw_svg_with(
         &mut self,
         tree: &Tree,
         size: Size,
         svg_settings: SvgSettings,
         reuse: Option<&mut dyn Reuse>,
+        colors: Option<&dyn Colors>,
+    ) -> Option<()>;
+}
+
+impl SurfaceExt for Surface<'_> {
+    fn draw_svg_with(
+        &mut self,
+        tree: &Tree,
+        size: Size,
+        svg_settings: SvgSettings,
+        reuse: Option<&mut dyn Reuse>,
+        colors: Option<&dyn Colors>,
     ) -> Option<()> {
         let old_fill = self.get_fill().cloned();
         let old_stroke = self.get_stroke().cloned();
@@ -106,7 +157,7 @@ impl SurfaceExt for Surface<'_> {
                 .to_clip_path(),
             &FillRule::NonZero,
         );
-        render_tree(tree, svg_settings, self, reuse);
+        render_tree(tree, svg_settings, self, reuse, colors);
         self.pop();
         self.pop();
 
@@ -122,6 +173,8 @@ struct ProcessContext<'a, 'r> {
     svg_settings: SvgSettings,
     /// cardstock patch: what is drawn once for the document.
     reuse: Option<&'a mut (dyn Reuse + 'r)>,
+    /// cardstock patch: how colours are written.
+    colors: Option<&'a dyn Colors>,
 }
 
 impl<'a, 'r> ProcessContext<'a, 'r> {
@@ -130,6 +183,7 @@ impl<'a, 'r> ProcessContext<'a, 'r> {
             fonts: Fonts::new(tree_fontdb),
             svg_settings,
             reuse: None,
+            colors: None,
         }
     }
 }
@@ -139,10 +193,12 @@ pub(crate) fn render_tree(
     svg_settings: SvgSettings,
     surface: &mut Surface,
     reuse: Option<&mut dyn Reuse>,
+    colors: Option<&dyn Colors>,
 ) {
     let mut db = tree.fontdb().clone();
     let mut fc = ProcessContext::new(Arc::make_mut(&mut db), svg_settings);
     fc.reuse = reuse;
+    fc.colors = colors;
     group::render(tree.root(), surface, &mut fc);
 }
 
@@ -220,7 +276,7 @@ pub fn render_svg_glyph(
     } else {
         // Twitter Color Emoji SVGs contain the glyph ID on the root element, which isn't saved by
         // usvg. So in this case, we simply draw the whole document.
-        render_tree(&tree, settings, surface, None)
+        render_tree(&tree, settings, surface, None, None)
     };
 
     if apply_scale {

@@ -2,7 +2,7 @@ use krilla::surface::Surface;
 use usvg::{Fill, PaintOrder, Stroke};
 
 use crate::util::{convert_fill, convert_stroke, PathExt};
-use crate::ProcessContext;
+use crate::{Painted, ProcessContext};
 
 /// Render a path into a surface.
 pub(crate) fn render(
@@ -33,12 +33,20 @@ pub(crate) fn draw_path(
     surface: &mut Surface,
     process_context: &mut ProcessContext,
 ) {
+    // cardstock patch: the sizes the application's colours are chosen by.
+    let ts = path.abs_transform();
+    let scale = (ts.sx * ts.sy - ts.kx * ts.ky).abs().sqrt();
+    let bounds = path.abs_bounding_box();
     let fill = fill.map(|f| {
         convert_fill(
             f,
             surface.stream_builder(),
             process_context,
             usvg::Transform::identity(),
+            Painted::Fill {
+                width: bounds.width(),
+                height: bounds.height(),
+            },
         )
     });
 
@@ -48,6 +56,9 @@ pub(crate) fn draw_path(
             surface.stream_builder(),
             process_context,
             usvg::Transform::identity(),
+            Painted::Stroke {
+                width: s.width().get() * scale,
+            },
         )
     });
 

@@ -14,6 +14,7 @@ use usvg::tiny_skia_path::Transform;
 use usvg::{FontOpticalSizing, FontVariation, PaintOrder};
 
 use crate::util::{convert_fill, convert_stroke, UsvgTransformExt};
+use crate::Painted;
 use crate::{path, ProcessContext};
 
 /// Render a text into a surface.
@@ -164,12 +165,18 @@ impl Run {
         let fill = span
             .fill
             .as_ref()
-            .map(|f| convert_fill(f, surface.stream_builder(), process_context, inverted));
+            .map(|f| {
+                let sb = surface.stream_builder();
+                convert_fill(f, sb, process_context, inverted, Painted::Text)
+            });
 
         let stroke = span
             .stroke
             .as_ref()
-            .map(|s| convert_stroke(s, surface.stream_builder(), process_context, inverted));
+            .map(|s| {
+                let sb = surface.stream_builder();
+                convert_stroke(s, sb, process_context, inverted, Painted::Text)
+            });
 
         let draw_op = |s: &mut Surface,
                        fill: Option<Fill>,
@@ -191,7 +198,10 @@ impl Run {
 
         surface.push_transform(&self.transform.to_krilla());
 
-        if fill.is_none() && stroke.is_none() {
+        if fill.is_none() && stroke.is_none() && process_context.colors.is_some() {
+            // cardstock patch: invisible text is left out where colours are the
+            // application's (it would be transparent RGB).
+        } else if fill.is_none() && stroke.is_none() {
             // Emulate invisible glyph by drawing it with an opacity of zero.
             draw_op(
                 surface,

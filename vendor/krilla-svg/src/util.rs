@@ -11,7 +11,7 @@ use krilla::stream::StreamBuilder;
 use tiny_skia::PathSegment;
 use usvg::tiny_skia_path::Transform;
 
-use crate::{group, ProcessContext};
+use crate::{group, Colors, Painted, ProcessContext};
 
 /// Convert a usvg `SpreadMethod` into a krilla `SpreadMethod`.
 pub(crate) fn convert_spread_method(spread_method: &usvg::SpreadMethod) -> SpreadMethod {
@@ -22,11 +22,16 @@ pub(crate) fn convert_spread_method(spread_method: &usvg::SpreadMethod) -> Sprea
     }
 }
 
-/// Convert a usvg `Stop` into a krilla `Stop`.
-pub(crate) fn convert_stop(stop: &usvg::Stop) -> Stop {
+/// Convert a usvg `Stop` into a krilla `Stop` (cardstock patch: its colour as
+/// `colors` says).
+pub(crate) fn convert_stop(stop: &usvg::Stop, colors: Option<&dyn Colors>) -> Stop {
     Stop {
         offset: NormalizedF32::new(stop.offset().get()).unwrap(),
-        color: rgb::Color::new(stop.color().red, stop.color().green, stop.color().blue).into(),
+        color: match colors {
+            Some(c) => c.color(stop.color(), Painted::Stop),
+            None => rgb::Color::new(stop.color().red, stop.color().green, stop.color().blue)
+                .into(),
+        },
         opacity: NormalizedF32::new(stop.opacity().get()).unwrap(),
     }
 }
@@ -41,8 +46,13 @@ pub(crate) fn convert_paint(
     // to be shifted for each glyph we draw (since we draw them separately instead of in a glyph run),
     // so we need to apply an additional inverse transform to counter that effect.
     additional_transform: Transform,
+    painted: Painted,
 ) -> Paint {
     match paint {
+        usvg::Paint::Color(c) if process_context.colors.is_some() => {
+            // cardstock patch: the application's colour.
+            process_context.colors.map(|k| k.color(*c, painted)).unwrap().into()
+        }
         usvg::Paint::Color(c) => {
             if c.red == c.green && c.green == c.blue {
                 // Use gray-scale color if possible.
@@ -58,7 +68,7 @@ pub(crate) fn convert_paint(
             y2: lg.y2(),
             transform: additional_transform.pre_concat(lg.transform()).to_krilla(),
             spread_method: convert_spread_method(&lg.spread_method()),
-            stops: lg.stops().iter().map(convert_stop).collect::<Vec<_>>(),
+            stops: lg.stops().iter().map(|s| convert_stop(s, process_context.colors)).collect::<Vec<_>>(),
             anti_alias: false,
         }
         .into(),
@@ -71,7 +81,7 @@ pub(crate) fn convert_paint(
             fr: 0.0,
             transform: additional_transform.pre_concat(rg.transform()).to_krilla(),
             spread_method: convert_spread_method(&rg.spread_method()),
-            stops: rg.stops().iter().map(convert_stop).collect::<Vec<_>>(),
+            stops: rg.stops().iter().map(|s| convert_stop(s, process_context.colors)).collect::<Vec<_>>(),
             anti_alias: false,
         }
         .into(),
@@ -128,6 +138,7 @@ pub(crate) fn convert_fill(
     stream_builder: StreamBuilder,
     process_context: &mut ProcessContext,
     additional_transform: Transform,
+    painted: Painted,
 ) -> Fill {
     Fill {
         paint: convert_paint(
@@ -135,6 +146,7 @@ pub(crate) fn convert_fill(
             stream_builder,
             process_context,
             additional_transform,
+            painted,
         ),
         opacity: NormalizedF32::new(fill.opacity().get()).unwrap(),
         rule: convert_fill_rule(&fill.rule()),
@@ -147,6 +159,7 @@ pub(crate) fn convert_stroke(
     stream_builder: StreamBuilder,
     process_context: &mut ProcessContext,
     additional_transform: Transform,
+    painted: Painted,
 ) -> Stroke {
     let dash = stroke.dasharray().map(|dash_array| StrokeDash {
         offset: stroke.dashoffset(),
@@ -159,6 +172,7 @@ pub(crate) fn convert_stroke(
             stream_builder,
             process_context,
             additional_transform,
+            painted,
         ),
         width: stroke.width().get(),
         miter_limit: stroke.miterlimit().get(),

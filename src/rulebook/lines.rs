@@ -1,0 +1,464 @@
+//! Breaking a paragraph into lines: words measured with the game's fonts (the
+//! same shaping the faces use), hyphenation points from hypher in the game's
+//! language, and the breaks chosen for the whole paragraph at once (the least sum
+//! of squared badness, as TeX does, in a simple form) so that justified lines
+//! stretch their spaces evenly and hyphens are used only where they help.
+
+use super::blocks::Inline;
+use crate::fonts::FontBook;
+use crate::text::icons::IconSource;
+use crate::text::layout::{ICON_HEIGHT, ICON_PAD};
+use crate::text::{FontSpec, Line, Run, RunKind, TextError};
+
+/// Shortest word hyphenated, in characters.
+const MIN_HYPHENATED: usize = 6;
+/// How far a justified line's spaces stretch at a badness of 100, in spaces.
+const STRETCH: f64 = 0.6;
+/// How far a justified line's spaces may shrink, in spaces.
+const SHRINK: f64 = 0.2;
+/// Demerits of a line that ends with a hyphen.
+const HYPHEN_DEMERITS: f64 = 3_000.0;
+
+/// How a block of text is set.
+#[derive(Debug, Clone)]
+pub struct Style {
+    pub font: FontSpec,
+    /// Font size in mm.
+    pub size: f64,
+    /// Justified (else ragged right).
+    pub justify: bool,
+    /// Words are hyphenated in this language.
+    pub hyphenate: Option<hypher::Lang>,
+}
+
+/// A piece of a word, measured.
+#[derive(Debug, Clone)]
+struct Part {
+    piece: RunKind,
+    width: f64,
+}
+
+/// What lines may break between.
+#[derive(Debug, Clone, Default)]
+struct Word {
+    parts: Vec<Part>,
+    /// A hard line break follows it.
+    forced: bool,
+}
+
+/// A stretch of a word between two break opportunities.
+#[derive(Debug, Clone)]
+struct Frag {
+    word: usize,
+    /// Byte range of the word's only text part (a whole word: all of it).
+    range: std::ops::Range<usize>,
+    width: f64,
+    /// The word ends here (else a hyphen would).
+    word_end: bool,
+}
+
+/// Sets text with the game's fonts and icons.
+pub struct Setter<'a> {
+    pub book: &'a FontBook,
+    pub icons: &'a dyn IconSource,
+}
+
+impl Setter<'_> {
+    /// The width of `text` in `style`'s font, bold or italic as asked.
+    pub fn measure(
+        &self,
+        text: &str,
+        bold: bool,
+        italic: bool,
+        style: &Style,
+    ) -> Result<f64, TextError> {
+        crate::text::width(
+            text,
+            style.size,
+            &style.font.styled(bold, italic),
+            self.book,
+        )
+    }
+
+    /// The words of `text`, measured.
+    fn words(&self, text: &[Inline], style: &Style) -> Result<Vec<Word>, TextError> {
+        let mut words: Vec<Word> = Vec::new();
+        let mut current = Word::default();
+        let end_word = |current: &mut Word, words: &mut Vec<Word>| {
+            if !current.parts.is_empty() {
+                words.push(std::mem::take(current));
+            }
+        };
+        for inline in text {
+            match inline {
+                Inline::Break => {
+                    end_word(&mut current, &mut words);
+                    if let Some(w) = words.last_mut() {
+                        w.forced = true;
+                    }
+                }
+                Inline::Icon(name) => {
+                    let icon = self.icons.icon(name)?;
+                    let width = (icon.aspect * ICON_HEIGHT + 2.0 * ICON_PAD) * style.size;
+                    current.parts.push(Part {
+                        piece: RunKind::Icon(icon),
+                        width,
+                    });
+                }
+                Inline::Text { text, bold, italic } => {
+                    let mut rest = text.as_str();
+                    while !rest.is_empty() {
+                        let split = rest.find(breaks).unwrap_or(rest.len());
+                        if split > 0 {
+                            let t = &rest[..split];
+                            current.parts.push(Part {
+                                width: self.measure(t, *bold, *italic, style)?,
+                                piece: RunKind::Text {
+                                    text: t.to_string(),
+                                    bold: *bold,
+                                    italic: *italic,
+                                },
+                            });
+                        }
+                        rest = &rest[split..];
+                        let spaces = rest.len() - rest.trim_start_matches(breaks).len();
+                        if spaces > 0 {
+                            end_word(&mut current, &mut words);
+                            rest = &rest[spaces..];
+                        }
+                    }
+                }
+            }
+        }
+        end_word(&mut current, &mut words);
+        Ok(words)
+    }
+
+    /// Each word cut where it may break: at hyphenation points of plain words.
+    fn frags(&self, words: &[Word], style: &Style) -> Result<Vec<Frag>, TextError> {
+        let mut out = Vec::new();
+        for (w, word) in words.iter().enumerate() {
+            let whole = |out: &mut Vec<Frag>| {
+                out.push(Frag {
+                    word: w,
+                    range: 0..0,
+                    width: word.parts.iter().map(|p| p.width).sum(),
+                    word_end: true,
+                })
+            };
+            let (
+                Some(lang),
+                [Part {
+                    piece: RunKind::Text { text, bold, italic },
+                    ..
+                }],
+            ) = (style.hyphenate, word.parts.as_slice())
+            else {
+                whole(&mut out);
+                continue;
+            };
+            let lead = text.len() - text.trim_start_matches(|c: char| !c.is_alphabetic()).len();
+            let core = text[lead..].trim_end_matches(|c: char| !c.is_alphabetic());
+            if core.chars().count() < MIN_HYPHENATED || !core.chars().all(char::is_alphabetic) {
+                whole(&mut out);
+                continue;
+            }
+            let mut cuts: Vec<usize> = Vec::new();
+            let mut at = lead;
+            for s in hypher::hyphenate(core, lang) {
+                at += s.len();
+                cuts.push(at);
+            }
+            cuts.pop();
+            cuts.push(text.len());
+            let mut start = 0;
+            for (k, &end) in cuts.iter().enumerate() {
+                out.push(Frag {
+                    word: w,
+                    range: start..end,
+                    width: self.measure(&text[start..end], *bold, *italic, style)?,
+                    word_end: k + 1 == cuts.len(),
+                });
+                start = end;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `text` set in lines of at most `width` mm.
+    pub fn lines(
+        &self,
+        text: &[Inline],
+        width: f64,
+        style: &Style,
+    ) -> Result<Vec<Line>, TextError> {
+        let words = self.words(text, style)?;
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let frags = self.frags(&words, style)?;
+        let space = self.measure(" ", false, false, style)?;
+        let hyphen = self.measure("-", false, false, style)?;
+        let breaks = choose(&frags, &words, width, space, hyphen, style.justify);
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for end in breaks {
+            let last = end + 1 == frags.len() || words[frags[end].word].forced;
+            lines.push(self.place(&frags[start..=end], &words, width, space, style, last)?);
+            start = end + 1;
+        }
+        Ok(lines)
+    }
+
+    /// One line of `frags`, its spaces stretched to fill `width` when justified.
+    fn place(
+        &self,
+        frags: &[Frag],
+        words: &[Word],
+        width: f64,
+        space: f64,
+        style: &Style,
+        last: bool,
+    ) -> Result<Line, TextError> {
+        // The line's words: whole, or the part of a hyphenated word on this line.
+        let mut groups: Vec<Vec<Part>> = Vec::new();
+        let mut k = 0;
+        while k < frags.len() {
+            let w = frags[k].word;
+            let mut j = k;
+            while j + 1 < frags.len() && frags[j + 1].word == w {
+                j += 1;
+            }
+            let word = &words[w];
+            let whole = frags[k].range.start == 0 && frags[j].word_end;
+            if whole {
+                groups.push(word.parts.clone());
+            } else if let Some(Part {
+                piece: RunKind::Text { text, bold, italic },
+                ..
+            }) = word.parts.first()
+            {
+                let mut t = text[frags[k].range.start..frags[j].range.end].to_string();
+                if !frags[j].word_end {
+                    t.push('-');
+                }
+                groups.push(vec![Part {
+                    width: self.measure(&t, *bold, *italic, style)?,
+                    piece: RunKind::Text {
+                        text: t,
+                        bold: *bold,
+                        italic: *italic,
+                    },
+                }]);
+            }
+            k = j + 1;
+        }
+        let content: f64 = groups.iter().flatten().map(|p| p.width).sum();
+        let gaps = groups.len().saturating_sub(1);
+        let gap = if style.justify && !last && gaps > 0 {
+            ((width - content) / gaps as f64).max(space * (1.0 - SHRINK))
+        } else {
+            space
+        };
+        let mut runs = Vec::new();
+        let mut x = 0.0;
+        for (g, group) in groups.into_iter().enumerate() {
+            if g > 0 {
+                x += gap;
+            }
+            for part in group {
+                let (pad, w) = match &part.piece {
+                    RunKind::Icon(_) => (
+                        ICON_PAD * style.size,
+                        part.width - 2.0 * ICON_PAD * style.size,
+                    ),
+                    RunKind::Text { .. } => (0.0, part.width),
+                };
+                runs.push(Run {
+                    x: x + pad,
+                    width: w,
+                    kind: part.piece,
+                });
+                x += part.width;
+            }
+        }
+        Ok(Line {
+            runs,
+            width: x,
+            size: style.size,
+        })
+    }
+}
+
+/// Whether `c` separates words (a breakable space; not a no-break one).
+fn breaks(c: char) -> bool {
+    c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{2007}' | '\u{202f}')
+}
+
+/// The last fragment of each line: the breaks with the least demerits over the
+/// whole paragraph (a line from fragment `a + 1` to `b` costs the square of its
+/// badness, more when it ends with a hyphen; a word longer than the line stands
+/// alone on it).
+fn choose(
+    frags: &[Frag],
+    words: &[Word],
+    width: f64,
+    space: f64,
+    hyphen: f64,
+    justify: bool,
+) -> Vec<usize> {
+    let n = frags.len();
+    // best[b + 1]: least demerits of lines ending after fragment b, and the break before.
+    let mut best: Vec<(f64, usize)> = vec![(f64::INFINITY, 0); n + 1];
+    best[0] = (0.0, 0);
+    for b in 0..n {
+        let forced_end = b + 1 == n || (frags[b].word_end && words[frags[b].word].forced);
+        let ends_hyphen = !frags[b].word_end;
+        let mut natural = if ends_hyphen { hyphen } else { 0.0 };
+        let mut spaces = 0usize;
+        for a in (0..=b).rev() {
+            // The line is fragments a..=b.
+            natural += frags[a].width;
+            if a < b && frags[a].word_end {
+                natural += space;
+                spaces += 1;
+            }
+            if a < b && frags[a].word_end && words[frags[a].word].forced {
+                break;
+            }
+            let cost = line_cost(natural, width, spaces, space, justify, forced_end, a == b);
+            let Some(cost) = cost else {
+                if natural - spaces as f64 * space * SHRINK > width {
+                    break;
+                }
+                continue;
+            };
+            let demerits = cost + if ends_hyphen { HYPHEN_DEMERITS } else { 0.0 };
+            let total = best[a].0 + demerits;
+            if total < best[b + 1].0 {
+                best[b + 1] = (total, a);
+            }
+        }
+    }
+    let mut ends = Vec::new();
+    let mut b = n;
+    while b > 0 {
+        ends.push(b - 1);
+        b = best[b].1;
+    }
+    ends.reverse();
+    ends
+}
+
+/// The demerits of a line of `natural` width with `spaces` spaces in a line of
+/// `width`; `None` when it cannot be set so (too wide even with its spaces
+/// shrunk). A single fragment wider than the line is allowed, at a high cost.
+fn line_cost(
+    natural: f64,
+    width: f64,
+    spaces: usize,
+    space: f64,
+    justify: bool,
+    last: bool,
+    alone: bool,
+) -> Option<f64> {
+    let spaces = spaces as f64;
+    let ratio = if natural > width {
+        let shrink = spaces * space * SHRINK;
+        if shrink <= 0.0 || natural - width > shrink {
+            return alone.then_some(1e9);
+        }
+        (natural - width) / shrink
+    } else if last {
+        0.0
+    } else if !justify {
+        (width - natural) / (width * 0.25)
+    } else if spaces == 0.0 {
+        10.0
+    } else {
+        (width - natural) / (spaces * space * STRETCH)
+    };
+    let badness = (100.0 * ratio.powi(3)).min(10_000.0);
+    Some((10.0 + badness).powi(2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fonts::FontBook;
+    use crate::text::icons::NoIcons;
+
+    fn style(justify: bool) -> Style {
+        Style {
+            font: FontSpec::default(),
+            size: 3.4,
+            justify,
+            hyphenate: Some(hypher::Lang::English),
+        }
+    }
+
+    fn text(s: &str) -> Vec<Inline> {
+        vec![Inline::Text {
+            text: s.into(),
+            bold: false,
+            italic: false,
+        }]
+    }
+
+    const PARAGRAPH: &str = "Each delivery pays a fee. When one of you has banked enough money, everyone plays one last turn, open contracts are settled, bonuses are paid, and the richest driver wins the game of interstate transportation.";
+
+    #[test]
+    fn justified_lines_fill_the_measure_and_the_last_is_ragged() {
+        let book = FontBook::builtin();
+        let setter = Setter {
+            book: &book,
+            icons: &NoIcons,
+        };
+        let lines = setter.lines(&text(PARAGRAPH), 60.0, &style(true)).unwrap();
+        assert!(lines.len() >= 4, "{lines:?}");
+        let (last, full) = lines.split_last().unwrap();
+        for l in full {
+            assert!((l.width - 60.0).abs() < 0.01, "{}: {}", l.text(), l.width);
+        }
+        assert!(last.width < 60.0);
+        // Every word is there once, in order (hyphens aside).
+        let joined: String = lines
+            .iter()
+            .map(|l| l.text())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace("- ", "");
+        assert_eq!(joined, PARAGRAPH);
+        // Ragged lines keep their natural spaces.
+        let ragged = setter.lines(&text(PARAGRAPH), 60.0, &style(false)).unwrap();
+        assert!(ragged.iter().all(|l| l.width <= 60.0 + 1e-9));
+    }
+
+    #[test]
+    fn a_narrow_measure_hyphenates_long_words_and_breaks_where_told() {
+        let book = FontBook::builtin();
+        let setter = Setter {
+            book: &book,
+            icons: &NoIcons,
+        };
+        let lines = setter
+            .lines(
+                &text("transportation infrastructure considerations"),
+                18.0,
+                &style(true),
+            )
+            .unwrap();
+        assert!(
+            lines.iter().any(|l| l.text().ends_with('-')),
+            "{:?}",
+            lines.iter().map(Line::text).collect::<Vec<_>>()
+        );
+        assert!(lines.iter().all(|l| l.width <= 18.0 + 0.01));
+        let mut broken = text("one two");
+        broken.push(Inline::Break);
+        broken.extend(text("three"));
+        let lines = setter.lines(&broken, 100.0, &style(true)).unwrap();
+        let said: Vec<String> = lines.iter().map(Line::text).collect();
+        assert_eq!(said, ["one two", "three"]);
+    }
+}

@@ -1,0 +1,484 @@
+//! The rulebook (`data/<game>/rules.md`): Interstate Trucking's built by the real
+//! binary and read back (text, components list, figures, table of contents,
+//! bookmarks), a rule changed and the text following it, and booklets of 4, 8
+//! and an odd number of pages with their pages in saddle-stitch order.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::*;
+use crate::print::{read_pdf, Page, HOME_LETTER};
+
+/// Interstate Trucking built once into a temporary folder.
+fn built() -> &'static Path {
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    build_once(
+        &OUT,
+        &["build", "interstate-trucking"],
+        "interstate-trucking: 10 component sets",
+    )
+}
+
+fn rules_pdf(out: &Path, game: &str) -> std::path::PathBuf {
+    out.join(game)
+        .join("home")
+        .join(format!("{game}-rules.pdf"))
+}
+
+fn booklet_pdf(out: &Path, game: &str) -> std::path::PathBuf {
+    out.join(game)
+        .join("home")
+        .join(format!("{game}-rules-booklet.pdf"))
+}
+
+/// The whole text of a PDF, laid out (`pdftotext -layout`), one string a page.
+fn pages_text(pdf: &Path) -> Vec<String> {
+    let o = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mut pages: Vec<String> = text.split('\u{c}').map(str::to_string).collect();
+    if pages.last().is_some_and(|p| p.trim().is_empty()) {
+        pages.pop();
+    }
+    pages
+}
+
+/// Money as the game's `money` filter writes it: `$1,700`.
+fn money(v: i64) -> String {
+    let digits = v.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("${out}")
+}
+
+fn game_toml(dir: &Path, game: &str) -> toml::Table {
+    let text = std::fs::read_to_string(dir.join("data").join(game).join("game.toml")).unwrap();
+    toml::from_str(&text).unwrap()
+}
+
+/// The number at `path` (dotted) of `[rules]`.
+fn rule(t: &toml::Table, path: &str) -> i64 {
+    let mut v = &t["rules"];
+    for k in path.split('.') {
+        v = &v[k];
+    }
+    v.as_integer().unwrap_or_else(|| panic!("rules.{path}"))
+}
+
+/// The text with runs of whitespace made single spaces.
+fn squeeze(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_rule_the_rulebook_cites_is_there_as_the_data_says() {
+    let t = game_toml(&repo(), "interstate-trucking");
+    let text = squeeze(&pages_text(&rules_pdf(built(), "interstate-trucking")).join(" "));
+    let cited = [
+        format!("{} action points", rule(&t, "action_points")),
+        format!("banked {}", money(rule(&t, "end_trigger"))),
+        format!("and {} from the bank", money(rule(&t, "starting_money"))),
+        format!(
+            "plus {}, beside the board",
+            rule(&t, "available_contracts_extra")
+        ),
+        format!(
+            "take off {} for every move",
+            money(rule(&t, "penalty_per_space"))
+        ),
+        format!(
+            "{} goes back from the card",
+            money(rule(&t, "perishable_loss"))
+        ),
+        format!("You may hold {} at most", rule(&t, "max_rest_markers")),
+        format!("hand back {} Rest markers", rule(&t, "push_on_rest")),
+        format!("goods: {} a trailer", rule(&t, "goods_per_trailer")),
+        // The worked example's fee, derived from [rules.fee] and the routes.
+        format!(
+            "the fee of {} from the bank",
+            money(rule(&t, "fee.base") + 10 * rule(&t, "fee.per_move"))
+        ),
+    ];
+    for c in &cited {
+        assert!(
+            text.contains(c.as_str()),
+            "the rulebook lacks {c:?}:\n{text}"
+        );
+    }
+    // The bonus table: one row per kind of goods, in [rules.kinds].
+    for kind in ["perishable", "regular", "premium"] {
+        let k = &t["rules"]["kinds"][kind];
+        let label = k["label"].as_str().unwrap();
+        let bonus: Vec<String> = k["bonus"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| money(b.as_integer().unwrap()))
+            .collect();
+        let row = format!(
+            "{label} {} {}",
+            k["shape"].as_str().unwrap(),
+            bonus.join(" ")
+        );
+        assert!(text.contains(&row), "no bonus row {row:?}");
+    }
+}
+
+#[test]
+fn a_rule_changed_changes_the_rulebook() {
+    let tmp = project_copy(&["interstate-trucking"]);
+    let game = tmp.path().join("data/interstate-trucking/game.toml");
+    // The rule and the assertion that pins the rulebook's number.
+    edit(&game, "starting_money = 500", "starting_money = 1500");
+    edit(&game, "end_trigger = 10000", "end_trigger = 12000");
+    edit(
+        &game,
+        "rules.starting_money == 500",
+        "rules.starting_money == 1500",
+    );
+    edit(
+        &game,
+        "rules.end_trigger == 10000",
+        "rules.end_trigger == 12000",
+    );
+    let o = run(tmp.path(), &["build", "interstate-trucking"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let text = squeeze(
+        &pages_text(&rules_pdf(
+            &tmp.path().join("output"),
+            "interstate-trucking",
+        ))
+        .join(" "),
+    );
+    assert!(text.contains("and $1,500 from the bank"), "{text}");
+    assert!(text.contains("banked $12,000") && !text.contains("$10,000"));
+    assert!(!text.contains("and $500 from the bank"));
+}
+
+#[test]
+fn the_components_list_counts_what_contents_says() {
+    let t = game_toml(&repo(), "interstate-trucking");
+    let doc = read_pdf(&rules_pdf(built(), "interstate-trucking"));
+    let components = t["component"].as_array().unwrap();
+    let contents = t["contents"].as_table().unwrap();
+    assert!(contents.len() >= 8);
+    for (id, count) in contents {
+        let name = components
+            .iter()
+            .find(|c| c["id"].as_str() == Some(id))
+            .and_then(|c| c["name"].as_str())
+            .unwrap();
+        // The name's last word, and right of it on the same line, the count.
+        let last = name.split_whitespace().last().unwrap();
+        let count = count.as_integer().unwrap().to_string();
+        let found = doc.pages[..2].iter().any(|page| {
+            page.words.iter().enumerate().any(|(k, w)| {
+                let before = name.split_whitespace().rev().skip(1);
+                w.text == last
+                    && before
+                        .zip(page.words[..k].iter().rev())
+                        .all(|(n, p)| p.text == n)
+                    && page.words.iter().any(|c| {
+                        c.text == count
+                            && c.bbox.x0 > w.bbox.x1
+                            && (c.bbox.y0 - w.bbox.y0).abs() < 1.5
+                    })
+            })
+        });
+        assert!(
+            found,
+            "no line \"{name} ... {count}\" in the components list"
+        );
+    }
+}
+
+/// The images a PDF holds (`pdfimages -list`), without its header.
+fn raster_images(pdf: &Path) -> usize {
+    let o = Command::new("pdfimages")
+        .arg("-list")
+        .arg(pdf)
+        .output()
+        .expect("pdfimages (poppler-utils) is installed");
+    String::from_utf8_lossy(&o.stdout).lines().skip(2).count()
+}
+
+#[test]
+fn figures_are_the_faces_drawn_as_vectors() {
+    let pdf = rules_pdf(built(), "interstate-trucking");
+    assert_eq!(raster_images(&pdf), 0, "every figure is vector art");
+    let doc = read_pdf(&pdf);
+    // The page with the starting contract shows the card's own text, and its
+    // picture is the card's face (63.5 x 88.9 mm trim) drawn at 50 mm wide.
+    let with_card = doc
+        .pages
+        .iter()
+        .find(|p| p.text().contains("A starting contract"))
+        .expect("the contract's caption");
+    assert!(with_card.text().contains("CONTRACT") && with_card.text().contains("DELIVER TO"));
+    let card = with_card
+        .faces
+        .iter()
+        .find(|f| ((f.clip.x1 - f.clip.x0) - 50.0).abs() < 0.1)
+        .expect("a 50 mm wide figure");
+    let high = card.clip.y1 - card.clip.y0;
+    assert!((high - 50.0 * 88.9 / 63.5).abs() < 0.1, "{high}");
+    // The board, shown whole across the column.
+    let with_board = doc
+        .pages
+        .iter()
+        .find(|p| p.text().contains("The board: cities joined"))
+        .unwrap();
+    assert!(with_board.faces.len() >= 2, "the board and the page");
+}
+
+/// The table of contents' entries on page 1: (title, page), the lines that end
+/// with a page number, up to the first that does not.
+fn contents(page: &str) -> Vec<(String, usize)> {
+    let entry = |l: &str| -> Option<(String, usize)> {
+        let (title, number) = l.trim().rsplit_once(char::is_whitespace)?;
+        Some((title.trim().to_string(), number.parse().ok()?))
+    };
+    page.lines()
+        .filter(|l| !l.trim().is_empty())
+        .skip_while(|l| entry(l).is_none())
+        .map_while(entry)
+        .collect()
+}
+
+#[test]
+fn the_contents_and_the_bookmarks_point_at_the_right_pages() {
+    let pdf = rules_pdf(built(), "interstate-trucking");
+    let pages = pages_text(&pdf);
+    let entries = contents(&pages[0]);
+    assert!(entries.len() >= 10, "{entries:?}");
+    for (title, n) in &entries {
+        let page = pages
+            .get(n - 1)
+            .unwrap_or_else(|| panic!("{title}: page {n}"));
+        let headings: Vec<String> = page.lines().map(squeeze).collect();
+        assert!(
+            headings.iter().any(|l| l == title),
+            "{title:?} is not on page {n}:\n{page}"
+        );
+    }
+    // A bookmark per heading (the title and those of the contents).
+    let doc = lopdf::Document::load(&pdf).unwrap();
+    let toc = doc.get_toc().expect("an outline");
+    assert_eq!(toc.toc.len(), entries.len() + 1, "{:?}", toc.toc);
+    for (entry, (title, n)) in toc.toc.iter().skip(1).zip(&entries) {
+        assert_eq!((&entry.title, entry.page), (title, *n));
+    }
+}
+
+/// The page numbers printed at the foot of each half of each booklet side.
+fn booklet_numbers(page: &Page) -> (Option<usize>, Option<usize>) {
+    let foot = |left: bool| {
+        page.words
+            .iter()
+            .filter(|w| w.bbox.y0 > page.h - 12.0)
+            .filter(|w| (w.bbox.x1 < page.w / 2.0) == left)
+            .find_map(|w| w.text.parse().ok())
+    };
+    (foot(true), foot(false))
+}
+
+/// Checks a booklet of `n` pages: sides in saddle-stitch order, a short-edge
+/// flip, every word inside the printer margin.
+fn check_booklet(pdf: &Path, n: usize) {
+    let doc = read_pdf(pdf);
+    assert_eq!(doc.duplex.as_deref(), Some("DuplexFlipShortEdge"));
+    assert_eq!(doc.scaling.as_deref(), Some("None"));
+    let padded = n.div_ceil(4) * 4;
+    assert_eq!(doc.pages.len(), padded / 2, "{n} pages");
+    for (k, page) in doc.pages.iter().enumerate() {
+        assert!(page.w > page.h, "landscape");
+        // Sheet s (from 0): front (padded - 2s, 2s + 1), back (2s + 2, padded - 2s - 1).
+        let s = k / 2;
+        let (l, r) = if k % 2 == 0 {
+            (padded - 2 * s, 2 * s + 1)
+        } else {
+            (2 * s + 2, padded - 2 * s - 1)
+        };
+        let real = |p: usize| (p <= n).then_some(p);
+        assert_eq!(
+            booklet_numbers(page),
+            (real(l), real(r)),
+            "{n} pages, side {k}"
+        );
+        for w in &page.words {
+            let b = &w.bbox;
+            assert!(
+                b.x0 > 4.2 && b.y0 > 4.2 && b.x1 < page.w - 4.2 && b.y1 < page.h - 4.2,
+                "{:?} outside the printer margin",
+                w.text
+            );
+        }
+        // The fold marks: two short dashed lines on the fold, inside the margin.
+        let fold: Vec<_> = page
+            .lines
+            .iter()
+            .filter(|l| l.dashed && l.points.iter().all(|p| (p.0 - page.w / 2.0).abs() < 0.1))
+            .collect();
+        assert_eq!(fold.len(), 2, "side {k}");
+        for l in fold {
+            assert!(l.points.iter().all(|p| p.1 > 4.2 && p.1 < page.h - 4.2));
+        }
+    }
+}
+
+#[test]
+fn the_booklet_folds_into_reading_order() {
+    let pages = pages_text(&rules_pdf(built(), "interstate-trucking")).len();
+    check_booklet(&booklet_pdf(built(), "interstate-trucking"), pages);
+}
+
+#[test]
+fn booklets_of_four_eight_and_five_pages() {
+    for n in [4, 8, 5] {
+        let tmp = base_copy();
+        let sections: Vec<String> = (1..=n)
+            .map(|k| format!("## Part {k}\n\nThe text of part {k}.\n"))
+            .collect();
+        let md = sections.join("\n{{ page_break() }}\n\n");
+        std::fs::write(tmp.path().join("data/mini/rules.md"), md).unwrap();
+        let o = run(tmp.path(), &["build", "mini"]);
+        assert!(o.status.success(), "{:?}", texts(&o));
+        let out = tmp.path().join("output");
+        assert_eq!(pages_text(&rules_pdf(&out, "mini")).len(), n);
+        check_booklet(&booklet_pdf(&out, "mini"), n);
+    }
+}
+
+#[test]
+fn check_says_how_many_pages() {
+    let tmp = project_copy(&["interstate-trucking"]);
+    let o = run(tmp.path(), &["check", "interstate-trucking"]);
+    let (stdout, stderr) = texts(&o);
+    assert!(o.status.success(), "{stderr}");
+    let pages = pages_text(&rules_pdf(built(), "interstate-trucking")).len();
+    let sheets = pages.div_ceil(4);
+    let s = if sheets == 1 { "" } else { "s" };
+    assert!(
+        stdout.contains(&format!(
+            "rulebook: {pages} pages (a booklet of {sheets} sheet{s})"
+        )),
+        "{stdout}"
+    );
+}
+
+/// Every game of `data/` with a rulebook.
+fn games_with_rulebooks() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(repo().join("data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("rules.md").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The `[rules]` numbers `rules.md` prints (`{{ rules.x }}` and `{{ rules.x |
+/// money }}`), as the text must show them.
+fn cited(md: &str, t: &toml::Table) -> Vec<(String, String)> {
+    let currency = t["game"]
+        .get("currency")
+        .and_then(|c| c.as_str())
+        .unwrap_or("$")
+        .to_string();
+    let mut out = Vec::new();
+    for (k, _) in md.match_indices("{{ rules.") {
+        let rest = &md[k + 3..];
+        let Some(end) = rest.find("}}") else { continue };
+        let expr = rest[..end].trim();
+        let (path, filter) = match expr.split_once('|') {
+            Some((p, f)) => (p.trim(), Some(f.trim())),
+            None => (expr, None),
+        };
+        if !path[6..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
+            continue;
+        }
+        let mut v = &t["rules"];
+        let mut found = true;
+        for key in path[6..].split('.') {
+            match v.get(key) {
+                Some(x) => v = x,
+                None => found = false,
+            }
+        }
+        let Some(n) = v.as_integer().filter(|_| found) else {
+            continue;
+        };
+        let shown = match filter {
+            None => n.to_string(),
+            Some("money") => money(n).replacen('$', &currency, 1),
+            Some(_) => continue,
+        };
+        out.push((path.to_string(), shown));
+    }
+    out
+}
+
+#[test]
+fn every_game_has_a_rulebook_citing_its_rules_and_listing_its_contents() {
+    let out = crate::print::built(&HOME_LETTER, "home", "letter");
+    let games = games_with_rulebooks();
+    assert!(games.len() >= 5, "{games:?}");
+    for game in &games {
+        let md = std::fs::read_to_string(repo().join("data").join(game).join("rules.md")).unwrap();
+        let t = game_toml(&repo(), game);
+        let pdf = rules_pdf(out, game);
+        let text = squeeze(&pages_text(&pdf).join(" "));
+        let cites = cited(&md, &t);
+        assert!(cites.len() >= 4, "{game} cites {cites:?}");
+        for (path, shown) in &cites {
+            assert!(
+                text.contains(shown.as_str()),
+                "{game}: {path} = {shown} is not in the rulebook"
+            );
+        }
+        // The components list: every set's name, and the count [contents] holds.
+        let doc = read_pdf(&pdf);
+        let words: Vec<&str> = doc
+            .pages
+            .iter()
+            .flat_map(|p| p.words.iter().map(|w| w.text.as_str()))
+            .collect();
+        let contents = t
+            .get("contents")
+            .and_then(|c| c.as_table())
+            .cloned()
+            .unwrap_or_default();
+        for c in t["component"].as_array().unwrap() {
+            let id = c["id"].as_str().unwrap();
+            let name = c.get("name").and_then(|n| n.as_str()).unwrap_or(id);
+            let first = name.split_whitespace().next().unwrap();
+            assert!(
+                words.contains(&first),
+                "{game}: {name} is not in the components list"
+            );
+            if let Some(n) = contents.get(id).and_then(|n| n.as_integer()) {
+                assert!(
+                    words.contains(&n.to_string().as_str()),
+                    "{game}: no count {n} for {id}"
+                );
+            }
+        }
+        // Vector figures only, and a booklet of the right size.
+        assert_eq!(raster_images(&pdf), 0, "{game}");
+        check_booklet(&booklet_pdf(out, game), pages_text(&pdf).len());
+    }
+}
