@@ -116,34 +116,76 @@ fn column_typos(game: &Game, t: &crate::model::Table) -> Vec<Diagnostic> {
     diags
 }
 
-/// Row ids must be unique within a table.
+/// Row ids must be unique within a table, also once accents and other marks are
+/// written one way: `é` as one character (U+00E9) and as `e` and a combining accent
+/// (U+0065 U+0301) look the same and would be two ids no one can tell apart.
 fn check_ids(game: &Game) -> Vec<Diagnostic> {
+    use unicode_normalization::UnicodeNormalization;
     let mut diags = Vec::new();
     for t in game.tables.values() {
-        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut seen: BTreeMap<String, (usize, &str)> = BTreeMap::new();
         for (i, row) in t.rows.iter().enumerate() {
-            if let Some(id) = row.id() {
-                if let Some(first) = seen.insert(id, i) {
-                    let pos = |k: usize| match t.rows[k].line {
-                        Some(line) => format!("{line}"),
-                        None => format!("#{}", k + 1),
-                    };
-                    let d = Diagnostic::error(format!(
+            let Some(id) = row.id() else { continue };
+            let Some((first, written)) = seen.insert(id.nfc().collect(), (i, id)) else {
+                continue;
+            };
+            let pos = |k: usize| match t.rows[k].line {
+                Some(line) => format!("{line}"),
+                None => format!("#{}", k + 1),
+            };
+            let (message, hint) = if written == id {
+                (
+                    format!(
                         "duplicate id `{id}` in table `{}` (rows {} and {})",
                         t.name,
                         pos(first),
                         pos(i)
-                    ));
-                    diags.push(
-                        t.at(d, row, Some(&row.fields["id"]), false)
-                            .with("game", &game.id)
-                            .hint("give every row its own id"),
-                    );
-                }
-            }
+                    ),
+                    "give every row its own id".to_string(),
+                )
+            } else {
+                (
+                    format!(
+                        "ids `{written}` (row {}) and `{id}` (row {}) in table `{}` look the same but are written with other characters ({} and {})",
+                        pos(first),
+                        pos(i),
+                        t.name,
+                        code_points(written),
+                        code_points(id)
+                    ),
+                    "give every row its own id; to keep this one, type it again (editors type accents as one character)".to_string(),
+                )
+            };
+            diags.push(
+                t.at(
+                    Diagnostic::error(message),
+                    row,
+                    Some(&row.fields["id"]),
+                    false,
+                )
+                .with("game", &game.id)
+                .hint(hint),
+            );
         }
     }
     diags
+}
+
+/// The characters of `s` that are not plain ASCII letters as code points, in
+/// order: `é` written as `e` and an accent is `e U+0301`.
+fn code_points(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_string()
+            } else {
+                format!(" U+{:04X} ", c as u32)
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The `[contents]` counts, by component id: each a whole number or an
@@ -335,12 +377,21 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                 match v.as_str() {
                     Some(s) if ids.contains(s) => {}
                     Some(s) => {
-                        let hint = match did_you_mean(s, ids.iter().copied()) {
+                        use unicode_normalization::UnicodeNormalization;
+                        let same = |a: &str, b: &str| a.nfc().eq(b.nfc());
+                        let hint = match ids.iter().find(|id| same(id, s)) {
+                            Some(m) => format!(
+                                "the id `{m}` looks the same but is written with other characters ({} here, {} there): type it again",
+                                code_points(s),
+                                code_points(m)
+                            ),
+                            None => match did_you_mean(s, ids.iter().copied()) {
                             Some(m) => format!("did you mean `{m}`?"),
                             None => format!(
                                 "add a `{}` row with id `{s}` or use an existing id",
                                 dst.name
                             ),
+                            },
                         };
                         let d = Diagnostic::error(format!(
                             "{label}: `{field}` refers to `{s}`, which is not a `{}` id",

@@ -11,6 +11,9 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
+mod cut;
+pub use cut::SHOWN_LINE;
+
 /// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -215,12 +218,8 @@ impl Diagnostics {
         let mut out = String::new();
         let config = term::Config::default();
         for d in &self.items {
-            let mut cs = match d.severity {
-                Severity::Error => CsDiagnostic::error(),
-                Severity::Warning => CsDiagnostic::warning(),
-            }
-            .with_message(&d.message);
             let mut notes = Vec::new();
+            let mut at = None;
             if let Some(file) = &d.file {
                 let id = *ids.entry(file.clone()).or_insert_with(|| {
                     sources
@@ -231,11 +230,7 @@ impl Diagnostics {
                     (Some(id), Some(span)) => {
                         let len = files.get(id).map(|f| f.source().len()).unwrap_or(0);
                         let start = span.start.min(len);
-                        let mut label = Label::primary(id, start..span.end.min(len).max(start));
-                        if let Some(l) = &d.label {
-                            label = label.with_message(l);
-                        }
-                        cs = cs.with_labels(vec![label]);
+                        at = Some((id, start..span.end.min(len).max(start)));
                     }
                     _ => notes.push(format!("in {}", file.display())),
                 }
@@ -247,9 +242,23 @@ impl Diagnostics {
             if let Some(h) = &d.hint {
                 notes.push(format!("hint: {h}"));
             }
-            cs = cs.with_notes(notes);
-            let _ = term::emit_to_string(&mut out, &config, &files, &cs);
+            let Some((id, span)) = at else {
+                let _ = term::emit_to_string(&mut out, &config, &files, &shown(d, None, notes));
+                continue;
+            };
+            let file = files.get(id).ok();
+            match file.and_then(|f| cut::Cut::new(f.name(), f.source(), span.clone())) {
+                Some((cut, span)) => {
+                    let cs = shown(d, Some(((), span)), notes);
+                    let _ = term::emit_to_string(&mut out, &config, &cut, &cs);
+                }
+                None => {
+                    let cs = shown(d, Some((id, span)), notes);
+                    let _ = term::emit_to_string(&mut out, &config, &files, &cs);
+                }
+            }
         }
+        let mut out = printable(&out).into_owned();
         let (e, w) = (self.errors(), self.warnings());
         if e + w > 0 {
             out.push_str(&format!(
@@ -262,6 +271,49 @@ impl Diagnostics {
         }
         out
     }
+}
+
+/// `d` as codespan-reporting shows it: its message, a caret at `at` (a file and a
+/// byte range in it) and `notes`.
+fn shown<F>(d: &Diagnostic, at: Option<(F, Range<usize>)>, notes: Vec<String>) -> CsDiagnostic<F> {
+    let labels = at.map(|(file, span)| {
+        let label = Label::primary(file, span);
+        match &d.label {
+            Some(m) => label.with_message(m),
+            None => label,
+        }
+    });
+    match d.severity {
+        Severity::Error => CsDiagnostic::error(),
+        Severity::Warning => CsDiagnostic::warning(),
+    }
+    .with_message(&d.message)
+    .with_labels(labels.into_iter().collect())
+    .with_notes(notes)
+}
+
+/// `text` with every character that would act on a terminal instead of showing
+/// written out: control characters but line breaks and tabs (an escape sequence in
+/// a data value or a font's name would retitle the window or clear the screen),
+/// and the bidirectional overrides that reorder what a line shows. Each is written
+/// as `\u{1b}`. Every message cardstock prints goes through this.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.contains(acts) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `diags` with the problems that differ only in their `row` merged into one
@@ -356,6 +408,15 @@ mod tests {
             Some("card.svg")
         );
         assert_eq!(did_you_mean("zebra", ["poker", "bridge"]), None);
+    }
+
+    #[test]
+    fn terminal_controls_are_written_out() {
+        assert_eq!(printable("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            printable("a\u{1b}]0;pwned\u{7}b\u{9b}2J\rc\u{202e}d"),
+            "a\\u{1b}]0;pwned\\u{7}b\\u{9b}2J\\u{d}c\\u{202e}d"
+        );
     }
 
     #[test]

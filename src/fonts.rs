@@ -27,6 +27,15 @@ pub const DEFAULT_FAMILY: &str = "Lato";
 /// Largest font file accepted (a big CJK collection is about 30 MB).
 pub const MAX_FONT_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Most faces one font collection (`.ttc`) may hold: the largest CJK collections
+/// have 70. A collection's header says how many it holds, and a few bytes can
+/// claim 200,000.
+pub const MAX_COLLECTION_FACES: u32 = 256;
+
+/// Largest total of a game's font files (the project's and its own): every font is
+/// kept in memory for the whole run.
+pub const MAX_FONTS_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The folder of fonts every game of the project can use.
 pub const PROJECT_FONTS: &str = "fonts";
 
@@ -154,6 +163,11 @@ pub enum FontError {
     NotAFont { path: PathBuf, reason: String },
     /// The font has no family name, so no template could ask for it.
     NoFamily { path: PathBuf },
+    /// A collection that claims more than [`MAX_COLLECTION_FACES`] faces.
+    TooManyFaces { path: PathBuf, faces: u32 },
+    /// The font files read so far, with this one, are more than
+    /// [`MAX_FONTS_BYTES`].
+    TooMuch { path: PathBuf },
 }
 
 impl std::fmt::Display for FontError {
@@ -168,6 +182,17 @@ impl std::fmt::Display for FontError {
             FontError::NoFamily { path } => {
                 write!(f, "{} has no family name", path.display())
             }
+            FontError::TooManyFaces { path, faces } => write!(
+                f,
+                "{} says it holds {faces} faces, over the limit of {MAX_COLLECTION_FACES} for a collection",
+                path.display()
+            ),
+            FontError::TooMuch { path } => write!(
+                f,
+                "the game's font files are more than {} MB together with {}",
+                MAX_FONTS_BYTES >> 20,
+                path.display()
+            ),
         }
     }
 }
@@ -177,7 +202,10 @@ impl FontError {
     pub fn path(&self) -> &Path {
         match self {
             FontError::File(e) => e.path(),
-            FontError::NotAFont { path, .. } | FontError::NoFamily { path } => path,
+            FontError::NotAFont { path, .. }
+            | FontError::NoFamily { path }
+            | FontError::TooManyFaces { path, .. }
+            | FontError::TooMuch { path } => path,
         }
     }
 
@@ -185,8 +213,13 @@ impl FontError {
     pub fn diagnostic(&self) -> Diagnostic {
         let hint = match self {
             FontError::File(e) => e.hint(),
-            FontError::NotAFont { .. } | FontError::NoFamily { .. } => {
+            FontError::NotAFont { .. }
+            | FontError::NoFamily { .. }
+            | FontError::TooManyFaces { .. } => {
                 "replace it with a TrueType (.ttf), OpenType (.otf) or collection (.ttc) file, or remove it"
+            }
+            FontError::TooMuch { .. } => {
+                "keep in fonts/ and data/<game>/fonts/ only the fonts the game uses"
             }
         };
         Diagnostic::error(self.to_string())
@@ -245,6 +278,7 @@ impl FontBook {
             folders.push((game_fonts(g), FontOrigin::Game));
         }
         let mut found = Vec::new();
+        let mut total = 0u64;
         for (dir, origin) in folders {
             if project.kind(&dir) != Some(EntryKind::Folder) {
                 continue;
@@ -275,7 +309,14 @@ impl FontBook {
                     continue;
                 }
                 match project.read(&path, MAX_FONT_BYTES) {
-                    Ok(bytes) => found.push((FontFile { path, origin }, bytes)),
+                    Ok(bytes) => {
+                        total = total.saturating_add(bytes.len() as u64);
+                        if total > MAX_FONTS_BYTES {
+                            diags.push(FontError::TooMuch { path }.diagnostic());
+                            break;
+                        }
+                        found.push((FontFile { path, origin }, bytes));
+                    }
                     Err(e) => diags.push(FontError::File(e).diagnostic()),
                 }
             }
@@ -368,18 +409,26 @@ impl FontBook {
                 faces.push(face);
             }
         }
-        // The database holds the faces in use, in load order.
+        // The database holds the faces in use, in load order. A collection loads
+        // all its faces, once: each entry keeps the one it stands for.
         let mut db = fontdb::Database::new();
+        let mut loaded: HashMap<usize, Vec<fontdb::ID>> = HashMap::new();
         for face in faces.iter_mut().filter(|f| f.replaced_by.is_none()) {
-            let ids = db.load_font_source(fontdb::Source::Binary(Arc::new(face.data)));
-            // A collection loads all its faces: keep the one this entry stands for.
-            for id in ids {
-                if db.face(id).is_some_and(|f| f.index == face.index) && face.id.is_none() {
-                    face.id = Some(id);
-                } else {
-                    db.remove_face(id);
-                }
+            let ids = loaded
+                .entry(face.data.as_ptr() as usize)
+                .or_insert_with(|| {
+                    db.load_font_source(fontdb::Source::Binary(Arc::new(face.data)))
+                        .to_vec()
+                });
+            if let Some(at) = ids
+                .iter()
+                .position(|id| db.face(*id).is_some_and(|f| f.index == face.index))
+            {
+                face.id = Some(ids.remove(at));
             }
+        }
+        for id in loaded.into_values().flatten() {
+            db.remove_face(id);
         }
         db.set_sans_serif_family(DEFAULT_FAMILY);
         db.set_serif_family(DEFAULT_FAMILY);
@@ -504,6 +553,12 @@ fn builtin_files() -> Vec<(FontFile, &'static [u8], u64)> {
 /// Checks that `bytes` is a font (or collection) whose every face parses.
 fn check_font(path: &Path, bytes: &[u8]) -> Result<(), FontError> {
     let n = ttf_parser::fonts_in_collection(bytes).unwrap_or(1);
+    if n > MAX_COLLECTION_FACES {
+        return Err(FontError::TooManyFaces {
+            path: path.to_path_buf(),
+            faces: n,
+        });
+    }
     for index in 0..n {
         ttf_parser::Face::parse(bytes, index).map_err(|e| FontError::NotAFont {
             path: path.to_path_buf(),

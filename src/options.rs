@@ -56,7 +56,8 @@ pub struct Options {
     pub profile: Profile,
     /// Shift of every back sheet, in mm (`--back-offset X,Y`).
     pub back_offset: (f64, f64),
-    /// Where the output will be, for absolute links (Tabletop Simulator's URLs).
+    /// Where the output will be, for absolute links (Tabletop Simulator's URLs);
+    /// its query and fragment, if any, end every link ([`url_join`]).
     pub url_base: String,
     /// Deflate PDF content streams (off in watch mode, for speed).
     pub compress: bool,
@@ -143,5 +144,46 @@ impl Options {
             paper: self.paper.name,
             copies: self.copies,
         }
+    }
+}
+
+/// The URL of `rel` (a `/`-separated path, percent-encoded here) under the folder
+/// URL `base`. A query or fragment of `base` (a storage container's access token:
+/// `https://host/games?sig=...`) goes after the path, as it would for any file
+/// there: `https://host/games/rel?sig=...`.
+pub fn url_join(base: &str, rel: &str) -> String {
+    let (folder, rest) = base.split_at(base.find(['?', '#']).unwrap_or(base.len()));
+    format!("{}/{}{rest}", folder.trim_end_matches('/'), url_path(rel))
+}
+
+/// `path` with every byte a URL path cannot hold as it is percent-encoded (`/` and
+/// `:` kept).
+pub fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_go_before_the_query_of_the_base() {
+        assert_eq!(
+            url_join("https://h.example/games", "mini/tts/a b.png"),
+            "https://h.example/games/mini/tts/a%20b.png"
+        );
+        assert_eq!(
+            url_join("https://h.example/games/?sv=1&sig=x%2F#top", "mini/x.png"),
+            "https://h.example/games/mini/x.png?sv=1&sig=x%2F#top"
+        );
     }
 }

@@ -10,6 +10,9 @@ use crate::source::{DiskFiles, Entry, EntryKind, FileError, Files};
 
 /// Largest data file (`game.toml`, a table) accepted: a real game's are a few KB.
 pub const MAX_DATA_BYTES: u64 = 8 * 1024 * 1024;
+/// Largest total of one game's data files (`game.toml` and its tables): a byte of
+/// data takes about a hundred in memory once read and checked.
+pub const MAX_GAME_DATA: u64 = 16 * 1024 * 1024;
 /// Largest template accepted.
 pub const MAX_TEMPLATE_BYTES: u64 = 2 * 1024 * 1024;
 /// Largest image or art file accepted.

@@ -55,6 +55,9 @@ pub enum FileError {
     TooManyEntries { path: PathBuf, limit: usize },
     /// A text file that is not UTF-8.
     NotUtf8 { path: PathBuf },
+    /// A file or folder whose name is not UTF-8 (no data or template can name it,
+    /// and leaving it out silently would drop an art file from a set).
+    NameNotUtf8 { path: PathBuf },
     /// Any other error the operating system reported.
     Io { path: PathBuf, message: String },
 }
@@ -71,6 +74,7 @@ impl FileError {
             | FileError::TooLarge { path, .. }
             | FileError::TooManyEntries { path, .. }
             | FileError::NotUtf8 { path }
+            | FileError::NameNotUtf8 { path }
             | FileError::Io { path, .. } => path,
         }
     }
@@ -105,6 +109,9 @@ impl FileError {
             }
             FileError::TooManyEntries { .. } => "split the files into several folders",
             FileError::NotUtf8 { .. } => "save the file as UTF-8 text",
+            FileError::NameNotUtf8 { .. } => {
+                "rename it: cardstock reads files whose names are UTF-8 (as every current system writes them)"
+            }
             FileError::Io { .. } => "check the file's permissions",
         }
     }
@@ -142,6 +149,9 @@ impl fmt::Display for FileError {
                 path.display()
             ),
             FileError::NotUtf8 { path } => write!(f, "{} is not UTF-8 text", path.display()),
+            FileError::NameNotUtf8 { path } => {
+                write!(f, "{} has a name that is not UTF-8", escaped_path(path))
+            }
             FileError::Io { path, message } => {
                 write!(f, "cannot read {}: {message}", path.display())
             }
@@ -150,6 +160,18 @@ impl fmt::Display for FileError {
 }
 
 impl std::error::Error for FileError {}
+
+/// `path` as text, each byte that is not part of UTF-8 written `\xNN`.
+pub fn escaped_path(path: &Path) -> String {
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
 
 /// A source of project files. Paths are relative to the project root.
 pub trait Files: Send + Sync {
@@ -335,9 +357,12 @@ impl Files for DiskFiles {
                     limit: MAX_FOLDER_ENTRIES,
                 });
             }
-            let Some(name) = e.file_name().to_str().map(String::from) else {
-                continue; // not UTF-8: no data or template name can refer to it
-            };
+            let name = e
+                .file_name()
+                .into_string()
+                .map_err(|raw| FileError::NameNotUtf8 {
+                    path: rel.join(raw),
+                })?;
             // An entry that is no link is where the (real) folder is, and the
             // folder's listing says what it is: no system call. Links are followed
             // (inside the project only); a dangling link is listed as a file, so

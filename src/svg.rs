@@ -4,11 +4,16 @@
 //! expanding `<use>` without bound, and loading files from anywhere. Images are
 //! read through the project.
 
+mod cost;
+mod count;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use usvg::{FontResolver, ImageHrefResolver, ImageKind, Options, Tree};
+
+pub use cost::{Costly, MAX_DRAW_MEMORY, MAX_DRAW_WORK};
 
 use crate::fonts::{self, FontBook};
 use crate::project::{Project, MAX_IMAGE_BYTES};
@@ -17,9 +22,93 @@ use crate::project::{Project, MAX_IMAGE_BYTES};
 /// expanded (usvg's own hard limit is 1,000,000).
 pub const MAX_ELEMENTS: usize = 200_000;
 
-/// Most characters of text in one rendered face. Each is laid out, shaped and
-/// outlined as a glyph (about 1.5 KB parsed): the densest seed face has 2,600.
+/// Most characters of text in one rendered face, counted after `<use>`
+/// references are expanded. Each is laid out, shaped and outlined as a glyph
+/// (about 1.5 KB parsed): the densest seed face has 2,600.
 pub const MAX_TEXT_CHARS: usize = 50_000;
+
+/// Most work of setting text on paths in one face: the characters of each
+/// `<textPath>` times the bytes of its path's data (usvg walks the path from its
+/// start for every glyph): about a nanosecond each, so the limit is a tenth of a
+/// second. A title on an arc is a few thousand; 40,000 characters (within the
+/// character limit) on a 20,000-segment path took 8 s a face.
+pub const MAX_TEXT_ON_PATH: u64 = 100_000_000;
+
+/// Most `<stop>`s in one gradient. usvg removes repeated offsets one at a time
+/// (80,000 stops took over a second a face to parse) and tiny-skia looks through
+/// the stops for every pixel; a designer's gradient has a handful.
+pub const MAX_GRADIENT_STOPS: usize = 1_000;
+
+/// Deepest nesting of elements in a face. Every stage that reads a face walks
+/// its groups recursively (counting, drawing cost, preflight, usvg, resvg,
+/// krilla), and 1,000 nested groups overflowed a thread's stack; art from a
+/// drawing program nests a few dozen deep.
+pub const MAX_DEPTH: usize = 256;
+
+/// Parses `text` as XML the way every stage reads a face: a document type
+/// declaration is allowed (finished art from Illustrator starts with
+/// `<!DOCTYPE svg PUBLIC ...>`; nothing it names is fetched), an entity
+/// declaration is not, nor elements nested deeper than [`MAX_DEPTH`].
+pub fn xml(text: &str) -> Result<roxmltree::Document<'_>, XmlError> {
+    if let Some(at) = text.find("<!ENTITY") {
+        return Err(XmlError::Entity(at));
+    }
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(text, options).map_err(XmlError::Xml)?;
+    // Each node's depth from its parent's, in document order (parents first).
+    let mut depths = vec![0usize; doc.descendants().count() + 1];
+    for n in doc.descendants() {
+        let up = n.parent().map_or(0, |p| depths[p.id().get_usize()]);
+        let depth = up + usize::from(n.is_element());
+        if depth > MAX_DEPTH {
+            let at = n.range().start;
+            return Err(XmlError::TooDeep(at..at + 1 + n.tag_name().name().len()));
+        }
+        depths[n.id().get_usize()] = depth;
+    }
+    Ok(doc)
+}
+
+/// Why a text is not XML cardstock reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum XmlError {
+    /// Not well-formed XML.
+    Xml(roxmltree::Error),
+    /// An entity declaration, at this byte.
+    Entity(usize),
+    /// An element nested deeper than [`MAX_DEPTH`] (its start tag's name).
+    TooDeep(std::ops::Range<usize>),
+}
+
+impl XmlError {
+    /// The problem, with where it is in `text`.
+    fn located(self, text: &str) -> Located {
+        match self {
+            XmlError::Xml(e) => with_position(text, syntax_problem(text, &e)),
+            XmlError::Entity(at) => Located {
+                problem: SvgProblem::Entity,
+                offset: Some(at..at + "<!ENTITY".len()),
+            },
+            XmlError::TooDeep(at) => Located {
+                problem: SvgProblem::TooDeep,
+                offset: Some(at),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for XmlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            XmlError::Xml(e) => write!(f, "{e}"),
+            XmlError::Entity(_) => write!(f, "an entity declaration (<!ENTITY ...>)"),
+            XmlError::TooDeep(_) => write!(f, "elements nested more than {MAX_DEPTH} deep"),
+        }
+    }
+}
 
 /// A problem and where in the rendered SVG text it is (a byte range), when known.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,6 +262,19 @@ pub enum SvgProblem {
     /// A colour that is not a colour (`fill="reed"`): usvg would silently paint
     /// nothing or black.
     BadColour { attribute: String, value: String },
+    /// A `font-family` list usvg cannot read (an unquoted name that starts with a
+    /// digit, `04b03`): it would silently draw the text in the default font.
+    UnreadableFamily(String),
+    /// An entity declaration in the document type declaration.
+    Entity,
+    /// Elements nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// Text on paths over [`MAX_TEXT_ON_PATH`].
+    TooMuchOnPath(u64),
+    /// A gradient with more than [`MAX_GRADIENT_STOPS`] stops.
+    TooManyStops(usize),
+    /// Drawing the face would take too long or too much memory.
+    Costly(Costly),
 }
 
 impl SvgProblem {
@@ -206,35 +308,31 @@ impl SvgProblem {
                 format!("`{attribute}=\"{value}\"` is not a colour"),
                 "use #rrggbb, #rgb, rgb(r, g, b), a CSS colour name (e.g. darkred) or none".into(),
             ),
-            SvgProblem::TooBig(n) => (format!("the rendered SVG has {n} elements, over the limit of {MAX_ELEMENTS}"), "check the template for a loop that draws far too much".into()),
-            SvgProblem::TooMuchText(n) => (format!("the face has {n} characters of text, over the limit of {MAX_TEXT_CHARS}"), "check the template for a loop or a `join` that writes far too much text; no printed face holds that much".into()),
+            SvgProblem::TooBig(n) => (format!("the rendered SVG has {n} elements, over the limit of {MAX_ELEMENTS}"), "check the template for a loop that draws far too much (what `<use>` repeats and each marker on a path's points count too)".into()),
+            SvgProblem::UnreadableFamily(list) => (
+                format!("`font-family=\"{list}\"` cannot be read: a family name that starts with a digit or holds signs other than - and _ must be in quotes, or the text is drawn in the default font"),
+                format!("write the name in quotes: font-family=\"'{}'\"", list.trim()),
+            ),
+            SvgProblem::Entity => (
+                "the SVG declares an entity (<!ENTITY ...>): cardstock does not expand entities".into(),
+                "remove the entity declarations from the DOCTYPE and write the text they stood for (a plain <!DOCTYPE svg PUBLIC ...> line is fine)".into(),
+            ),
+            SvgProblem::TooMuchOnPath(n) => (
+                format!("the face sets {} million characters x bytes of path data on paths (<textPath>), over the limit of {} million: each character is placed by walking its path from the start", n / 1_000_000, MAX_TEXT_ON_PATH / 1_000_000),
+                "set less text on the path, or give the path fewer points (a curve needs a few arcs, not thousands of lines)".into(),
+            ),
+            SvgProblem::TooManyStops(n) => (
+                format!("this gradient has {n} stops, over the limit of {MAX_GRADIENT_STOPS}"),
+                "give the gradient fewer stops (a loop that writes a <stop> per step?); a smooth blend needs only its two ends".into(),
+            ),
+            SvgProblem::TooDeep => (
+                format!("elements are nested more than {MAX_DEPTH} deep here"),
+                "close every group the template opens (a `<g>` in a loop without its `</g>`?); art from a drawing program nests a few dozen deep".into(),
+            ),
+            SvgProblem::Costly(c) => c.describe(),
+            SvgProblem::TooMuchText(n) => (format!("the face has {n} characters of text, over the limit of {MAX_TEXT_CHARS}"), "check the template for a loop or a `join` that writes far too much text (what `<use>` repeats counts too); no printed face holds that much".into()),
         }
     }
-}
-
-/// More than [`MAX_TEXT_CHARS`] characters in the face's `<text>` elements: the
-/// problem, at the element with the most.
-fn too_much_text(doc: &roxmltree::Document) -> Option<Located> {
-    let mut total = 0;
-    let mut most = (0, None);
-    for t in doc
-        .descendants()
-        .filter(|n| n.is_element() && n.tag_name().name() == "text")
-    {
-        let n: usize = t
-            .descendants()
-            .filter_map(|d| d.text().filter(|_| d.is_text()))
-            .map(|s| s.chars().count())
-            .sum();
-        total += n;
-        if n > most.0 {
-            most = (n, Some(t.range()));
-        }
-    }
-    (total > MAX_TEXT_CHARS).then_some(Located {
-        problem: SvgProblem::TooMuchText(total),
-        offset: most.1,
-    })
 }
 
 /// Parses `text` with the game's `fonts` and `images`.
@@ -244,26 +342,35 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         return Err(vec![SvgProblem::TooBig(elements).into()]);
     }
     // One XML parse serves both our checks and usvg.
-    let doc = match roxmltree::Document::parse(text) {
-        Ok(d) => d,
-        Err(e) => {
-            let problem = syntax_problem(text, &e);
-            return Err(vec![with_position(text, problem)]);
-        }
-    };
-    let expanded = expanded_elements(&doc);
-    if expanded > MAX_ELEMENTS {
-        return Err(vec![SvgProblem::TooBig(expanded).into()]);
+    let doc = xml(text).map_err(|e| vec![e.located(text)])?;
+    let counts = count::count(&doc);
+    if counts.elements > MAX_ELEMENTS {
+        return Err(vec![SvgProblem::TooBig(counts.elements).into()]);
     }
-    if let Some(too_much) = too_much_text(&doc) {
-        return Err(vec![too_much]);
+    if counts.on_path > MAX_TEXT_ON_PATH {
+        return Err(vec![Located {
+            problem: SvgProblem::TooMuchOnPath(counts.on_path),
+            offset: counts.most_on_path,
+        }]);
+    }
+    if counts.chars > MAX_TEXT_CHARS {
+        return Err(vec![Located {
+            problem: SvgProblem::TooMuchText(counts.chars),
+            offset: counts.most_text,
+        }]);
+    }
+    if let Some((n, at)) = most_stops(&doc).filter(|(n, _)| *n > MAX_GRADIENT_STOPS) {
+        return Err(vec![Located {
+            problem: SvgProblem::TooManyStops(n),
+            offset: Some(at),
+        }]);
     }
     let mut lint = lint(&doc, fonts, &images.game);
     lint.extend(image_problems(&doc, images));
     if !lint.is_empty() {
         return Err(lint);
     }
-    let with_pictures = expanded.saturating_add(images.svg_elements(&doc));
+    let with_pictures = counts.elements.saturating_add(images.svg_elements(&doc));
     if with_pictures > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(with_pictures).into()]);
     }
@@ -375,7 +482,20 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     let mut found = std::mem::take(&mut *problems.lock().unwrap());
     found.dedup();
     match tree {
-        Ok(t) if found.is_empty() => Ok(t),
+        Ok(t) if found.is_empty() => match cost::check(&t) {
+            Ok(()) => Ok(t),
+            Err(c) => {
+                // usvg renames gradients: point at the one with the most stops.
+                let offset = match c.element {
+                    "gradient" => most_stops(&doc).map(|(_, at)| at),
+                    _ => element_with_id(&doc, &c.id),
+                };
+                Err(vec![Located {
+                    problem: SvgProblem::Costly(c),
+                    offset,
+                }])
+            }
+        },
         Ok(_) => Err(found.into_iter().map(Located::from).collect()),
         Err(usvg::Error::ParsingFailed(e)) => {
             let message = e.to_string();
@@ -402,54 +522,20 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     }
 }
 
-/// The number of elements the document has once every `<use>` is replaced by what
-/// it references (saturating): a chain of uses can multiply a small file into
-/// millions of elements.
-fn expanded_elements(doc: &roxmltree::Document) -> usize {
-    let ids: BTreeMap<&str, roxmltree::NodeId> = doc
-        .descendants()
-        .filter_map(|n| Some((n.attribute("id")?, n.id())))
-        .collect();
-    // Per node: None = not counted yet, Some(None) = being counted (a cycle, which
-    // usvg refuses to follow), Some(Some(n)) = n elements.
-    let mut memo: Vec<Option<Option<usize>>> = vec![None; doc.descendants().count() + 1];
-    fn count(
-        node: roxmltree::Node,
-        ids: &BTreeMap<&str, roxmltree::NodeId>,
-        memo: &mut Vec<Option<Option<usize>>>,
-    ) -> usize {
-        let i = node.id().get_usize();
-        match memo.get(i).copied().flatten() {
-            Some(Some(n)) => return n,
-            Some(None) => return 0,
-            None => {}
-        }
-        if let Some(m) = memo.get_mut(i) {
-            *m = Some(None);
-        }
-        let mut n: usize = 1;
-        for child in node.children().filter(|c| c.is_element()) {
-            n = n.saturating_add(count(child, ids, memo));
-        }
-        if node.has_tag_name("use") {
-            let href = node
-                .attribute(("http://www.w3.org/1999/xlink", "href"))
-                .or_else(|| node.attribute("href"))
-                .unwrap_or("");
-            if let Some(target) = href
-                .strip_prefix('#')
-                .and_then(|id| ids.get(id))
-                .and_then(|id| node.document().get_node(*id))
-            {
-                n = n.saturating_add(count(target, ids, memo));
-            }
-        }
-        if let Some(m) = memo.get_mut(i) {
-            *m = Some(Some(n));
-        }
-        n
+/// Where the element with `id` is in the text (none for an empty id).
+fn element_with_id(doc: &roxmltree::Document, id: &str) -> Option<std::ops::Range<usize>> {
+    if id.is_empty() {
+        return None;
     }
-    count(doc.root_element(), &ids, &mut memo)
+    let node = doc
+        .descendants()
+        .find(|n| n.is_element() && n.attribute("id") == Some(id))?;
+    let r = node.range();
+    // The start tag only.
+    let end = doc.input_text()[r.clone()]
+        .find('>')
+        .map_or(r.end, |i| r.start + i + 1);
+    Some(r.start..end)
 }
 
 /// Attributes holding a paint or colour.
@@ -480,11 +566,23 @@ fn syntax_problem(text: &str, e: &roxmltree::Error) -> SvgProblem {
     }
 }
 
-/// A syntax problem with the byte range of its line and column in `text`.
-/// The XML syntax error of `text`, with where it is (`None` if it is well formed).
+/// The gradient with the most `<stop>` children: their number and where its
+/// start tag is.
+fn most_stops(doc: &roxmltree::Document) -> Option<(usize, std::ops::Range<usize>)> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("linearGradient") || n.has_tag_name("radialGradient"))
+        .map(|g| {
+            let n = g.children().filter(|c| c.has_tag_name("stop")).count();
+            let at = g.range().start;
+            (n, at..at + 1 + g.tag_name().name().len())
+        })
+        .max_by_key(|(n, _)| *n)
+}
+
+/// The XML problem of `text` (syntax, an entity, too deep), with where it is
+/// (`None` if cardstock reads it).
 pub fn syntax_error(text: &str) -> Option<Located> {
-    let e = roxmltree::Document::parse(text).err()?;
-    Some(with_position(text, syntax_problem(text, &e)))
+    Some(xml(text).err()?.located(text))
 }
 
 fn with_position(text: &str, problem: SvgProblem) -> Located {
@@ -617,20 +715,37 @@ fn lint(doc: &roxmltree::Document, fonts: &FontBook, game: &str) -> Vec<Located>
                     });
                 }
             }
-            if a.name() == "font-family" && !known_family(a.value(), families) {
-                problems.push(Located {
-                    problem: SvgProblem::MissingFont {
-                        family: a.value().trim().to_string(),
+            let family = match a.name() {
+                "font-family" => Some(a.value()),
+                "style" => style_family(a.value()),
+                _ => None,
+            };
+            if let Some(list) = family {
+                let problem = if svgtypes::parse_font_families(list).is_err() {
+                    SvgProblem::UnreadableFamily(list.trim().to_string())
+                } else if !known_family(list, families) {
+                    SvgProblem::MissingFont {
+                        family: list.trim().to_string(),
                         families: families.to_vec(),
                         game: game.to_string(),
-                    },
-                    offset,
-                });
+                    }
+                } else {
+                    continue;
+                };
+                problems.push(Located { problem, offset });
             }
         }
     }
     problems.dedup_by(|a, b| a.problem == b.problem);
     problems
+}
+
+/// The `font-family` of a `style` attribute, if it sets one.
+fn style_family(style: &str) -> Option<&str> {
+    style.split(';').find_map(|d| {
+        let (name, value) = d.split_once(':')?;
+        (name.trim() == "font-family").then_some(value)
+    })
 }
 
 /// Whether a `font-family` list names a family cardstock has (or a generic one).
@@ -730,8 +845,8 @@ fn svg_picture(href: &str, data: &[u8], fonts: &Arc<FontBook>) -> Result<Picture
     const FIX: &str = "fix the SVG file (it is parsed as a face is: the game's fonts, no linked files), or export it again as plain SVG";
     let text = std::str::from_utf8(data)
         .map_err(|_| (format!("image `{href}` is not UTF-8 SVG text"), FIX))?;
-    let elements = roxmltree::Document::parse(text)
-        .map(|doc| expanded_elements(&doc))
+    let elements = xml(text)
+        .map(|doc| count::count(&doc).elements)
         .unwrap_or(0);
     let tree = parse(text, &Arc::new(Images::none()), fonts).map_err(|problems| {
         let what = problems

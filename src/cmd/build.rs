@@ -122,19 +122,8 @@ fn base_url(url: &str) -> Result<String, Diagnostic> {
 /// percent-encoded.
 fn file_url(dir: &Path) -> String {
     let path = dir.to_string_lossy().replace('\\', "/");
-    let mut url = String::from("file://");
-    if !path.starts_with('/') {
-        url.push('/'); // C:/... on Windows
-    }
-    for b in path.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => {
-                url.push(b as char)
-            }
-            _ => url.push_str(&format!("%{b:02X}")),
-        }
-    }
-    url
+    let root = if path.starts_with('/') { "" } else { "/" }; // C:/... on Windows
+    format!("file://{root}{}", cardstock::options::url_path(&path))
 }
 
 /// Reads `--printer-margin LENGTH` (0 to 15 mm).
@@ -237,7 +226,7 @@ pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<D
     opts.proof = args.proof;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = match &args.base_url {
-        Some(u) => format!("{}/{id}", base_url(u).map_err(|d| vec![d])?),
+        Some(u) => cardstock::options::url_join(&base_url(u).map_err(|d| vec![d])?, id),
         None => file_url(&abs_out.join(id)),
     };
     Ok(opts)

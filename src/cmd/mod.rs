@@ -118,9 +118,11 @@ pub fn progress(n: u64) -> indicatif::ProgressBar {
 static PRINTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Writes `text` whole to stdout or stderr under [`PRINTING`], ignoring a closed
-/// pipe (`cardstock check | head` must not panic).
+/// pipe (`cardstock check | head` must not panic), with terminal controls written
+/// out ([`cardstock::diag::printable`]: data or a font's name could hold them).
 fn print(text: &str, to_stderr: bool) {
     use std::io::Write;
+    let text = cardstock::diag::printable(text);
     let _held = PRINTING.lock().unwrap_or_else(|p| p.into_inner());
     if to_stderr {
         let mut err = std::io::stderr().lock();

@@ -114,6 +114,31 @@ fn root(args: &Args) -> Result<PathBuf, String> {
     Ok(here)
 }
 
+/// Checks that the file `rel` of the project `root` would be inside the project
+/// once every link on its way is followed.
+fn inside(root: &Path, rel: &str) -> Result<(), String> {
+    let real_root = root
+        .canonicalize()
+        .map_err(|e| format!("cannot read {}: {e}", root.display()))?;
+    // The nearest folder on the way that exists decides where the file lands.
+    let mut at = root.join(rel);
+    while !at.exists() && at.symlink_metadata().is_err() {
+        if !at.pop() {
+            break;
+        }
+    }
+    let real = at.canonicalize().unwrap_or_else(|_| at.clone());
+    if real.starts_with(&real_root) {
+        return Ok(());
+    }
+    let shown = at.strip_prefix(root).unwrap_or(&at);
+    Err(format!(
+        "{} is a link to {}, outside the project: `new` writes only inside the project, as builds read only there\n  = hint: replace the link with a folder, or make the game in the project the link points into",
+        shown.display(),
+        real.display()
+    ))
+}
+
 /// Writes `text` to a new file `path` (never over an existing one).
 fn write_new(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
@@ -160,29 +185,34 @@ fn make(args: &Args) -> Result<String, String> {
         }
     }
     let name = display_name(id);
-    let mut written = Vec::new();
+    let mut files: Vec<(String, String)> = Vec::new();
     for (path, text) in STARTER {
         let rel = path.replace("{id}", id);
-        let text = text.replace("{id}", id).replace("{name}", &name);
-        write_new(&root.join(&rel), &text)?;
-        written.push(rel);
+        files.push((rel, text.replace("{id}", id).replace("{name}", &name)));
     }
     // A folder that is no project yet gets the shared templates and the profiles.
     if !root.join("templates/common/face.svg").exists() {
         for (file, text) in COMMON {
             let rel = format!("templates/common/{file}");
             if !root.join(&rel).exists() {
-                write_new(&root.join(&rel), text)?;
-                written.push(rel);
+                files.push((rel, text.to_string()));
             }
         }
     }
     if !root.join("profiles").exists() {
         for (file, text) in PROFILES {
-            let rel = format!("profiles/{file}");
-            write_new(&root.join(&rel), text)?;
-            written.push(rel);
+            files.push((format!("profiles/{file}"), text.to_string()));
         }
+    }
+    // Builds read nothing through a link out of the project: `new` writes nothing
+    // through one either, and checks every file before it writes the first.
+    for (rel, _) in &files {
+        inside(&root, rel)?;
+    }
+    let mut written = Vec::new();
+    for (rel, text) in files {
+        write_new(&root.join(&rel), &text)?;
+        written.push(rel);
     }
     let mut msg = format!("made the game `{id}` ({name}) in {}:\n", root.display());
     for w in &written {

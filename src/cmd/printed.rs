@@ -168,7 +168,7 @@ fn record(
     let failed = found.has_errors() || (bargs.common.deny_warnings && found.warnings() > 0);
     diags.extend(found.items);
     let Some((text, parts, sets)) = written.filter(|_| !failed) else {
-        eprintln!("{id}: not recorded (nothing written)");
+        super::tell(&format!("{id}: not recorded (nothing written)\n"));
         return Ok(());
     };
     cardstock::output::write_new(&plan.root, &next.file, text.as_bytes()).map_err(|e| {

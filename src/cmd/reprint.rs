@@ -43,7 +43,9 @@ pub fn run(args: &Args) -> i32 {
     let mut diags = Diagnostics::default();
     for id in &plan.games {
         if let Err(d) = reprint(&plan, &bargs, args.since, id, &writer, &mut diags) {
-            eprintln!("{id}: not reprinted (the previous reprint is as it was)");
+            super::tell(&format!(
+                "{id}: not reprinted (the previous reprint is as it was)\n"
+            ));
             diags.push(d.with("game", id));
         }
     }
@@ -161,13 +163,17 @@ fn reprint(
         |_, _, _| {},
     );
     let Some((changes, name, by_place)) = found.filter(|_| !built.diags.has_errors()) else {
-        eprintln!("{id}: not reprinted (the previous reprint is as it was)");
+        super::tell(&format!(
+            "{id}: not reprinted (the previous reprint is as it was)\n"
+        ));
         diags.extend(built.diags.items);
         return Ok(());
     };
     built.diags.extend(by_place);
     if bargs.common.deny_warnings && built.diags.warnings() > 0 {
-        eprintln!("{id}: not reprinted (the previous reprint is as it was)");
+        super::tell(&format!(
+            "{id}: not reprinted (the previous reprint is as it was)\n"
+        ));
         diags.extend(built.diags.items);
         return Ok(());
     }

@@ -12,7 +12,7 @@ use super::tables::Format;
 use super::toml_problems;
 use super::{Component, ComponentDef, Field, Game, Kind, Paper, Row, Size, Spanned, Table};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
-use crate::project::{Project, MAX_DATA_BYTES};
+use crate::project::{Project, MAX_DATA_BYTES, MAX_GAME_DATA};
 use crate::source::{EntryKind, FileError};
 use crate::units::parse_length;
 
@@ -123,7 +123,7 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
     };
     diags.extend(non_finite_numbers(&file, id, &text));
     let before = diags.len();
-    let (tables, read) = load_tables(project, &dir, id, &mut diags);
+    let (tables, read) = load_tables(project, &dir, id, text.len() as u64, &mut diags);
     let unparsed_data = diags[before..].iter().any(Diagnostic::is_error);
 
     let mut rejected = BTreeSet::new();
@@ -536,14 +536,17 @@ fn art_path(dir: &Path, p: &str) -> Result<PathBuf, Diagnostic> {
 
 /// Loads every data file in the game folder, in name order: each `*.toml` except
 /// `game.toml` (every `[[name]]` a table), each `*.csv` and `*.tsv` (a table named
-/// for the file) and each `*.xlsx` and `*.ods` (a table per sheet). Returns the
-/// tables and the data files read.
+/// for the file) and each `*.xlsx` and `*.ods` (a table per sheet), while the
+/// game's data (`game.toml`'s `read` bytes and these files) stays within
+/// [`MAX_GAME_DATA`]. Returns the tables and the data files read.
 fn load_tables(
     project: &Project,
     dir: &Path,
     game: &str,
+    read_bytes: u64,
     diags: &mut Vec<Diagnostic>,
 ) -> (BTreeMap<String, Table>, BTreeSet<PathBuf>) {
+    let mut total = read_bytes;
     let mut tables: BTreeMap<String, Table> = BTreeMap::new();
     let mut read = BTreeSet::new();
     let files: Vec<(PathBuf, Format)> = match project.list(dir) {
@@ -561,8 +564,7 @@ fn load_tables(
     for (rel, format) in files {
         read.insert(rel.clone());
         let found = match format {
-            Format::Toml => toml_tables(project, &rel, game, diags),
-            Format::Csv | Format::Tsv => {
+            Format::Toml | Format::Csv | Format::Tsv => {
                 let text = match project.read_text(&rel, MAX_DATA_BYTES) {
                     Ok(t) => t,
                     Err(e) => {
@@ -570,14 +572,22 @@ fn load_tables(
                         continue;
                     }
                 };
-                let name = rel
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let (table, d) =
-                    super::tables::delimited(&rel, game, &name, &text, format == Format::Tsv);
-                diags.extend(d);
-                table.into_iter().map(|t| (t, None)).collect()
+                if let Err(d) = charge(&mut total, text.len(), &rel, game) {
+                    diags.push(d);
+                    break;
+                }
+                if format == Format::Toml {
+                    toml_tables(&rel, game, &text, diags)
+                } else {
+                    let name = rel
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let (table, d) =
+                        super::tables::delimited(&rel, game, &name, &text, format == Format::Tsv);
+                    diags.extend(d);
+                    table.into_iter().map(|t| (t, None)).collect()
+                }
             }
             Format::Xlsx | Format::Ods => {
                 let bytes = match project.read(&rel, MAX_DATA_BYTES) {
@@ -587,6 +597,10 @@ fn load_tables(
                         continue;
                     }
                 };
+                if let Err(d) = charge(&mut total, bytes.len(), &rel, game) {
+                    diags.push(d);
+                    break;
+                }
                 let (found, d) = super::tables::workbook(&rel, game, bytes, format);
                 diags.extend(d);
                 found.into_iter().map(|t| (t, None)).collect()
@@ -617,21 +631,31 @@ fn load_tables(
     (tables, read)
 }
 
-/// The tables of one TOML data file, each with the span of its name.
+/// Counts a data file of `len` bytes against the game's [`MAX_GAME_DATA`].
+fn charge(total: &mut u64, len: usize, rel: &Path, game: &str) -> Result<(), Diagnostic> {
+    *total = total.saturating_add(len as u64);
+    if *total <= MAX_GAME_DATA {
+        return Ok(());
+    }
+    Err(Diagnostic::error(format!(
+        "the game's data files are more than {} MB together ({} MB with {}), and each byte takes about a hundred in memory",
+        MAX_GAME_DATA >> 20,
+        *total >> 20,
+        rel.display()
+    ))
+    .at(rel, None)
+    .with("game", game)
+    .hint("split the game into several, or keep only the rows it prints"))
+}
+
+/// The tables of one TOML data file (its `text`), each with the span of its name.
 fn toml_tables(
-    project: &Project,
     rel: &Path,
     game: &str,
+    text: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(Table, Option<Range<usize>>)> {
-    let text = match project.read_text(rel, MAX_DATA_BYTES) {
-        Ok(t) => t,
-        Err(e) => {
-            diags.push(file_error(&e).with("game", game));
-            return Vec::new();
-        }
-    };
-    let parsed: TableFile = match toml_problems::parse(&text, &[]) {
+    let parsed: TableFile = match toml_problems::parse(text, &[]) {
         Ok(p) => p,
         Err(e) => {
             diags.extend(e.problems.iter().map(|p| {
@@ -645,7 +669,7 @@ fn toml_tables(
             return Vec::new();
         }
     };
-    diags.extend(non_finite_numbers(rel, game, &text));
+    diags.extend(non_finite_numbers(rel, game, text));
     parsed
         .into_iter()
         .map(|(name, rows)| {

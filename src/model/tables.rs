@@ -420,14 +420,72 @@ fn number(f: f64) -> toml::Value {
     }
 }
 
+/// Largest part of an XLSX file, uncompressed (its shared strings, a sheet).
+pub const MAX_XLSX_PART: u64 = 32 << 20;
+
+/// Largest total of an XLSX file's parts, uncompressed.
+pub const MAX_XLSX_PARTS: u64 = 64 << 20;
+
+/// Most text in one workbook's cells, as read: a string shared by many cells
+/// counts for each (a 1 MB string in 1,000 cells is 1 GB of cells).
+pub const MAX_WORKBOOK_TEXT: usize = 32 << 20;
+
+/// Checks what an XLSX file's parts take uncompressed before the reader reads
+/// them: its shared strings are read whole, and a few KB of zip can hold a gigabyte.
+fn xlsx_extent(bytes: &[u8]) -> Result<(), String> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+    let mut total = 0u64;
+    for i in 0..zip.len() {
+        let mut part = zip.by_index(i).map_err(|e| e.to_string())?;
+        let name = part.name().map(|n| n.to_string()).unwrap_or_default();
+        let n = std::io::copy(
+            &mut std::io::Read::take(&mut part, MAX_XLSX_PART + 1),
+            &mut std::io::sink(),
+        )
+        .map_err(|e| e.to_string())?;
+        total = total.saturating_add(n);
+        if n > MAX_XLSX_PART {
+            return Err(format!(
+                "its part {name} takes more than {} MB uncompressed",
+                MAX_XLSX_PART >> 20
+            ));
+        }
+        if total > MAX_XLSX_PARTS {
+            return Err(format!(
+                "its parts take more than {} MB uncompressed",
+                MAX_XLSX_PARTS >> 20
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Adds the text of a cell's `content` to `total`; an error past
+/// [`MAX_WORKBOOK_TEXT`].
+fn count_text(total: &mut usize, content: &Content) -> Result<(), String> {
+    if let Content::Text { text, .. } = content {
+        *total = total.saturating_add(text.len());
+        if *total > MAX_WORKBOOK_TEXT {
+            return Err(format!(
+                "its cells hold more than {} MB of text (a string shared by many cells counts for each)",
+                MAX_WORKBOOK_TEXT >> 20
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The sheets of an XLSX file, read cell by cell (a sheet's declared size is not
-/// trusted: its cells are counted against [`MAX_CELLS`]).
+/// trusted: its cells are counted against [`MAX_CELLS`], their text against
+/// [`MAX_WORKBOOK_TEXT`]).
 fn read_xlsx(bytes: Vec<u8>) -> Sheets {
     use calamine::Reader;
+    xlsx_extent(&bytes)?;
     let mut book: calamine::Xlsx<_> =
         calamine::Xlsx::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     let mut total = 0;
+    let mut text = 0;
     for name in book.sheet_names() {
         let mut reader = book
             .worksheet_cells_reader(&name)
@@ -447,6 +505,7 @@ fn read_xlsx(bytes: Vec<u8>) -> Sheets {
                 if total > MAX_CELLS {
                     return Err(format!("it has more than {MAX_CELLS} cells"));
                 }
+                count_text(&mut text, &content)?;
                 cells.push((r, c, content));
             }
         }
@@ -488,6 +547,7 @@ fn ods_extent(bytes: &[u8]) -> Result<(), String> {
             .and_then(|a| a.value().parse().ok())
             .unwrap_or(1)
     };
+    let mut text = 0u64;
     for table in doc.descendants().filter(|n| n.tag_name().name() == "table") {
         let (mut row, mut rows, mut cols) = (0u64, 0u64, 0u64);
         let mut filled = 0u64;
@@ -504,6 +564,14 @@ fn ods_extent(bytes: &[u8]) -> Result<(), String> {
                     cols = cols.max(col.saturating_add(across));
                     rows = rows.max(row.saturating_add(times));
                     filled = filled.saturating_add(across.saturating_mul(times));
+                    let chars: usize = c
+                        .descendants()
+                        .filter_map(|d| d.text().filter(|_| d.is_text()))
+                        .map(str::len)
+                        .sum();
+                    text = text.saturating_add(
+                        (chars as u64).saturating_mul(across).saturating_mul(times),
+                    );
                 }
                 col = col.saturating_add(across);
             }
@@ -518,6 +586,12 @@ fn ods_extent(bytes: &[u8]) -> Result<(), String> {
                 "sheet {name} spreads its cells over {rows} rows and {cols} columns, and a sheet may cover at most {MAX_ODS_AREA} cells"
             ));
         }
+        if text > MAX_WORKBOOK_TEXT as u64 {
+            return Err(format!(
+                "sheet {name} repeats its cells' text to more than {} MB",
+                MAX_WORKBOOK_TEXT >> 20
+            ));
+        }
     }
     Ok(())
 }
@@ -530,6 +604,7 @@ fn read_ods(bytes: Vec<u8>) -> Sheets {
         calamine::Ods::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     let mut total = 0;
+    let mut text = 0;
     for name in book.sheet_names() {
         let range = book.worksheet_range(&name).map_err(|e| e.to_string())?;
         let mut cells = Vec::new();
@@ -562,6 +637,7 @@ fn read_ods(bytes: Vec<u8>) -> Sheets {
                 if total > MAX_CELLS {
                     return Err(format!("it has more than {MAX_CELLS} cells"));
                 }
+                count_text(&mut text, &content)?;
                 cells.push((r, c, content));
             }
         }
@@ -623,13 +699,7 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
         };
         let joined = path.join(".");
         // `pos` and `pos.x` cannot both be columns; neither can a name twice.
-        let clash = seen.keys().find(|k| {
-            **k == joined
-                || k.starts_with(&format!("{joined}."))
-                || joined.starts_with(&format!("{k}."))
-        });
-        if let Some(other) = clash {
-            let other_col = seen[other];
+        if let Some((other, &other_col)) = clash(&seen, &joined) {
             diags.push(
                 place(Diagnostic::error(format!(
                     "column `{text}` and column {} (`{other}`) both set the field `{}`",
@@ -713,6 +783,25 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
         Some(new_table(source, name, out, header.line, cells)),
         diags,
     )
+}
+
+/// The column already `seen` (field path, column) that sets the same field as the
+/// path `joined`: the same path, one inside it (`pos.x` for `pos`) or one it is
+/// inside. A few lookups in the sorted names, so a header of 40,000 columns is read
+/// in time linear in its length.
+fn clash<'a>(seen: &'a BTreeMap<String, u32>, joined: &str) -> Option<(&'a String, &'a u32)> {
+    if let Some(hit) = seen.get_key_value(joined) {
+        return Some(hit);
+    }
+    let inside = format!("{joined}.");
+    if let Some(hit) = seen.range(inside.clone()..).next() {
+        if hit.0.starts_with(&inside) {
+            return Some(hit);
+        }
+    }
+    joined
+        .match_indices('.')
+        .find_map(|(at, _)| seen.get_key_value(&joined[..at]))
 }
 
 fn new_table(

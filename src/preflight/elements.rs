@@ -74,7 +74,7 @@ const NOT_DRAWN: [&str; 14] = [
 impl Elements {
     /// The drawable elements of `text` (`None` if it does not parse as XML).
     pub fn read(text: &str) -> Option<Elements> {
-        let doc = roxmltree::Document::parse(text).ok()?;
+        let doc = crate::svg::xml(text).ok()?;
         let mut out = Elements::default();
         for node in doc.root_element().descendants().skip(1) {
             if !node.is_element() || !drawable(node) {

@@ -281,8 +281,7 @@ fn placing(root: roxmltree::Node) -> Vec<(&'static str, Option<String>)> {
 impl Layer {
     /// Reads a rendered layer.
     pub fn read(text: String) -> Result<Layer, LayerError> {
-        let doc =
-            roxmltree::Document::parse(&text).map_err(|e| LayerError::NotSvg(e.to_string()))?;
+        let doc = crate::svg::xml(&text).map_err(|e| LayerError::NotSvg(e.to_string()))?;
         let root = doc.root_element();
         if root.tag_name().name() != "svg" {
             return Err(LayerError::NotSvg(format!(
@@ -337,7 +336,7 @@ impl Layer {
     /// `front` with the layer's content put first in its root element. `Ok(None)` if
     /// the front is not XML: it is left as it is, and parsing reports it.
     pub fn under(&self, front: &str) -> Result<Option<Composed>, LayerError> {
-        let Ok(doc) = roxmltree::Document::parse(front) else {
+        let Ok(doc) = crate::svg::xml(front) else {
             return Ok(None);
         };
         let root = doc.root_element();

@@ -185,8 +185,8 @@ impl Icons {
 
 /// The root `viewBox` of an icon's SVG `text` and the markup inside its root
 /// element (`size`: its width and height, for a root without a `viewBox`).
-fn inner(text: &str, size: (f32, f32)) -> Result<(String, String), roxmltree::Error> {
-    let doc = roxmltree::Document::parse(text)?;
+fn inner(text: &str, size: (f32, f32)) -> Result<(String, String), crate::svg::XmlError> {
+    let doc = crate::svg::xml(text)?;
     let root = doc.root_element();
     let view_box = root
         .attribute("viewBox")
@@ -217,8 +217,8 @@ fn is_colour(value: &str) -> bool {
 /// as an attribute or in a `style` attribute, replaced by `currentColor`: the
 /// picture in the one colour of the `color` around it. (A `<style>` sheet is left
 /// as it is.)
-pub fn one_colour(text: &str) -> Result<String, roxmltree::Error> {
-    let doc = roxmltree::Document::parse(text)?;
+pub fn one_colour(text: &str) -> Result<String, crate::svg::XmlError> {
+    let doc = crate::svg::xml(text)?;
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for node in doc.descendants().filter(|n| n.is_element()) {
         for a in node.attributes() {

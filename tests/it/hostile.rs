@@ -15,16 +15,16 @@ use crate::print::fixture_project;
 /// A line only an outside file holds: it must never reach the output or a message.
 const SECRET: &str = "SECRET-OUTSIDE-LINE";
 
-/// Runs `cardstock` with `args` in `dir`, stopping it after `limit` (a hang is a
-/// failure, not a stuck test run).
+/// Runs `cardstock` with `args` in `dir` under a 4 GB address space, stopping it
+/// after `limit` (a hang is a failure, not a stuck test run).
 pub(crate) fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
-        .args(args)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
+    cmd.args(args)
         .current_dir(dir)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    cap_address_space(&mut cmd);
+    let mut child = cmd.spawn().unwrap();
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > limit {
@@ -34,6 +34,25 @@ pub(crate) fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
         std::thread::sleep(Duration::from_millis(50));
     }
     child.wait_with_output().unwrap()
+}
+
+/// Limits the address space of the process `cmd` starts to 4 GB: an allocation
+/// past it fails (and Rust aborts) instead of the machine swapping.
+fn cap_address_space(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 4 << 30,
+                rlim_max: 4 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
 }
 
 /// The error output of a `check` that must fail.
@@ -395,7 +414,7 @@ fn many_faces_as_files_wait_on_disk_not_in_memory() {
 /// Builds Truck Off with `copies` pad sheets in `format` under a 4 GB address
 /// space: exit code, stdout, stderr and the process's peak resident memory in bytes.
 fn build_capped(dir: &Path, copies: u32, format: &str) -> (Option<i32>, String, String, u64) {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::os::unix::process::ExitStatusExt;
     let logs = tempfile::tempdir().unwrap();
     let (out, err) = (logs.path().join("out"), logs.path().join("err"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardstock"));
@@ -412,19 +431,7 @@ fn build_capped(dir: &Path, copies: u32, format: &str) -> (Option<i32>, String, 
     .current_dir(dir)
     .stdout(std::fs::File::create(&out).unwrap())
     .stderr(std::fs::File::create(&err).unwrap());
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            let lim = libc::rlimit {
-                rlim_cur: 4 << 30,
-                rlim_max: 4 << 30,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    cap_address_space(&mut cmd);
     // Waited on by wait4 below, which also reports the child's peak memory.
     #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
@@ -1204,4 +1211,485 @@ fn a_build_killed_at_any_moment_leaves_one_whole_build() {
     assert!(o.status.success(), "{:?}", texts(&o));
     assert_eq!(names_in(&out, ".cardstock-"), Vec::<String>::new());
     whole_build(&home);
+}
+
+// ---- What a few bytes can cost: drawing, expansion, fuel, tables, fonts.
+
+/// Builds the fixture project once, puts `body` at the start of the card's
+/// template body and builds again: the build fails within 60 s (no abort, no
+/// panic), leaves every old output byte-identical, and its stderr is returned.
+fn failing_card_build(body: &str) -> String {
+    let p = fixture_project();
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        &format!("{{% block body %}}{body}"),
+    );
+    let o = run_within(p.path(), &["build"], Duration::from_secs(60));
+    failed_leaving(&o, &out, &before)
+}
+
+#[test]
+fn drawing_a_face_has_a_cost_limit_found_before_anything_is_drawn() {
+    // Each ran for minutes (or to 4 GB) while `check` passed in milliseconds.
+    let rect = r##"<rect x="0" y="0" width="60" height="80" filter="url(#f)"/>"##;
+    let kernel = "1 ".repeat(3600);
+    for (filter, words) in [
+        (
+            r#"<feTurbulence baseFrequency="0.05" numOctaves="1000"/>"#.to_string(),
+            "filter `f` (feTurbulence with numOctaves=\"1000\")",
+        ),
+        (
+            r#"<feMorphology radius="100"/>"#.to_string(),
+            "filter `f` (feMorphology with radius=\"100 100\"",
+        ),
+        (
+            format!(r#"<feConvolveMatrix order="60" kernelMatrix="{kernel}"/>"#),
+            "filter `f` (feConvolveMatrix of order 60 x 60)",
+        ),
+    ] {
+        let e = failing_card_build(&format!(
+            r#"<defs><filter id="f">{filter}</filter></defs>{rect}"#
+        ));
+        assert!(
+            e.contains("drawing this face would take about")
+                && e.contains(
+                    "million pixel operations at 300 dpi, over the limit of 2000 million"
+                )
+                && e.contains(words),
+            "{e}"
+        );
+        // At the filter's own line of the template.
+        assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
+    }
+    // Layers nested 20 deep, each as large as resvg lets it be; a pattern tile
+    // of a square kilometre.
+    let nested = format!(
+        "{}<rect x=\"-1000\" y=\"-1000\" width=\"3000\" height=\"3000\"/>{}",
+        "<g opacity=\"0.9\">".repeat(20),
+        "</g>".repeat(20)
+    );
+    let e = failing_card_build(&nested);
+    assert!(
+        e.contains("drawing this face would hold")
+            && e.contains("MB of pixels at once at 300 dpi, over the limit of 1024 MB: a layer"),
+        "{e}"
+    );
+    let e = failing_card_build(
+        r##"<defs><pattern id="p" width="1000000" height="1000000" patternUnits="userSpaceOnUse"><circle r="1"/></pattern></defs><rect width="10" height="10" fill="url(#p)"/>"##,
+    );
+    assert!(e.contains("pattern `p` (a tile of"), "{e}");
+    // Found in this round: 30,000 gradient stops (check passed in 0.5 s, the PNGs
+    // took 75 s); 1,000 stops are allowed, but not on a hundred shapes.
+    let e = failing_card_build(
+        r##"<defs><linearGradient id="g">{% for i in range(30000) %}<stop offset="{{ i }}e-5" stop-color="#{{ i % 10 }}00"/>{% endfor %}</linearGradient></defs><rect width="60" height="80" fill="url(#g)"/>"##,
+    );
+    assert!(
+        e.contains("this gradient has 30000 stops, over the limit of 1000")
+            && e.contains("templates/mini/card.svg:2:23"),
+        "{e}"
+    );
+    let e = failing_card_build(
+        r##"<defs><linearGradient id="g">{% for i in range(1000) %}<stop offset="{{ i }}e-3" stop-color="#{{ i % 10 }}00"/>{% endfor %}</linearGradient></defs>{% for i in range(100) %}<rect x="-3" y="-3" width="70" height="95" fill="url(#g)"/>{% endfor %}"##,
+    );
+    assert!(
+        e.contains("a gradient (1000 stops over 928721 pixels) takes 58 million")
+            && e.contains("templates/mini/card.svg:2:23"),
+        "{e}"
+    );
+    // A drop shadow, as cards have, is far within the limit.
+    let p = fixture_project();
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        r##"{% block body %}<defs><filter id="s" x="-10%" y="-10%" width="130%" height="130%"><feGaussianBlur in="SourceAlpha" stdDeviation="1"/><feOffset dx="1" dy="1"/><feMerge><feMergeNode/><feMergeNode in="SourceGraphic"/></feMerge></filter></defs><rect x="5" y="5" width="50" height="70" fill="red" filter="url(#s)"/>"##,
+    );
+    let o = run_within(p.path(), &["build"], Duration::from_secs(60));
+    assert!(o.status.success(), "{:?}", texts(&o));
+}
+
+#[test]
+fn text_on_a_long_path_is_counted_before_it_is_laid_out() {
+    // Found in this round: 40,000 characters on a 20,000-segment path (the
+    // character limit allows 50,000): `check` of three cards took 25 s, a
+    // longer path (the fuel allows one ten times as long) would take minutes.
+    let e = failing_card_build(
+        r##"<defs><path id="p" d="M0 0{% for i in range(20000) %} L{{ i % 60 }} {{ (i * 7) % 80 }}{% endfor %}"/></defs><text font-size="3"><textPath href="#p">{{ "abcdefghij" * 4000 }}</textPath></text>"##,
+    );
+    assert!(
+        e.contains("million characters x bytes of path data on paths (<textPath>), over the limit of 100 million")
+            && e.contains("templates/mini/card.svg:2:145"),
+        "{e}"
+    );
+    // A title on an arc is far within.
+    let p = fixture_project();
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        r##"{% block body %}<defs><path id="arc" d="M5 40 A25 25 0 0 1 55 40"/></defs><text font-size="4"><textPath href="#arc">{{ row.name }} on an arc</textPath></text>"##,
+    );
+    let o = run_within(p.path(), &["build"], Duration::from_secs(60));
+    assert!(o.status.success(), "{:?}", texts(&o));
+}
+
+#[test]
+fn what_use_and_markers_repeat_is_counted() {
+    // 500 uses of a 5,000-character text (it aborted at 4 GB).
+    let e = failing_card_build(
+        r##"<defs><text id="long">{{ "x" * 5000 }}</text></defs>{% for i in range(500) %}<use href="#long"/>{% endfor %}"##,
+    );
+    assert!(
+        e.contains("characters of text, over the limit of 50000") && e.contains("the face has 250"),
+        "{e}"
+    );
+    // A 1,000-element marker on every point of a 20,000-point path.
+    let e = failing_card_build(
+        r##"<defs><marker id="m">{% for i in range(1000) %}<circle r="1"/>{% endfor %}</marker></defs><path marker-mid="url(#m)" d="M0 0{% for i in range(20000) %} L{{ i % 50 }} {{ i % 70 }}{% endfor %}"/>"##,
+    );
+    assert!(
+        e.contains("elements, over the limit of 200000") && e.contains("the rendered SVG has 200"),
+        "{e}"
+    );
+}
+
+#[test]
+fn groups_nested_a_thousand_deep_are_an_error_not_a_stack_overflow() {
+    // Found in this round: 1,000 nested groups (under usvg's own limit of 1,024)
+    // overflowed the stack of the preflight walk, 5,000 that of the count of
+    // what `<use>` draws; the process aborted.
+    for n in [1000, 5000] {
+        let e = failing_card_build(&format!(
+            "{}<rect width=\"1\" height=\"1\"/>{}",
+            "<g>".repeat(n),
+            "</g>".repeat(n)
+        ));
+        assert!(
+            e.contains("elements are nested more than 256 deep here")
+                && e.contains("templates/mini/card.svg:2:782"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn lazy_list_concatenation_runs_out_of_fuel() {
+    // `l + l` forty times: 1.2 GB and still running at 60 s.
+    // (A macro that calls itself with `l + l` stops at the recursion limit first.)
+    let written_out = format!(
+        "{{% set l = [1] %}}{}{{{{ l|length }}}}",
+        "{% set l = l + l %}".repeat(40)
+    );
+    for body in [
+        "{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l|length }}",
+        &written_out,
+    ] {
+        let p = fixture_project();
+        edit(
+            &p.path().join("templates/mini/card.svg"),
+            "{% block body %}",
+            &format!("{{% block body %}}{body}"),
+        );
+        let o = run_within(p.path(), &["check"], Duration::from_secs(20));
+        let e = texts(&o).1;
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(e.contains("engine ran out of fuel"), "{e}");
+        assert!(e.contains("templates/mini/card.svg:2:"), "{e}");
+    }
+    // A list built an item at a time joins a thousand times and stays far within.
+    let p = fixture_project();
+    edit(
+        &p.path().join("templates/mini/card.svg"),
+        "{% block body %}",
+        "{% block body %}{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + [i] %}{% endfor %}<desc>{{ ns.l|sum }}</desc>",
+    );
+    let o = run_within(p.path(), &["check"], Duration::from_secs(20));
+    assert!(o.status.success(), "{:?}", texts(&o));
+}
+
+/// Writes an XLSX workbook with one sheet `card`: a header `id,text` and `rows`
+/// rows whose text is `text(row)`.
+fn workbook(path: &Path, rows: u32, text: impl Fn(u32) -> String) {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("card").unwrap();
+    sheet.write_string(0, 0, "id").unwrap();
+    sheet.write_string(0, 1, "text").unwrap();
+    for r in 1..=rows {
+        sheet.write_string(r, 0, format!("r{r}")).unwrap();
+        sheet.write_string(r, 1, text(r)).unwrap();
+    }
+    book.save(path).unwrap();
+}
+
+#[test]
+fn tables_that_expand_or_grow_are_refused_in_time() {
+    // One 30,000-character string in 2,000 cells: 60 MB of cells from a small file.
+    let p = fixture_project();
+    let x = "x".repeat(30_000);
+    workbook(&p.path().join("data/mini/big.xlsx"), 2000, |_| x.clone());
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("data/mini/big.xlsx cannot be read as a workbook: its cells hold more than 32 MB of text (a string shared by many cells counts for each)"),
+        "{e}"
+    );
+    // 1,200 such strings, each its own: a 36 MB shared-strings part.
+    let p = fixture_project();
+    workbook(&p.path().join("data/mini/big.xlsx"), 1200, |r| {
+        format!("{r:05}{}", &x[5..])
+    });
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("data/mini/big.xlsx cannot be read as a workbook: its part xl/sharedStrings.xml takes more than 32 MB uncompressed"),
+        "{e}"
+    );
+    // A CSV of 40,000 columns in 0.95 MB ran past 40 s: now time linear in them.
+    let p = fixture_project();
+    let n = 40_000;
+    let header: Vec<String> = (0..n).map(|i| format!("column_number_{i:06}")).collect();
+    let row: Vec<String> = (0..n).map(|i| (i % 97).to_string()).collect();
+    std::fs::write(
+        p.path().join("data/mini/wide.csv"),
+        format!("id,{}\nr1,{}\n", header.join(","), row.join(",")),
+    )
+    .unwrap();
+    let o = run_within(p.path(), &["check"], Duration::from_secs(30));
+    assert!(o.status.success(), "{:?}", texts(&o));
+    // Four data files of 5 MB each (four of 8 MB peaked at 3.6 GB).
+    let p = fixture_project();
+    for name in ["a", "b", "c", "d"] {
+        let pad = "# padding\n".repeat(500_000);
+        std::fs::write(p.path().join(format!("data/mini/{name}.toml")), pad).unwrap();
+    }
+    let e = failing_check(p.path());
+    assert!(
+        e.contains(
+            "the game's data files are more than 16 MB together (19 MB with data/mini/d.toml)"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_font_collection_claiming_many_faces_is_refused() {
+    // It ran to 4 GB. The header alone says how many faces follow.
+    let p = fixture_project();
+    let n: u32 = 200_000;
+    let mut ttc = b"ttcf".to_vec();
+    ttc.extend_from_slice(&0x0001_0000u32.to_be_bytes());
+    ttc.extend_from_slice(&n.to_be_bytes());
+    for _ in 0..n {
+        ttc.extend_from_slice(&12u32.to_be_bytes());
+    }
+    std::fs::create_dir_all(p.path().join("fonts")).unwrap();
+    std::fs::write(p.path().join("fonts/many.ttc"), ttc).unwrap();
+    let o = run_within(p.path(), &["build"], Duration::from_secs(30));
+    let e = texts(&o).1;
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains(
+            "fonts/many.ttc says it holds 200000 faces, over the limit of 256 for a collection"
+        ),
+        "{e}"
+    );
+}
+
+// ---- Unlucky, not hostile.
+
+#[test]
+fn finished_art_with_a_doctype_builds_and_entities_are_refused() {
+    // Illustrator writes a public DOCTYPE (it was refused with a hint about `<`).
+    let p = fixture_project();
+    let art = p.path().join("data/mini/art");
+    std::fs::create_dir_all(&art).unwrap();
+    let svg = |body: &str| {
+        format!("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- Generator: Adobe Illustrator 27.0.0 -->\n{body}\n<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"69.5mm\" height=\"94.9mm\" viewBox=\"0 0 69.5 94.9\"><rect width=\"69.5\" height=\"94.9\" fill=\"#336699\"/><text x=\"5\" y=\"20\" font-size=\"6\">&amp;</text></svg>\n")
+    };
+    std::fs::write(
+        art.join("a.svg"),
+        svg("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">"),
+    )
+    .unwrap();
+    let game = p.path().join("data/mini/game.toml");
+    edit(
+        &game,
+        "[[reference]]",
+        "[[component]]\nid = \"art\"\nkind = \"card\"\nsize = \"poker\"\nart = \"art/*.svg\"\n\n[[reference]]",
+    );
+    let o = run(p.path(), &["build"]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let out = p.path().join("output");
+    let before = files_under(&out);
+    // An entity declaration (the billion laughs start so) is still refused, at it.
+    std::fs::write(
+        art.join("a.svg"),
+        svg("<!DOCTYPE svg [ <!ENTITY lol \"lol\"> ]>"),
+    )
+    .unwrap();
+    let o = run_within(p.path(), &["build"], Duration::from_secs(60));
+    let e = failed_leaving(&o, &out, &before);
+    assert!(
+        e.contains(
+            "the SVG declares an entity (<!ENTITY ...>): cardstock does not expand entities"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("data/mini/art/a.svg:3:17"), "{e}");
+}
+
+#[test]
+fn a_family_name_usvg_cannot_read_is_an_error_not_a_fallback() {
+    // `04b03` unquoted was drawn in Lato without a word.
+    for (attribute, shown) in [
+        (
+            "font-family=\"04b03\"",
+            "`font-family=\"04b03\"` cannot be read",
+        ),
+        (
+            "style=\"font-family: 1942 report\"",
+            "`font-family=\"1942 report\"` cannot be read",
+        ),
+    ] {
+        let e = failing_edit(
+            "templates/mini/card.svg",
+            "<text x=\"5\" y=\"12\" font-size=\"6\">",
+            &format!("<text x=\"5\" y=\"12\" font-size=\"6\" {attribute}>"),
+        );
+        assert!(e.contains(shown), "{e}");
+        assert!(e.contains("must be in quotes"), "{e}");
+    }
+}
+
+#[test]
+fn a_file_name_that_is_not_utf8_is_named_in_an_error() {
+    // It was left out of the art set without a word.
+    use std::os::unix::ffi::OsStrExt;
+    let p = fixture_project();
+    let art = p.path().join("data/mini/art");
+    std::fs::create_dir_all(&art).unwrap();
+    let face = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"69.5mm\" height=\"94.9mm\" viewBox=\"0 0 69.5 94.9\"/>";
+    std::fs::write(art.join("a.svg"), face).unwrap();
+    std::fs::write(art.join(std::ffi::OsStr::from_bytes(b"caf\xe9.svg")), face).unwrap();
+    edit(
+        &p.path().join("data/mini/game.toml"),
+        "[[reference]]",
+        "[[component]]\nid = \"art\"\nkind = \"card\"\nsize = \"poker\"\nart = \"art/*.svg\"\n\n[[reference]]",
+    );
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("data/mini/art/caf\\xe9.svg has a name that is not UTF-8"),
+        "{e}"
+    );
+}
+
+#[test]
+fn new_writes_nothing_through_a_link_out_of_the_project() {
+    // Builds refuse to read through such a link; `new` wrote through it.
+    let out = outside();
+    let p = tempfile::tempdir().unwrap();
+    std::fs::create_dir(p.path().join("data")).unwrap();
+    symlink(out.path(), p.path().join("templates")).unwrap();
+    let e = failing(p.path(), &["new", "foo"]);
+    assert!(
+        e.contains(&format!(
+            "templates is a link to {}, outside the project",
+            out.path().canonicalize().unwrap().display()
+        )),
+        "{e}"
+    );
+    assert_eq!(names_in(out.path(), ""), ["secret.svg", "secret.txt"]);
+    assert_eq!(names_in(&p.path().join("data"), ""), Vec::<String>::new());
+}
+
+#[test]
+fn terminal_controls_in_data_are_written_out_in_messages() {
+    // An escape sequence in a value retitled the terminal and cleared the screen.
+    let e = failing_edit(
+        "data/mini/cards.toml",
+        "suit = \"sun\"\nvalue = 1",
+        "suit = \"sun\\u001b]0;pwned\\u0007\\u001b[2J\"\nvalue = 1",
+    );
+    assert!(!e.contains('\u{1b}') && !e.contains('\u{7}'), "{e:?}");
+    assert!(e.contains("sun\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{e}");
+}
+
+#[test]
+fn an_error_on_a_very_long_line_shows_the_part_around_it() {
+    // Found in this round: the whole line was printed, so an error in a minified
+    // SVG or a one-line template loop filled the terminal (100 KB here).
+    let e = failing_edit(
+        "templates/mini/card.svg",
+        "{% block body %}",
+        &format!(
+            "{{% block body %}}<desc>{}</desc>{{{{ row.name|no_such_filter }}}}",
+            "x".repeat(100_000)
+        ),
+    );
+    assert!(e.len() < 3_000, "{} bytes: {}", e.len(), &e[..3_000]);
+    // The column counts the whole line.
+    assert!(e.contains("templates/mini/card.svg:2:100042"), "{e}");
+    let caret_line = e.lines().find(|l| l.contains('…')).unwrap_or_default();
+    assert!(
+        caret_line.contains("</desc>{{ row.name|no_such_filter }}"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_base_url_with_a_query_ends_every_link() {
+    // The query came before the path (`...?sig=abc/mini/tts/x.png`), exit 0.
+    let p = fixture_project();
+    let base = "https://store.example/games?sv=2&sig=abc";
+    let o = run(p.path(), &["build", "--profile", "tts", "--base-url", base]);
+    assert!(o.status.success(), "{:?}", texts(&o));
+    let saved = std::fs::read_to_string(p.path().join("output/mini/tts/mini.json")).unwrap();
+    assert!(
+        saved.contains("\"https://store.example/games/mini/tts/")
+            && saved.contains(".png?sv=2&sig=abc\""),
+        "{saved}"
+    );
+    assert!(!saved.contains("sig=abc/"), "{saved}");
+}
+
+#[test]
+fn ids_that_differ_only_in_how_accents_are_written_are_refused() {
+    let e = failing_edit(
+        "data/mini/suits.toml",
+        "id = \"moon\"",
+        "id = \"sole\u{301}\"",
+    );
+    assert!(
+        !e.contains("looks the same"),
+        "one such id alone is fine: {e}"
+    );
+    let p = fixture_project();
+    let suits = p.path().join("data/mini/suits.toml");
+    edit(&suits, "id = \"sun\"", "id = \"sol\u{e9}\"");
+    edit(&suits, "id = \"moon\"", "id = \"sole\u{301}\"");
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("ids `sol\u{e9}` (row #1) and `sole\u{301}` (row #2) in table `suit` look the same but are written with other characters (sol U+00E9 and sole U+0301)"),
+        "{e}"
+    );
+    // A reference written the other way says so.
+    let p = fixture_project();
+    edit(
+        &p.path().join("data/mini/suits.toml"),
+        "id = \"sun\"",
+        "id = \"sol\u{e9}\"",
+    );
+    let cards = p.path().join("data/mini/cards.toml");
+    let text = std::fs::read_to_string(&cards).unwrap();
+    std::fs::write(
+        &cards,
+        text.replace("suit = \"sun\"", "suit = \"sole\u{301}\""),
+    )
+    .unwrap();
+    let e = failing_check(p.path());
+    assert!(
+        e.contains("the id `sol\u{e9}` looks the same but is written with other characters (sole U+0301 here, sol U+00E9 there): type it again"),
+        "{e}"
+    );
 }

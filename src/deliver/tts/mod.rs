@@ -157,7 +157,8 @@ impl<'a> Plan<'a> {
 
     /// The absolute URL of a file under the profile folder.
     fn url(&self, path: &str) -> String {
-        format!("{}/{}/{path}", self.opts.url_base, self.opts.folder())
+        let rel = format!("{}/{path}", self.opts.folder());
+        crate::options::url_join(&self.opts.url_base, &rel)
     }
 
     fn image(&mut self, ci: usize, path: String, what: String, spec: Spec) -> String {
