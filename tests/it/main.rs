@@ -28,6 +28,7 @@ mod profiles;
 mod reference;
 mod repeats;
 mod robustness;
+mod rule_facts;
 mod serve;
 mod shop_png;
 mod tables;
