@@ -27,6 +27,7 @@ pub const LOG: &str = "__cardstock_log";
 pub mod errors;
 mod icon;
 pub mod maths;
+pub mod overlap;
 
 /// The filters cardstock adds to minijinja's own: `environment` registers exactly
 /// these (a unit test reads the registrations), and `docs/reference.md` documents
@@ -448,6 +449,7 @@ pub fn environment(
     env.add_function("connected", connected);
     env.add_function("steps", steps);
     env.add_function("close_pairs", close_pairs);
+    env.add_function("overlaps", overlap::overlaps);
     maths::register(&mut env);
     env.add_function(
         errors::LINE_MARKER,
@@ -725,11 +727,15 @@ fn round_to(x: Value, step: Value) -> Result<Value, Error> {
     Ok(number((x / step).round() * step))
 }
 
-/// `along(points, n, inset=0)`: `n` points evenly spaced along a polyline
-/// `[[x, y], ...]`, each the centre of one of `n` equal slots between `inset` from
-/// either end; each point is `{x, y, angle}` (degrees). Used to place movement spaces.
+/// `along(points, n, inset=0, between=false)`: `n` points evenly spaced along a
+/// polyline `[[x, y], ...]`, each the centre of one of `n` equal slots between
+/// `inset` from either end, or (`between=true`) dividing that stretch into `n + 1`
+/// equal parts, as far from its ends as from each other (movement spaces between
+/// two cities); each point is `{x, y, angle}` (degrees, the direction of the
+/// segment it lies on).
 fn along(state: &State, points: Value, n: i64, kwargs: Kwargs) -> Result<Value, Error> {
     let inset: f64 = kwargs.get::<Option<f64>>("inset")?.unwrap_or(0.0);
+    let between: bool = kwargs.get::<Option<bool>>("between")?.unwrap_or(false);
     kwargs.assert_all_used()?;
     if !(0..=10_000).contains(&n) {
         return Err(Error::new(
@@ -759,7 +765,12 @@ fn along(state: &State, points: Value, n: i64, kwargs: Kwargs) -> Result<Value, 
     let usable = (total - 2.0 * inset).max(0.0);
     let mut out = Vec::new();
     for i in 0..n {
-        let target = inset + usable * (i as f64 + 0.5) / n as f64;
+        // Centred in n equal parts, or (`between`) dividing the line into n + 1.
+        let target = if between {
+            inset + usable * (i as f64 + 1.0) / (n as f64 + 1.0)
+        } else {
+            inset + usable * (i as f64 + 0.5) / n as f64
+        };
         let mut acc = 0.0;
         for (k, len) in seg.iter().enumerate() {
             if acc + len >= target || k == seg.len() - 1 {
@@ -1307,6 +1318,16 @@ mod tests {
             )
             .unwrap();
         assert_eq!(out, "5.0 15.0 25.0 35.0 ");
+        let out = e
+            .render_str(
+                "{% for p in along([[0,0],[30,0],[30,30]], 4, inset=5, between=true) %}{{ p.x }},{{ p.y }},{{ p.angle }} {% endfor %}",
+                (),
+            )
+            .unwrap();
+        assert_eq!(
+            out,
+            "15.0,0.0,0.0 25.0,0.0,0.0 30.0,5.0,90.0 30.0,15.0,90.0 "
+        );
     }
 
     #[test]

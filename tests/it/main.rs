@@ -31,6 +31,7 @@ mod profiles;
 mod reference;
 mod repeats;
 mod robustness;
+mod rule_facts;
 mod rulebook;
 mod serve;
 mod shop_png;

@@ -489,3 +489,43 @@ fn pieces_fit_the_spaces_and_the_van() {
         "the parcel counters (9.5 mm) must fit the van's cargo bay (9 mm)",
     );
 }
+
+/// The hazard hatch is drawn as stripes clipped to each space, not as a tiling
+/// pattern: a tiling pattern's tiles show hairline seams in some readers and RIPs
+/// (looked at in poppler and Ghostscript at 300 dpi). No PDF of the game holds a
+/// tiling pattern, and the board's PDF paints the stripes' orange.
+#[test]
+fn the_hazard_hatch_is_no_tiling_pattern() {
+    for name in [
+        "parcel-delivery.pdf",
+        "parcel-delivery-one-sided.pdf",
+        "parcel-delivery-board-real-size.pdf",
+    ] {
+        let doc = Document::load(output(built(), name)).unwrap();
+        let tiling = doc
+            .objects
+            .values()
+            .filter(|o| {
+                let dict = match o {
+                    lopdf::Object::Dictionary(d) => d,
+                    lopdf::Object::Stream(s) => &s.dict,
+                    _ => return false,
+                };
+                dict.get(b"PatternType").and_then(|t| t.as_i64()).ok() == Some(1)
+            })
+            .count();
+        assert_eq!(tiling, 0, "{name} holds {tiling} tiling patterns");
+    }
+    // The stripes (#f0a020) are painted on the board (in its form XObject).
+    let doc = Document::load(output(built(), "parcel-delivery-board-real-size.pdf")).unwrap();
+    let painted = doc.objects.values().any(|o| match o {
+        lopdf::Object::Stream(s) => {
+            let bytes = s
+                .decompressed_content()
+                .unwrap_or_else(|_| s.content.clone());
+            String::from_utf8_lossy(&bytes).contains("0.9411765 0.627451 0.1254902 rg")
+        }
+        _ => false,
+    });
+    assert!(painted, "no stripe colour on the board");
+}
