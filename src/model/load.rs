@@ -473,8 +473,7 @@ impl LoadContext<'_> {
     /// plain file name), sorted.
     fn art_files(&self, pattern: &str) -> Result<Vec<PathBuf>, Diagnostic> {
         let path = art_path(self.dir, pattern)?;
-        let is_glob = pattern.contains(['*', '?', '[', '{']);
-        if !is_glob {
+        if !ArtPattern::is_pattern(pattern) {
             return match self.project.kind(&path) {
                 Some(_) => Ok(vec![path]),
                 None => Err(
@@ -483,14 +482,7 @@ impl LoadContext<'_> {
                 ),
             };
         }
-        let glob = globset::GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .build()
-            .map_err(|e| {
-                Diagnostic::error(format!("art pattern `{pattern}` is not a pattern: {e}"))
-                    .hint("use `*` for any name, e.g. art = \"art/cards/*.svg\"")
-            })?
-            .compile_matcher();
+        let glob = ArtPattern::new(pattern)?;
         // Walk the folder the pattern starts in (its components before the first
         // wildcard).
         let base: PathBuf = Path::new(pattern)
@@ -498,7 +490,7 @@ impl LoadContext<'_> {
             .take_while(|c| {
                 !c.as_os_str()
                     .to_string_lossy()
-                    .contains(['*', '?', '[', '{'])
+                    .contains(ArtPattern::WILDCARDS)
             })
             .collect();
         let folder = self.dir.join(&base);
@@ -508,7 +500,7 @@ impl LoadContext<'_> {
                 .walk(&folder, &[""], 8)
                 .map_err(|e| file_error(&e))?
                 .into_iter()
-                .filter(|p| p.strip_prefix(self.dir).is_ok_and(|rel| glob.is_match(rel)))
+                .filter(|p| p.strip_prefix(self.dir).is_ok_and(|rel| glob.matches(rel)))
                 .collect(),
             _ => Vec::new(),
         };
@@ -519,6 +511,44 @@ impl LoadContext<'_> {
             );
         }
         Ok(found)
+    }
+}
+
+/// An `art` pattern, matched against a file's path in the game folder: `*` any
+/// part of a name, `?` one character, `[a-z]` one of these (`[!a-z]` none),
+/// `{a,b}` either, `**` any folders (none included), `\` before a wildcard to
+/// take it as it is. No wildcard crosses a `/` but `**`.
+struct ArtPattern<'a>(&'a str);
+
+impl<'a> ArtPattern<'a> {
+    /// The characters that make a file name a pattern.
+    const WILDCARDS: [char; 4] = ['*', '?', '[', '{'];
+
+    /// Whether `art` names files by a pattern rather than one file by its name.
+    fn is_pattern(art: &str) -> bool {
+        art.contains(Self::WILDCARDS)
+    }
+
+    /// The pattern, checked once: an unclosed `[` or `{` is an error here, where
+    /// the matcher would match nothing.
+    fn new(pattern: &'a str) -> Result<Self, Diagnostic> {
+        if pattern.starts_with('!') {
+            // The matcher reads a leading `!` as "every file but these".
+            return Err(Diagnostic::error(format!(
+                "art pattern `{pattern}` starts with `!`: a pattern names the files to use"
+            ))
+            .hint("list the files to use, or put the others in another folder"));
+        }
+        fast_glob::validate(pattern).map_err(|e| {
+            Diagnostic::error(format!("art pattern `{pattern}` is not a pattern: {e}"))
+                .hint("use `*` for any name, e.g. art = \"art/cards/*.svg\"")
+        })?;
+        Ok(Self(pattern))
+    }
+
+    /// Whether the file at `rel` (relative to the game folder) is one the pattern names.
+    fn matches(&self, rel: &Path) -> bool {
+        fast_glob::glob_match(self.0, rel.as_os_str().as_encoded_bytes())
     }
 }
 
@@ -915,4 +945,85 @@ fn captured_note(text: &str, span: &Range<usize>) -> Option<String> {
     Some(format!(
         "this key is read as part of the `[[{name}]]` entry that starts on line {line}: every key after a `[[...]]` header belongs to that entry until the next header. If it belongs to another section, move it above the first `[[{name}]]`"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ArtPattern;
+    use std::path::Path;
+
+    /// The files of `names` that `pattern` picks.
+    fn picked<'a>(pattern: &str, names: &[&'a str]) -> Vec<&'a str> {
+        let glob = ArtPattern::new(pattern).unwrap();
+        names
+            .iter()
+            .copied()
+            .filter(|n| glob.matches(Path::new(n)))
+            .collect()
+    }
+
+    const FILES: [&str; 7] = [
+        "art/a.svg",
+        "art/b.svg",
+        "art/.hidden.svg",
+        "art/logo.png",
+        "art/cards/c1.svg",
+        "art/cards/deep/c2.svg",
+        "other/d.svg",
+    ];
+
+    #[test]
+    fn a_star_is_any_part_of_a_name_and_never_a_folder() {
+        assert_eq!(
+            picked("art/*.svg", &FILES),
+            ["art/a.svg", "art/b.svg", "art/.hidden.svg"]
+        );
+        assert_eq!(picked("art/*", &FILES).len(), 4, "no file in a subfolder");
+        assert_eq!(
+            picked("*/*.svg", &FILES),
+            picked("{art,other}/*.svg", &FILES)
+        );
+    }
+
+    #[test]
+    fn two_stars_are_any_folders_none_included() {
+        assert_eq!(
+            picked("art/**/*.svg", &FILES),
+            [
+                "art/a.svg",
+                "art/b.svg",
+                "art/.hidden.svg",
+                "art/cards/c1.svg",
+                "art/cards/deep/c2.svg"
+            ]
+        );
+        assert_eq!(picked("art/cards/**/c?.svg", &FILES).len(), 2);
+    }
+
+    #[test]
+    fn one_character_sets_and_alternatives() {
+        assert_eq!(picked("art/?.svg", &FILES), ["art/a.svg", "art/b.svg"]);
+        assert_eq!(picked("art/[a-a].svg", &FILES), ["art/a.svg"]);
+        assert_eq!(picked("art/[!a].svg", &FILES), ["art/b.svg"]);
+        assert_eq!(
+            picked("art/{a,logo}.{svg,png}", &FILES),
+            ["art/a.svg", "art/logo.png"]
+        );
+        assert_eq!(
+            picked("art/\\*.svg", &["art/*.svg", "art/a.svg"]),
+            ["art/*.svg"]
+        );
+    }
+
+    #[test]
+    fn a_broken_pattern_is_an_error_not_an_empty_match() {
+        for (pattern, says) in [
+            ("art/[ab.svg", "unclosed character class at byte 4"),
+            ("art/{a,b.svg", "unclosed brace expansion at byte 4"),
+            ("!art/*.svg", "starts with `!`"),
+        ] {
+            let text = ArtPattern::new(pattern).err().unwrap().message;
+            assert!(text.contains(pattern) && text.contains(says), "{text}");
+        }
+    }
 }
