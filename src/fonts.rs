@@ -204,7 +204,6 @@ pub struct FontBook {
     faces: Vec<Face>,
     families: Vec<String>,
     fingerprint: u64,
-    #[cfg(feature = "usvg-patch")]
     kept: crate::usvg_patch::Kept,
 }
 
@@ -306,8 +305,7 @@ impl FontBook {
     fn empty() -> FontBook {
         let db = Arc::new(fontdb::Database::new());
         FontBook {
-            #[cfg(feature = "usvg-patch")]
-            kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
+                    kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
             db,
             files: Vec::new(),
             faces: Vec::new(),
@@ -395,8 +393,7 @@ impl FontBook {
         families.sort();
         families.dedup();
         Ok(FontBook {
-            #[cfg(feature = "usvg-patch")]
-            kept: crate::usvg_patch::Kept::new(
+                    kept: crate::usvg_patch::Kept::new(
                 &db,
                 faces
                     .iter()
@@ -418,7 +415,6 @@ impl FontBook {
     }
 
     /// The usvg patch's caches for this book's database.
-    #[cfg(feature = "usvg-patch")]
     pub(crate) fn kept(&self) -> &crate::usvg_patch::Kept {
         &self.kept
     }
