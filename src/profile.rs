@@ -482,7 +482,7 @@ fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
                 Diagnostic::error(format!("unknown part size `{name}`")),
                 v.span(),
             )
-            .hint("use a size name cardstock knows (docs/reference.md, "Sizes")"));
+            .hint("use a size name cardstock knows (docs/reference.md, Sizes)"));
         }
         sizes.insert(
             name.clone(),
