@@ -305,7 +305,7 @@ impl FontBook {
     fn empty() -> FontBook {
         let db = Arc::new(fontdb::Database::new());
         FontBook {
-                    kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
+            kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
             db,
             files: Vec::new(),
             faces: Vec::new(),
@@ -393,7 +393,7 @@ impl FontBook {
         families.sort();
         families.dedup();
         Ok(FontBook {
-                    kept: crate::usvg_patch::Kept::new(
+            kept: crate::usvg_patch::Kept::new(
                 &db,
                 faces
                     .iter()
