@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side-by-side timings for the README's "Performance" table, in one run.
+"""Side-by-side timings for docs/performance.md's tables, in one run.
 
 Builds the 88-card benchmark deck (`cardstock bench --keep-deck`), then times, on
 the same SVG faces and interleaved so that a busy machine hurts every tool alike:

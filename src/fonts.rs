@@ -237,7 +237,6 @@ pub struct FontBook {
     faces: Vec<Face>,
     families: Vec<String>,
     fingerprint: u64,
-    #[cfg(feature = "usvg-patch")]
     kept: crate::usvg_patch::Kept,
 }
 
@@ -347,7 +346,6 @@ impl FontBook {
     fn empty() -> FontBook {
         let db = Arc::new(fontdb::Database::new());
         FontBook {
-            #[cfg(feature = "usvg-patch")]
             kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
             db,
             files: Vec::new(),
@@ -444,7 +442,6 @@ impl FontBook {
         families.sort();
         families.dedup();
         Ok(FontBook {
-            #[cfg(feature = "usvg-patch")]
             kept: crate::usvg_patch::Kept::new(
                 &db,
                 faces
@@ -467,7 +464,6 @@ impl FontBook {
     }
 
     /// The usvg patch's caches for this book's database.
-    #[cfg(feature = "usvg-patch")]
     pub(crate) fn kept(&self) -> &crate::usvg_patch::Kept {
         &self.kept
     }

@@ -21,8 +21,8 @@ pub const FUEL: u64 = 500_000;
 
 /// Fuel for one expression or check-stage template: at most about 128 MB, one at
 /// a time. The heaviest seed check (Inside Track's track-layout `[[assert]]`)
-/// uses 880,000; Truck Off's seeded-sheet check uses about 1,060 per pad sheet, so
-/// it passes up to about 1,800 sheets (`--copies`).
+/// uses 880,000; Truck Off's seeded-sheet check uses about 1,150 per pad sheet, so
+/// it passes up to about 1,700 sheets (`--copies 1725` builds, 1750 runs out).
 pub const CHECK_FUEL: u64 = 2_000_000;
 
 /// Fuel for all expressions and check templates of one game together. A seed

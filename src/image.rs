@@ -126,7 +126,7 @@ impl ImageProblem {
         match self {
             ImageProblem::NotImage => "save the image as PNG or JPEG",
             ImageProblem::TooLarge { .. } => {
-                "scale the image down: 300 dpi at its printed size is all a printer uses (limits are listed in the README)"
+                "scale the image down: 300 dpi at its printed size is all a printer uses (docs/reference.md lists the limits)"
             }
             _ => "export the image again from the program that made it",
         }

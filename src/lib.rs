@@ -47,5 +47,4 @@ pub mod template;
 pub mod text;
 pub mod threads;
 pub mod units;
-#[cfg(feature = "usvg-patch")]
 mod usvg_patch;

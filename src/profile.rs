@@ -483,7 +483,7 @@ fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
                 Diagnostic::error(format!("unknown part size `{name}`")),
                 v.span(),
             )
-            .hint("use a size name cardstock knows (see README)"));
+            .hint("use a size name cardstock knows (docs/reference.md, Sizes)"));
         }
         sizes.insert(
             name.clone(),

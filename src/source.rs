@@ -102,9 +102,9 @@ impl FileError {
                             .contains(&e.to_ascii_lowercase().as_str())
                     });
                 if image {
-                    "make the image smaller: 300 dpi at its printed size is all a printer uses (limits are listed in the README)"
+                    "make the image smaller: 300 dpi at its printed size is all a printer uses (docs/reference.md lists the limits)"
                 } else {
-                    "split the data into several files, or shorten it (limits are listed in the README)"
+                    "split the data into several files, or shorten it (docs/reference.md lists the limits)"
                 }
             }
             FileError::TooManyEntries { .. } => "split the files into several folders",

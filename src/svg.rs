@@ -462,7 +462,6 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         }
     });
 
-    #[cfg_attr(not(feature = "usvg-patch"), allow(unused_mut))]
     let mut options = Options {
         font_family: fonts::DEFAULT_FAMILY.to_string(),
         fontdb: db,
@@ -476,7 +475,6 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         },
         ..Options::default()
     };
-    #[cfg(feature = "usvg-patch")]
     crate::usvg_patch::speed_up(&mut options, fonts.kept());
     let tree = Tree::from_xmltree(&doc, &options);
     let mut found = std::mem::take(&mut *problems.lock().unwrap());

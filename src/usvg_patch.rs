@@ -1,7 +1,9 @@
-//! The only code that uses the vendored usvg patch's API (vendor/README.md): glyph
-//! outlines and text layouts shared between the faces of a build, and shaping faces
-//! parsed once per process. With the `usvg-patch` feature off, cardstock builds
-//! against the published usvg and every output stays the same, only slower.
+//! The vendored usvg patch's speed-ups (vendor/README.md): glyph outlines and text
+//! layouts shared between the faces of a build, and shaping faces parsed once per
+//! process (the patch's other API, `Tree::stacks_on`, is used by `faces.rs`). There
+//! is no switch to build without the patch:
+//! `[patch.crates-io]` applies whatever the features say, and layers need the
+//! patch's `Tree::stacks_on` (vendor/README.md, "Drop a patch").
 
 use std::sync::Arc;
 

@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
     /// Also keep the 88-card deck project (SVG art + game.toml) in this folder, to
-    /// compare other tools on the same faces (see README, "Performance").
+    /// compare other tools on the same faces (docs/performance.md).
     #[arg(long, value_name = "DIR")]
     pub keep_deck: Option<PathBuf>,
     /// Measure only the 88-card deck, not every game.

@@ -79,8 +79,9 @@ pub fn select_games(project: &Project, named: &[String]) -> Result<Vec<String>, 
     if named.is_empty() {
         if all.is_empty() {
             return Err(
-                Diagnostic::error("no games found: data/ has no folder with a game.toml")
-                    .hint("create data/<game>/game.toml (see README.md, \"Adding a game\")"),
+                Diagnostic::error("no games found: data/ has no folder with a game.toml").hint(
+                    "run cardstock new GAME, or create data/<game>/game.toml (docs/games.md)",
+                ),
             );
         }
         return Ok(all);

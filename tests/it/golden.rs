@@ -1,12 +1,20 @@
-//! Golden images: one page of each layout, rendered at low resolution
-//! (`pdftoppm -r 20 -gray`) and compared with a stored reference in
-//! `tests/golden/` within a tolerance, so a change in what prints shows up even
-//! when every geometric check still passes. The layouts: a card sheet and its back,
-//! a chit sheet, a board tile, a gutterfold sheet, a pad sheet, the duplex
+//! Golden images: one page of each layout, rendered in colour at 100 dpi
+//! (`pdftoppm -r 100`: a Letter page is 850 x 1100 pixels, and a 0.25 pt crop mark
+//! is a line of pixels a third to a half dark) and compared with a stored
+//! reference in `tests/golden/`, so a change in what prints shows up even when
+//! every geometric check still passes. The layouts: a card sheet and its back, a
+//! chit sheet, a board tile, a gutterfold sheet, a pad sheet, the duplex
 //! calibration page, a shop's face PNG, a rulebook page and a booklet sheet, for
 //! the fixture game and each seed game.
-//! `CARDSTOCK_BLESS=1` rewrites the references after a deliberate change (look at
-//! them before committing); a missing reference is written when `CI` is not set.
+//!
+//! A page fails when more than [`FAR_PIXELS`] pixels differ by more than [`FAR`]
+//! in a channel (a 5 mm mark moved by 1 mm is some 40), or the mean difference
+//! passes [`MEAN`]. On a failure the actual image, the reference and a diff
+//! (the reference faded, pixels far off in red) are written to
+//! `target/golden-diff/<name>-{actual,expected,diff}.png`.
+//! `CARDSTOCK_BLESS=1 cargo test --test it golden` rewrites the references after a
+//! deliberate change (look at every one before committing); a missing reference is
+//! written when `CI` is not set. tests/README.md says more.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,59 +22,65 @@ use std::process::Command;
 use crate::common::*;
 use crate::print::{built, fixture_project, FOLD_LETTER, HOME_LETTER};
 
-/// Resolution of the comparison, in dpi: a Letter page is 170 x 220 pixels.
-const DPI: &str = "20";
-/// Largest mean difference per pixel (0..255).
+/// Resolution of the comparison, in dpi.
+const DPI: &str = "100";
+/// A pixel is far off when a channel differs by more than this (0..255): a
+/// 0.25 pt black line split over two pixels still darkens each by about 44.
+const FAR: u8 = 32;
+/// Most pixels that may be far off (anti-aliasing of another poppler version).
+const FAR_PIXELS: usize = 12;
+/// Largest mean difference per channel (0..255).
 const MEAN: f64 = 1.5;
-/// Largest share of pixels that differ by more than a quarter of the range.
-const FAR: f64 = 0.005;
 
-/// A grey picture.
-struct Gray {
+/// An RGB picture, transparent pixels flattened onto white.
+#[derive(Clone)]
+struct Rgb {
     w: u32,
     h: u32,
-    px: Vec<u8>,
+    px: Vec<[u8; 3]>,
 }
 
-fn decode(png_bytes: &[u8]) -> Gray {
+fn decode(png_bytes: &[u8]) -> Rgb {
     let (info, buf) = decode_png(png_bytes);
     let n = info.color_type.samples();
     let px = buf
         .chunks(n)
-        .map(|c| match n {
-            1 | 2 => c[0],
-            // Luma of RGB(A), onto white where transparent.
-            _ => {
-                let a = if n == 4 { c[3] as f64 / 255.0 } else { 1.0 };
-                let y = 0.299 * c[0] as f64 + 0.587 * c[1] as f64 + 0.114 * c[2] as f64;
-                (y * a + 255.0 * (1.0 - a)).round() as u8
-            }
+        .map(|c| {
+            let (rgb, a) = match n {
+                1 => ([c[0]; 3], 255),
+                2 => ([c[0]; 3], c[1]),
+                3 => ([c[0], c[1], c[2]], 255),
+                _ => ([c[0], c[1], c[2]], c[3]),
+            };
+            let a = a as f64 / 255.0;
+            rgb.map(|v| (v as f64 * a + 255.0 * (1.0 - a)).round() as u8)
         })
         .collect();
-    Gray {
+    Rgb {
         w: info.width,
         h: info.height,
         px,
     }
 }
 
-/// Page `page` of `pdf` as a grey PNG at [`DPI`].
+fn encode(img: &Rgb) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, img.w, img.h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::High);
+    let flat: Vec<u8> = img.px.iter().flatten().copied().collect();
+    enc.write_header().unwrap().write_image_data(&flat).unwrap();
+    out
+}
+
+/// Page `page` of `pdf` as a colour PNG at [`DPI`].
 fn render(pdf: &Path, page: usize) -> Vec<u8> {
     let p = page.to_string();
     let tmp = tempfile::tempdir().unwrap();
     let prefix = tmp.path().join("page");
     let o = Command::new("pdftoppm")
-        .args([
-            "-r",
-            DPI,
-            "-gray",
-            "-png",
-            "-f",
-            &p,
-            "-l",
-            &p,
-            "-singlefile",
-        ])
+        .args(["-r", DPI, "-png", "-f", &p, "-l", &p, "-singlefile"])
         .arg(pdf)
         .arg(&prefix)
         .output()
@@ -77,25 +91,70 @@ fn render(pdf: &Path, page: usize) -> Vec<u8> {
     png
 }
 
-/// A PNG file scaled down to a width of 120 pixels (nearest pixel), as grey PNG.
+/// A 300 dpi PNG file at 100 dpi (each pixel the mean of 3 x 3), as an RGB PNG.
 fn shrink_png(path: &Path) -> Vec<u8> {
     let g = decode(&std::fs::read(path).unwrap());
-    let w = 120u32;
-    let h = (g.h as u64 * w as u64 / g.w as u64).max(1) as u32;
+    let (w, h) = (g.w / 3, g.h / 3);
     let mut px = Vec::with_capacity((w * h) as usize);
     for y in 0..h {
         for x in 0..w {
-            let sx = (x as u64 * g.w as u64 / w as u64) as u32;
-            let sy = (y as u64 * g.h as u64 / h as u64) as u32;
-            px.push(g.px[(sy * g.w + sx) as usize]);
+            let mut sum = [0u32; 3];
+            for (dx, dy) in (0..3).flat_map(|dx| (0..3).map(move |dy| (dx, dy))) {
+                let p = g.px[((3 * y + dy) * g.w + 3 * x + dx) as usize];
+                for (s, v) in sum.iter_mut().zip(p) {
+                    *s += v as u32;
+                }
+            }
+            px.push(sum.map(|s| ((s + 4) / 9) as u8));
         }
     }
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Grayscale);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header().unwrap().write_image_data(&px).unwrap();
-    out
+    encode(&Rgb { w, h, px })
+}
+
+/// What differs between two pictures of the same size: the number of pixels far
+/// off and the mean difference per channel.
+fn difference(a: &Rgb, e: &Rgb) -> (usize, f64) {
+    let mut far = 0;
+    let mut sum = 0u64;
+    for (x, y) in a.px.iter().zip(&e.px) {
+        let d = (0..3).map(|c| x[c].abs_diff(y[c])).max().unwrap();
+        far += (d > FAR) as usize;
+        sum += (0..3).map(|c| x[c].abs_diff(y[c]) as u64).sum::<u64>();
+    }
+    (far, sum as f64 / (3 * a.px.len().max(1)) as f64)
+}
+
+/// The reference faded to a third of its contrast, each far-off pixel red.
+fn diff_image(a: &Rgb, e: &Rgb) -> Rgb {
+    let px =
+        a.px.iter()
+            .zip(&e.px)
+            .map(|(x, y)| {
+                let d = (0..3).map(|c| x[c].abs_diff(y[c])).max().unwrap();
+                if d > FAR {
+                    [255, 0, 0]
+                } else {
+                    y.map(|v| 170 + v / 3)
+                }
+            })
+            .collect();
+    Rgb { px, ..*e }
+}
+
+/// Writes the actual image, the reference and their diff to
+/// `target/golden-diff/`; returns where.
+fn keep(name: &str, actual: &[u8], expected: &Rgb, diff: Option<&Rgb>) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("golden-diff");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}-actual.png")), actual).unwrap();
+    std::fs::write(dir.join(format!("{name}-expected.png")), encode(expected)).unwrap();
+    if let Some(d) = diff {
+        std::fs::write(dir.join(format!("{name}-diff.png")), encode(d)).unwrap();
+    }
+    dir.join(format!("{name}-*.png")).display().to_string()
 }
 
 /// Compares `actual` (a PNG) with `tests/golden/<name>.png`; returns the problem.
@@ -105,7 +164,8 @@ fn compare(name: &str, actual: &[u8]) -> Option<String> {
         || !path.exists() && std::env::var_os("CI").is_none()
     {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
+        // Stored as RGB whatever pdftoppm wrote, so the reference is what was compared.
+        std::fs::write(&path, encode(&decode(actual))).unwrap();
         return None;
     }
     let Ok(expected) = std::fs::read(&path) else {
@@ -114,31 +174,18 @@ fn compare(name: &str, actual: &[u8]) -> Option<String> {
         ));
     };
     let (a, e) = (decode(actual), decode(&expected));
-    let kept = std::env::temp_dir().join(format!("cardstock-golden-{name}.png"));
     if (a.w, a.h) != (e.w, e.h) {
-        std::fs::write(&kept, actual).unwrap();
+        let kept = keep(name, actual, &e, None);
         return Some(format!(
-            "{name}: {}x{} pixels, the reference {}x{} (actual kept in {})",
-            a.w,
-            a.h,
-            e.w,
-            e.h,
-            kept.display()
+            "{name}: {}x{} pixels, the reference {}x{} (images in {kept})",
+            a.w, a.h, e.w, e.h
         ));
     }
-    let n = a.px.len() as f64;
-    let diffs = a.px.iter().zip(&e.px).map(|(x, y)| x.abs_diff(*y));
-    let (sum, far) = diffs.fold((0u64, 0usize), |(s, f), d| {
-        (s + d as u64, f + (d > 64) as usize)
-    });
-    let (mean, far) = (sum as f64 / n, far as f64 / n);
-    if mean > MEAN || far > FAR {
-        std::fs::write(&kept, actual).unwrap();
+    let (far, mean) = difference(&a, &e);
+    if far > FAR_PIXELS || mean > MEAN {
+        let kept = keep(name, actual, &e, Some(&diff_image(&a, &e)));
         return Some(format!(
-            "{name}: differs from tests/golden/{name}.png (mean {mean:.2} > {MEAN} or {:.2} % of pixels far off > {:.1} %); actual kept in {} (CARDSTOCK_BLESS=1 to accept a deliberate change)",
-            far * 100.0,
-            FAR * 100.0,
-            kept.display()
+            "{name}: differs from tests/golden/{name}.png ({far} pixels far off, at most {FAR_PIXELS}; mean {mean:.2}, at most {MEAN}); images in {kept} (CARDSTOCK_BLESS=1 to accept a deliberate change)"
         ));
     }
     None
@@ -251,10 +298,22 @@ fn pages(out: &Path) -> Vec<(String, PathBuf, usize)> {
 #[test]
 fn one_page_of_each_layout_matches_its_reference() {
     let out = built(&HOME_LETTER, "home", "letter");
-    let mut problems = Vec::new();
-    for (name, pdf, page) in pages(out) {
-        problems.extend(compare(&name, &render(&pdf, page)));
-    }
+    // pdftoppm runs side by side, two pages at a time per core.
+    let list = pages(out);
+    let chunk = list.len().div_ceil(4);
+    let mut problems: Vec<String> = std::thread::scope(|s| {
+        let runs: Vec<_> = list
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .filter_map(|(name, pdf, page)| compare(name, &render(pdf, *page)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        runs.into_iter().flat_map(|r| r.join().unwrap()).collect()
+    });
     // Gutterfold: the fixture's cards, each front above its back.
     let fold = built(&FOLD_LETTER, "gutterfold", "letter");
     let pdf = fold.join("mini/gutterfold/mini.pdf");
@@ -284,4 +343,40 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The tolerance sees a 0.25 pt crop mark moved by 1 mm at 100 dpi, and lets pass
+/// a page whose every pixel is off by one level.
+#[test]
+fn a_moved_hairline_fails_and_noise_passes() {
+    let (w, h) = (850u32, 1100u32);
+    let white = Rgb {
+        w,
+        h,
+        px: vec![[255; 3]; (w * h) as usize],
+    };
+    // A 5 mm mark (20 pixels) of a 0.25 pt line split over two columns: each
+    // pixel 17 % dark.
+    let mark = |x: u32| {
+        let mut img = white.clone();
+        for y in 500..520 {
+            for col in [x, x + 1] {
+                img.px[(y * w + col) as usize] = [211; 3];
+            }
+        }
+        img
+    };
+    let (before, after) = (mark(100), mark(104));
+    let (far, _) = difference(&after, &before);
+    assert!(far > FAR_PIXELS, "a moved mark: {far} pixels far off");
+    let noisy = Rgb {
+        px: before
+            .px
+            .iter()
+            .map(|p| p.map(|v| v.saturating_sub(1)))
+            .collect(),
+        ..before.clone()
+    };
+    let (far, mean) = difference(&noisy, &before);
+    assert!(far <= FAR_PIXELS && mean <= MEAN, "noise: {far}, {mean}");
 }
