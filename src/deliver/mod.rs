@@ -2,9 +2,9 @@
 //! a shop's per-face PNGs or PDFs, or Tabletop Simulator files. Every file goes under
 //! `<profile>/` with a `manifest.json` listing what it is.
 
-mod shop;
 pub mod rulebook;
 mod sheets;
+mod shop;
 mod tts;
 
 use std::path::PathBuf;
