@@ -133,6 +133,7 @@ cases! {
     invalid_missing_kind
     invalid_negative_qty
     invalid_out_dir
+    invalid_piece_footprint
     invalid_piece_too_big
     invalid_print_record_cut_short
     invalid_print_record_edited
@@ -177,6 +178,7 @@ cases! {
     valid_contents_expression
     valid_csv_table
     valid_game_profile
+    valid_piece_footprint
     valid_project_font
     valid_rulebook
     valid_special_chars
