@@ -232,6 +232,23 @@ pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<D
     Ok(opts)
 }
 
+/// [`game_options`] for a command that goes on with its other games: the problems
+/// go into `diags`, named for the game, and `None` is returned.
+pub fn game_options_or_report(
+    plan: &Plan,
+    args: &Args,
+    id: &str,
+    diags: &mut Diagnostics,
+) -> Option<Options> {
+    match game_options(plan, args, id) {
+        Ok(o) => Some(o),
+        Err(ds) => {
+            diags.extend(ds.into_iter().map(|d| d.with("game", id)));
+            None
+        }
+    }
+}
+
 /// Writes built games into the output folder, one at a time, holding the folder's
 /// lock (taken when the first game is ready to write) until it is dropped.
 pub struct Writer<'a> {
@@ -333,13 +350,8 @@ pub fn build_game(
         out: String::new(),
         err: String::new(),
     };
-    let opts = match game_options(plan, args, id) {
-        Ok(o) => o,
-        Err(ds) => {
-            let ds = ds.into_iter().map(|d| d.with("game", id));
-            report.built.diags.extend(ds);
-            return report;
-        }
+    let Some(opts) = game_options_or_report(plan, args, id, &mut report.built.diags) else {
+        return report;
     };
     let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));
     let start = std::time::Instant::now();

@@ -113,12 +113,8 @@ fn record(
     diags: &mut Diagnostics,
 ) -> Result<(), Diagnostic> {
     let project = &plan.project;
-    let mut opts = match build::game_options(plan, bargs, id) {
-        Ok(o) => o,
-        Err(ds) => {
-            diags.extend(ds.into_iter().map(|d| d.with("game", id)));
-            return Ok(());
-        }
+    let Some(mut opts) = build::game_options_or_report(plan, bargs, id, diags) else {
+        return Ok(());
     };
     opts.encode = false;
     opts.spill_into = None;

@@ -120,12 +120,8 @@ fn reprint(
     diags: &mut Diagnostics,
 ) -> Result<(), Diagnostic> {
     let project = &plan.project;
-    let mut opts = match build::game_options(plan, bargs, id) {
-        Ok(o) => o,
-        Err(ds) => {
-            diags.extend(ds.into_iter().map(|d| d.with("game", id)));
-            return Ok(());
-        }
+    let Some(mut opts) = build::game_options_or_report(plan, bargs, id, diags) else {
+        return Ok(());
     };
     opts.reprint = true;
     let folder = opts.folder();
