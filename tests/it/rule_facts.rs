@@ -185,3 +185,25 @@ fn check_refuses_a_realistic_edit_of_every_rule_fact() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The board's footprint check (game.toml): a route bend moved so that one space
+/// comes closer to another space or a city is refused, and the error names the
+/// space the truck stands on and what it covers.
+#[test]
+fn check_refuses_a_space_moved_under_a_truck_naming_both() {
+    let game = "interstate-trucking";
+    let files = game_files(game);
+    // I-5 San Diego - Los Angeles follows the coast west; straightened, its one
+    // space comes within a truck's length of the two cities.
+    let edit = [
+        "via = [[126.9, 379.6], [128.0, 370.3]]".to_string(),
+        "via = [[140.0, 375.0]]".to_string(),
+    ];
+    let changed = edited(&files, &format!("data/{game}/routes.toml"), &edit).unwrap();
+    let err = refused(game, &changed).expect("check refuses the moved space");
+    assert!(
+        err.contains("a truck with all its trailers, standing on a movement space along its road, must not cover another space or a city: a truck (26.5 x 19.5 mm) on space 1 of san-diego - los-angeles covers"),
+        "{err}"
+    );
+    assert!(err.contains("of the city dot of Los Angeles"), "{err}");
+}
