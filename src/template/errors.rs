@@ -568,6 +568,8 @@ pub fn instrument(source: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::template::environment::test_env as env;
+    use crate::template::errors;
 
     #[test]
     fn unclosed_blocks_are_found() {
@@ -631,5 +633,43 @@ mod tests {
             "did you mean `row.title`?"
         );
         assert!(missing_hint("row.zzzzzz", Some(&ctx)).contains("`row` has: qty, title"));
+    }
+
+    #[test]
+    fn errors_name_the_value_and_the_fix() {
+        let mut e = env();
+        e.add_template_owned("t.svg", "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}")
+            .unwrap();
+        let err = e
+            .get_template("t.svg")
+            .unwrap()
+            .render(minijinja::context! { rules => minijinja::context! { cost => 1 } })
+            .unwrap_err();
+        let src = "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}";
+        let x = errors::explain(&err, src, errors::Known::default(), false);
+        assert_eq!(
+            x.message,
+            "template uses `rules.buying`, which the data does not have"
+        );
+        assert_eq!(x.span, Some(6..18));
+        let err = e.render_str("{{ 1|mony }}", ()).unwrap_err();
+        let x = errors::explain(&err, "{{ 1|mony }}", errors::Known::default(), false);
+        assert_eq!(x.message, "there is no filter `mony`");
+        assert_eq!(x.hint, "did you mean `money`?");
+        let err = e.render_str("{{ lokup('a', 'b') }}", ()).unwrap_err();
+        let known = errors::Known {
+            env: Some(&e),
+            ctx: None,
+        };
+        let x = errors::explain(&err, "{{ lokup('a', 'b') }}", known, false);
+        assert_eq!(x.message, "there is no function `lokup`");
+        assert_eq!(x.hint, "did you mean `lookup`?");
+        let err = e.compile_expression("row.a = 1").unwrap_err();
+        let x = errors::explain(&err, "row.a = 1", errors::Known::default(), true);
+        assert!(x.hint.starts_with("did you mean `==`?"), "{}", x.hint);
+        let src = "a\n{% if x %}\nb\n";
+        let err = e.add_template_owned("u.svg", src).unwrap_err();
+        let x = errors::explain(&err, src, errors::Known::default(), false);
+        assert_eq!(x.message, "`{% if %}` on line 2 is never closed");
     }
 }
