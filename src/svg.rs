@@ -577,7 +577,6 @@ fn parsed(
     }
 }
 
-
 /// Where the element with `id` is in the text (none for an empty id).
 fn element_with_id(doc: &roxmltree::Document, id: &str) -> Option<std::ops::Range<usize>> {
     if id.is_empty() {

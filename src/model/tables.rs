@@ -429,7 +429,11 @@ enum WorkbookError {
     /// More than [`MAX_WORKBOOK_TEXT`] of text in cells.
     TooMuchText,
     /// An ODS sheet whose repeated rows and columns cover more than [`MAX_ODS_AREA`].
-    SpreadOut { sheet: String, rows: u64, columns: u64 },
+    SpreadOut {
+        sheet: String,
+        rows: u64,
+        columns: u64,
+    },
     /// An ODS sheet whose repeated cells' text is past [`MAX_WORKBOOK_TEXT`].
     RepeatedText { sheet: String },
     /// A cell that holds no value a game can print (0-based row and column).
@@ -585,8 +589,7 @@ pub const MAX_WORKBOOK_TEXT: usize = 32 << 20;
 /// Checks what an XLSX file's parts take uncompressed before the reader reads
 /// them: its shared strings are read whole, and a few KB of zip can hold a gigabyte.
 fn xlsx_extent(bytes: &[u8]) -> Result<(), WorkbookError> {
-    let mut zip =
-        zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Zip)?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Zip)?;
     let mut total = 0u64;
     for i in 0..zip.len() {
         let mut part = zip.by_index(i).map_err(WorkbookError::Zip)?;
@@ -671,8 +674,7 @@ pub const MAX_ODS_XML: u64 = 32 << 20;
 /// claim millions in a few bytes.
 fn ods_extent(bytes: &[u8]) -> Result<(), WorkbookError> {
     use std::io::Read;
-    let mut zip =
-        zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Zip)?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Zip)?;
     let mut xml = String::new();
     zip.by_name("content.xml")
         .map_err(WorkbookError::Zip)?
