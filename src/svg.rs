@@ -816,10 +816,7 @@ fn known_family(list: &str, families: &[String]) -> bool {
 }
 
 fn parse_pos(msg: &str) -> (usize, usize) {
-    msg.rsplit_once(" at ")
-        .and_then(|(_, pos)| pos.split_once(':'))
-        .and_then(|(l, c)| Some((l.trim().parse().ok()?, c.trim().parse().ok()?)))
-        .unwrap_or((1, 1))
+    crate::diag::upstream::xml_position(msg).unwrap_or((1, 1))
 }
 
 /// Largest SVG file an `<image>` draws (a game-icons.net icon is a few KB).

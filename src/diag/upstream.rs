@@ -1,6 +1,7 @@
-//! What cardstock reads from its dependencies' error messages. minijinja and serde
-//! (through toml) say some facts only in their message texts: which filter is
-//! unknown, which field is missing, what type was expected. Every text cardstock
+//! What cardstock reads from its dependencies' error messages. minijinja, serde
+//! (through toml) and roxmltree (through usvg) say some facts only in their
+//! message texts: which filter is unknown, which field is missing, what type was
+//! expected, where the XML broke. Every text cardstock
 //! matches is here, and each pattern has a unit test that makes the real crate
 //! give the real message: an update that changes a text fails a test, instead of
 //! an error message going vague. The words cardstock shows the designer are
@@ -42,6 +43,13 @@ pub fn undefined_expression(detail: &str) -> Option<&str> {
 /// as the designer knows it.
 pub fn text_for_string(detail: &str) -> String {
     detail.replace("cannot convert string to", "cannot convert text to")
+}
+
+/// roxmltree (usvg's XML parser): the line and column of "unexpected end of
+/// stream at 3:5" (1-based).
+pub fn xml_position(msg: &str) -> Option<(usize, usize)> {
+    let (l, c) = msg.rsplit_once(" at ")?.1.split_once(':')?;
+    Some((l.trim().parse().ok()?, c.trim().parse().ok()?))
 }
 
 /// What a serde message (as toml gives it) is about.
@@ -319,6 +327,14 @@ mod tests {
             text_for_string(&d).contains("cannot convert text to"),
             "{d}"
         );
+    }
+
+    #[test]
+    fn roxmltree_position() {
+        let m = roxmltree::Document::parse("<svg>\n  <g></h>\n</svg>")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(xml_position(&m), Some((2, 6)), "{m}");
     }
 
     #[test]

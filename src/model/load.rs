@@ -246,7 +246,7 @@ impl LoadContext<'_> {
         if let Err(why) = crate::project::check_name(cid) {
             return Err(self
                 .at(
-                    &cid,
+                    cid,
                     Diagnostic::error(format!("component id `{cid}` {why}")),
                     def.id.span(),
                 )
