@@ -12,6 +12,7 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
 mod cut;
+pub mod upstream;
 pub use cut::SHOWN_LINE;
 
 /// How bad a problem is.

@@ -163,7 +163,7 @@ pub fn check(data: Arc<Vec<u8>>) -> Result<ImageKind, ImageProblem> {
     match format {
         Format::Png => decode_png(&data, format).map_err(|e| match e {
             ImageError::Problem(p) => p,
-            ImageError::Decode(why) => damaged(why),
+            ImageError::Png(e) => damaged(e.to_string()),
         })?,
         Format::Jpeg => decode_jpeg(&data, format)?,
         Format::Gif => decode_gif(&data, format)?,
@@ -183,15 +183,15 @@ fn decode_png(data: &[u8], format: Format) -> Result<(), ImageError> {
     Ok(())
 }
 
-/// Internal: a decoder's error or a size problem found after the header.
+/// Internal: the PNG decoder's error or a size problem found after the header.
 enum ImageError {
-    Decode(String),
+    Png(png::DecodingError),
     Problem(ImageProblem),
 }
 
 impl From<png::DecodingError> for ImageError {
     fn from(e: png::DecodingError) -> Self {
-        ImageError::Decode(e.to_string())
+        ImageError::Png(e)
     }
 }
 

@@ -28,7 +28,6 @@ pub mod image;
 pub mod index;
 pub mod kept;
 pub mod layout;
-pub mod literals;
 pub mod model;
 pub mod network;
 pub mod options;

@@ -174,7 +174,7 @@ fn check(
     built.diags.extend(check_contents(game, &expected, &counts));
     built
         .diags
-        .extend(crate::literals::check(game, project, tpl));
+        .extend(crate::check::typed_twice::check(game, project, tpl));
     if evaluated {
         // Assertions over broken references would only repeat the errors above.
         let (diags, ran) = check_asserts(game, tpl, base, &counts);

@@ -211,12 +211,13 @@ impl Images {
             return r;
         }
         let r = if mime == "image/svg+xml" {
-            Err((
-                "an SVG inside a `data:` image is not drawn by cardstock".to_string(),
+            Err(Refused::new(
+                "an SVG inside a `data:` image is not drawn by cardstock",
                 "put the drawing in the template itself, or use a PNG",
             ))
         } else {
-            crate::image::check(data).map_err(|p| (format!("a `data:` image {p}"), p.hint()))
+            crate::image::check(data)
+                .map_err(|p| Refused::new(format!("a `data:` image {p}"), p.hint()))
         };
         if let Ok(mut m) = self.checked.lock() {
             m.insert(key, r.clone());
@@ -226,7 +227,28 @@ impl Images {
 }
 
 /// Why an image is refused: the message and how to fix it.
-pub type Refused = (String, &'static str);
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    /// What is wrong, naming the image (`image `x.png` does not exist (...)`).
+    pub message: String,
+    /// How to fix it.
+    pub hint: &'static str,
+}
+
+impl Refused {
+    fn new(message: impl Into<String>, hint: &'static str) -> Refused {
+        Refused {
+            message: message.into(),
+            hint,
+        }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
 
 /// The hint for an image path that is refused.
 const PATH_HINT: &str = "images must be files inside the project, referenced by a relative path (no `..`, no absolute path, no URL)";
@@ -254,7 +276,7 @@ pub enum SvgProblem {
     MissingGlyphs { chars: String, game: String },
     /// An `href` that is refused or cannot be read, or an image that cannot be
     /// used: the message and how to fix it.
-    Href(String, &'static str),
+    Href(Refused),
     /// Too many elements.
     TooBig(usize),
     /// Too many characters of text.
@@ -303,7 +325,7 @@ impl SvgProblem {
                     fonts::game_fonts(game).display()
                 ),
             ),
-            SvgProblem::Href(m, hint) => (m.clone(), (*hint).into()),
+            SvgProblem::Href(r) => (r.message.clone(), r.hint.into()),
             SvgProblem::BadColour { attribute, value } => (
                 format!("`{attribute}=\"{value}\"` is not a colour"),
                 "use #rrggbb, #rgb, rgb(r, g, b), a CSS colour name (e.g. darkred) or none".into(),
@@ -343,7 +365,35 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     }
     // One XML parse serves both our checks and usvg.
     let doc = xml(text).map_err(|e| vec![e.located(text)])?;
-    let counts = count::count(&doc);
+    let counts = within_bounds(&doc)?;
+    let mut lint = lint(&doc, fonts, &images.game);
+    lint.extend(image_problems(&doc, images));
+    if !lint.is_empty() {
+        return Err(lint);
+    }
+    let with_pictures = counts.elements.saturating_add(images.svg_elements(&doc));
+    if with_pictures > MAX_ELEMENTS {
+        return Err(vec![SvgProblem::TooBig(with_pictures).into()]);
+    }
+    let problems: Arc<Mutex<Vec<SvgProblem>>> = Arc::new(Mutex::new(Vec::new()));
+    let mut options = Options {
+        font_family: fonts::DEFAULT_FAMILY.to_string(),
+        fontdb: fonts.database(),
+        font_resolver: font_resolver(fonts, &images.game, &problems),
+        image_href_resolver: image_resolver(images, &problems),
+        ..Options::default()
+    };
+    crate::usvg_patch::speed_up(&mut options, fonts.kept());
+    let tree = Tree::from_xmltree(&doc, &options);
+    let mut found = std::mem::take(&mut *problems.lock().unwrap());
+    found.dedup();
+    parsed(text, &doc, tree, found)
+}
+
+/// What `doc` draws after `<use>` and markers, within [`MAX_ELEMENTS`],
+/// [`MAX_TEXT_ON_PATH`], [`MAX_TEXT_CHARS`] and [`MAX_GRADIENT_STOPS`].
+fn within_bounds(doc: &roxmltree::Document) -> Result<count::Counts, Vec<Located>> {
+    let counts = count::count(doc);
     if counts.elements > MAX_ELEMENTS {
         return Err(vec![SvgProblem::TooBig(counts.elements).into()]);
     }
@@ -359,27 +409,25 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
             offset: counts.most_text,
         }]);
     }
-    if let Some((n, at)) = most_stops(&doc).filter(|(n, _)| *n > MAX_GRADIENT_STOPS) {
+    if let Some((n, at)) = most_stops(doc).filter(|(n, _)| *n > MAX_GRADIENT_STOPS) {
         return Err(vec![Located {
             problem: SvgProblem::TooManyStops(n),
             offset: Some(at),
         }]);
     }
-    let mut lint = lint(&doc, fonts, &images.game);
-    lint.extend(image_problems(&doc, images));
-    if !lint.is_empty() {
-        return Err(lint);
-    }
-    let with_pictures = counts.elements.saturating_add(images.svg_elements(&doc));
-    if with_pictures > MAX_ELEMENTS {
-        return Err(vec![SvgProblem::TooBig(with_pictures).into()]);
-    }
-    let problems: Arc<Mutex<Vec<SvgProblem>>> = Arc::new(Mutex::new(Vec::new()));
-    let db = fonts.database();
+    Ok(counts)
+}
 
+/// The game's fonts for usvg: a family none of them has and a character no font
+/// has are recorded in `problems` (usvg would drop the text silently).
+fn font_resolver(
+    fonts: &FontBook,
+    game: &str,
+    problems: &Arc<Mutex<Vec<SvgProblem>>>,
+) -> FontResolver<'static> {
     let p1 = problems.clone();
     let families1 = fonts.families().to_vec();
-    let game1 = images.game.clone();
+    let game1 = game.to_string();
     let select_font = Box::new(
         move |font: &usvg::Font, fontdb: &mut Arc<usvg::fontdb::Database>| {
             use usvg::fontdb::{Family, Query, Stretch, Style, Weight};
@@ -422,7 +470,7 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         },
     );
     let p2 = problems.clone();
-    let game2 = images.game.clone();
+    let game2 = game.to_string();
     let default_fallback = FontResolver::default_fallback_selector();
     let select_fallback = Box::new(
         move |c: char, used: &[usvg::fontdb::ID], fontdb: &mut Arc<usvg::fontdb::Database>| {
@@ -437,14 +485,26 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
         },
     );
 
+    FontResolver {
+        select_font,
+        select_fallback,
+    }
+}
+
+/// The images of `images` for usvg: a refused `href` or `data:` image is
+/// recorded in `problems`.
+fn image_resolver(
+    images: &Arc<Images>,
+    problems: &Arc<Mutex<Vec<SvgProblem>>>,
+) -> ImageHrefResolver<'static> {
     let p4 = problems.clone();
     let data_images = images.clone();
     let resolve_data = Box::new(
         move |mime: &str, data: Arc<Vec<u8>>, _: &Options| -> Option<ImageKind> {
             match data_images.data(mime, data) {
                 Ok(kind) => Some(kind),
-                Err((why, hint)) => {
-                    p4.lock().unwrap().push(SvgProblem::Href(why, hint));
+                Err(refused) => {
+                    p4.lock().unwrap().push(SvgProblem::Href(refused));
                     None
                 }
             }
@@ -455,38 +515,35 @@ pub fn parse(text: &str, images: &Arc<Images>, fonts: &FontBook) -> Result<Tree,
     let resolve_string = Box::new(move |href: &str, _: &Options| -> Option<ImageKind> {
         match images.get(href) {
             Ok(kind) => Some(kind),
-            Err((why, hint)) => {
-                p3.lock().unwrap().push(SvgProblem::Href(why, hint));
+            Err(refused) => {
+                p3.lock().unwrap().push(SvgProblem::Href(refused));
                 None
             }
         }
     });
 
-    let mut options = Options {
-        font_family: fonts::DEFAULT_FAMILY.to_string(),
-        fontdb: db,
-        font_resolver: FontResolver {
-            select_font,
-            select_fallback,
-        },
-        image_href_resolver: ImageHrefResolver {
-            resolve_data,
-            resolve_string,
-        },
-        ..Options::default()
-    };
-    crate::usvg_patch::speed_up(&mut options, fonts.kept());
-    let tree = Tree::from_xmltree(&doc, &options);
-    let mut found = std::mem::take(&mut *problems.lock().unwrap());
-    found.dedup();
+    ImageHrefResolver {
+        resolve_data,
+        resolve_string,
+    }
+}
+
+/// usvg's result as cardstock's: the tree when usvg and the resolvers found no
+/// problem and drawing it costs no more than [`cost::check`] allows.
+fn parsed(
+    text: &str,
+    doc: &roxmltree::Document,
+    tree: Result<Tree, usvg::Error>,
+    found: Vec<SvgProblem>,
+) -> Result<Tree, Vec<Located>> {
     match tree {
         Ok(t) if found.is_empty() => match cost::check(&t) {
             Ok(()) => Ok(t),
             Err(c) => {
                 // usvg renames gradients: point at the one with the most stops.
                 let offset = match c.element {
-                    "gradient" => most_stops(&doc).map(|(_, at)| at),
-                    _ => element_with_id(&doc, &c.id),
+                    "gradient" => most_stops(doc).map(|(_, at)| at),
+                    _ => element_with_id(doc, &c.id),
                 };
                 Err(vec![Located {
                     problem: SvgProblem::Costly(c),
@@ -619,17 +676,17 @@ fn image_problems(doc: &roxmltree::Document, images: &Images) -> Vec<Located> {
         let result = match href.strip_prefix("data:") {
             Some(url) => match data_url(url) {
                 Some((mime, data)) => images.data(&mime, Arc::new(data)).map(|_| ()),
-                None => Err((
-                    "a `data:` image that cannot be read".to_string(),
+                None => Err(Refused::new(
+                    "a `data:` image that cannot be read",
                     "write it as data:image/png;base64,... with valid base64",
                 )),
             },
             None if node.has_tag_name("feImage") && href.starts_with('#') => Ok(()),
             None => images.get(a.value()).map(|_| ()),
         };
-        if let Err((why, hint)) = result {
+        if let Err(refused) = result {
             out.push(Located {
-                problem: SvgProblem::Href(why, hint),
+                problem: SvgProblem::Href(refused),
                 offset: Some(a.range_value()),
             });
         }
@@ -759,10 +816,7 @@ fn known_family(list: &str, families: &[String]) -> bool {
 }
 
 fn parse_pos(msg: &str) -> (usize, usize) {
-    msg.rsplit_once(" at ")
-        .and_then(|(_, pos)| pos.split_once(':'))
-        .and_then(|(l, c)| Some((l.trim().parse().ok()?, c.trim().parse().ok()?)))
-        .unwrap_or((1, 1))
+    crate::diag::upstream::xml_position(msg).unwrap_or((1, 1))
 }
 
 /// Largest SVG file an `<image>` draws (a game-icons.net icon is a few KB).
@@ -788,14 +842,14 @@ fn load_image(
     use crate::source::FileError;
     let lower = href.to_ascii_lowercase();
     if lower.contains("://") || lower.starts_with("file:") || lower.starts_with("http") {
-        return Err((
+        return Err(Refused::new(
             format!("image `{href}` is a URL: cardstock never fetches or reads URLs"),
             PATH_HINT,
         ));
     }
     let rel = PathBuf::from(href);
     if crate::source::check_relative(&rel).is_err() {
-        return Err((
+        return Err(Refused::new(
             format!("image `{href}` points outside the project (absolute path or `..`)"),
             PATH_HINT,
         ));
@@ -816,25 +870,25 @@ fn load_image(
         }
     }
     let data = read.map_err(|e| match e {
-        FileError::NotFound { .. } => (
+        FileError::NotFound { .. } => Refused::new(
             format!(
                 "image `{href}` does not exist (looked for {})",
                 path.display()
             ),
             PATH_HINT,
         ),
-        FileError::LinkOutside { .. } => (
+        FileError::LinkOutside { .. } => Refused::new(
             format!("image `{href}` is a link to a file outside the project"),
             e.hint(),
         ),
-        e => (format!("image `{href}`: {e}"), e.hint()),
+        e => Refused::new(format!("image `{href}`: {e}"), e.hint()),
     })?;
     if svg {
         return svg_picture(href, &data, fonts);
     }
     crate::image::check(Arc::new(data))
         .map(Picture::Raster)
-        .map_err(|p| (format!("image `{href}` {p}"), p.hint()))
+        .map_err(|p| Refused::new(format!("image `{href}` {p}"), p.hint()))
 }
 
 /// An SVG file for an `<image>`: parsed with the game's fonts and checked as a
@@ -842,7 +896,7 @@ fn load_image(
 fn svg_picture(href: &str, data: &[u8], fonts: &Arc<FontBook>) -> Result<Picture, Refused> {
     const FIX: &str = "fix the SVG file (it is parsed as a face is: the game's fonts, no linked files), or export it again as plain SVG";
     let text = std::str::from_utf8(data)
-        .map_err(|_| (format!("image `{href}` is not UTF-8 SVG text"), FIX))?;
+        .map_err(|_| Refused::new(format!("image `{href}` is not UTF-8 SVG text"), FIX))?;
     let elements = xml(text)
         .map(|doc| count::count(&doc).elements)
         .unwrap_or(0);
@@ -851,7 +905,7 @@ fn svg_picture(href: &str, data: &[u8], fonts: &Arc<FontBook>) -> Result<Picture
             .first()
             .map(|p| p.problem.describe().0)
             .unwrap_or_default();
-        (format!("image `{href}`: {what}"), FIX)
+        Refused::new(format!("image `{href}`: {what}"), FIX)
     })?;
     Ok(Picture::Svg(tree, elements))
 }

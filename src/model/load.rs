@@ -11,6 +11,7 @@ use super::schema::GameFile;
 use super::tables::Format;
 use super::toml_problems;
 use super::{Component, ComponentDef, Field, Game, Kind, Paper, Row, Size, Spanned, Table};
+use crate::diag::upstream::{self, SerdeKind};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::project::{Project, MAX_DATA_BYTES, MAX_GAME_DATA};
 use crate::source::{EntryKind, FileError};
@@ -207,10 +208,45 @@ impl LoadContext<'_> {
         duplicate: bool,
     ) -> Result<(Component, Option<Diagnostic>), Diagnostic> {
         let cid = def.id.get_ref().clone();
-        if let Err(why) = crate::project::check_name(&cid) {
+        self.check_id(&cid, &def, duplicate)?;
+        let kind = self.kind(&cid, &def)?;
+        let size = Size::from_toml(def.size.get_ref(), self.target.paper).map_err(|e| {
+            self.at(&cid, Diagnostic::error(e.to_string()), def.size.span())
+                .hint("use a named size (poker, bridge, mini-euro, chit-3/4in, tile-2in, ...) or { width = \"63.5mm\", height = \"88.9mm\" }")
+        })?;
+        let bleed = self.bleed(&cid, &def, kind)?;
+        let panels = self.panels(&cid, &def, kind)?;
+        let layout = self.layout(&cid, &def, kind)?;
+        self.check_table(&cid, &def)?;
+        let (art, art_back) = self.art(&def).map_err(|d| {
+            let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
+            self.at(&cid, d, sp)
+        })?;
+        self.check_faces(&cid, &def, art.is_empty(), &span)?;
+        let (bleed, exported, warning) = self.for_shop(&cid, &def, &size, bleed);
+        Ok((
+            Component {
+                def,
+                span,
+                kind,
+                size,
+                bleed,
+                exported,
+                art,
+                art_back,
+                panels,
+                layout,
+            },
+            warning,
+        ))
+    }
+
+    /// A component id that names a file and is the only one of its name.
+    fn check_id(&self, cid: &str, def: &ComponentDef, duplicate: bool) -> Result<(), Diagnostic> {
+        if let Err(why) = crate::project::check_name(cid) {
             return Err(self
                 .at(
-                    &cid,
+                    cid,
                     Diagnostic::error(format!("component id `{cid}` {why}")),
                     def.id.span(),
                 )
@@ -219,39 +255,38 @@ impl LoadContext<'_> {
         if duplicate {
             return Err(self
                 .at(
-                    &cid,
+                    cid,
                     Diagnostic::error(format!("duplicate component id `{cid}`")),
                     def.id.span(),
                 )
                 .hint("give every [[component]] its own id"));
         }
-        let kind = self.kind(&cid, &def)?;
-        let size = Size::from_toml(def.size.get_ref(), self.target.paper).map_err(|e| {
-            self.at(&cid, Diagnostic::error(e.to_string()), def.size.span())
-                .hint("use a named size (poker, bridge, mini-euro, chit-3/4in, tile-2in, ...) or { width = \"63.5mm\", height = \"88.9mm\" }")
-        })?;
-        let mut bleed = self.bleed(&cid, &def, kind)?;
-        let panels = self.panels(&cid, &def, kind)?;
-        let layout = self.layout(&cid, &def, kind)?;
-        self.check_table(&cid, &def)?;
-        let (art, art_back) = self.art(&def).map_err(|d| {
-            let sp = def.art.as_ref().map(|a| a.span()).unwrap_or(span.clone());
-            self.at(&cid, d, sp)
-        })?;
-        if def.front.is_none() == art.is_empty() {
-            let msg = if art.is_empty() {
+        Ok(())
+    }
+
+    /// Either `front` (a template, maybe over a `layer`) or `art` (finished image
+    /// files, `no_art` when none), not both and not neither.
+    fn check_faces(
+        &self,
+        cid: &str,
+        def: &ComponentDef,
+        no_art: bool,
+        span: &Range<usize>,
+    ) -> Result<(), Diagnostic> {
+        if def.front.is_none() == no_art {
+            let msg = if no_art {
                 "a component needs `front` (a template) or `art` (finished image files)"
             } else {
                 "a component has either `front` (a template) or `art` (image files), not both"
             };
-            return Err(self.at(&cid, Diagnostic::error(msg), span.clone()).hint(
+            return Err(self.at(cid, Diagnostic::error(msg), span.clone()).hint(
                 "write `front = \"card.svg\"`, or `art = \"art/cards/*.svg\"` for finished art",
             ));
         }
         if let (Some(layer), None) = (&def.layer, &def.front) {
             return Err(self
                 .at(
-                    &cid,
+                    cid,
                     Diagnostic::error(
                         "`layer` is drawn under a front template, and this component has none",
                     ),
@@ -261,8 +296,19 @@ impl LoadContext<'_> {
                     "draw the shared content into the art files, or use `front` with the layer",
                 ));
         }
-        // A shop fixes each part's full size: its bleed replaces the component's, and
-        // a set the shop does not make is left out.
+        Ok(())
+    }
+
+    /// A shop fixes each part's full size: its bleed replaces the component's
+    /// `bleed`, and a set the shop does not make is left out (not exported, with a
+    /// warning). The bleed, whether it is exported, the warning.
+    fn for_shop(
+        &self,
+        cid: &str,
+        def: &ComponentDef,
+        size: &Size,
+        mut bleed: f64,
+    ) -> (f64, bool, Option<Diagnostic>) {
         let mut exported = true;
         let mut warning = None;
         if let Some(shop) = &self.target.shop {
@@ -275,7 +321,7 @@ impl LoadContext<'_> {
                     exported = false;
                     warning = Some(
                         self.at(
-                            &cid,
+                            cid,
                             Diagnostic::warning(format!(
                                 "{} has no product for `{cid}` ({} x {} mm): not exported for this profile",
                                 shop.name,
@@ -292,21 +338,7 @@ impl LoadContext<'_> {
                 }
             }
         }
-        Ok((
-            Component {
-                def,
-                span,
-                kind,
-                size,
-                bleed,
-                exported,
-                art,
-                art_back,
-                panels,
-                layout,
-            },
-            warning,
-        ))
+        (bleed, exported, warning)
     }
 
     /// A screen's panels: 2 to 6 (3 when not given); other kinds have none.
@@ -690,7 +722,7 @@ fn toml_tables(
         Err(e) => {
             diags.extend(e.problems.iter().map(|p| {
                 let d = toml_problems::diagnostic(rel, game, p);
-                if p.message.starts_with("invalid type") {
+                if upstream::serde_kind(&p.message) == SerdeKind::InvalidType {
                     d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields")
                 } else {
                     d
@@ -916,7 +948,8 @@ fn schema_problem(file: &Path, id: &str, text: &str, p: &toml_problems::Problem)
         .hint
         .as_deref()
         .is_some_and(|h| h.starts_with("did you mean"));
-    match (&p.span, p.message.starts_with("unknown field") && !typo) {
+    let unknown = upstream::serde_kind(&p.message) == SerdeKind::UnknownField;
+    match (&p.span, unknown && !typo) {
         (Some(span), true) => match captured_note(text, span) {
             Some(note) => d.with("note", note),
             None => d,

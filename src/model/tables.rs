@@ -141,11 +141,11 @@ pub fn delimited(
     let separator = if tsv { b'\t' } else { csv_separator(text) };
     let grid = match parse_delimited(text, separator) {
         Ok(g) => g,
-        Err((msg, span, hint)) => {
-            let d = Diagnostic::error(msg)
+        Err(e) => {
+            let d = Diagnostic::error(e.message)
                 .with("game", game)
-                .at(file, Some(span));
-            return (None, vec![d.hint(hint)]);
+                .at(file, Some(e.span));
+            return (None, vec![d.hint(e.hint)]);
         }
     };
     let (table, diags) = table_of(&source, name, grid);
@@ -163,99 +163,62 @@ fn csv_separator(text: &str) -> u8 {
     }
 }
 
-/// A parse error: message, span, hint.
-type ParseError = (String, Range<usize>, &'static str);
+/// Why a CSV or TSV file does not parse: what, where, and how to fix it.
+#[derive(Debug, Clone, PartialEq)]
+struct ParseError {
+    message: &'static str,
+    span: Range<usize>,
+    hint: &'static str,
+}
 
 /// RFC 4180 records: `separator` between cells, `"` around a cell that holds a
 /// separator, a quote (doubled) or a line break. Lines end with LF or CRLF; a
 /// UTF-8 byte order mark is skipped. Unquoted cells are trimmed of spaces.
 fn parse_delimited(text: &str, separator: u8) -> Result<Grid, ParseError> {
-    let bytes = text.as_bytes();
-    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut at = Cursor {
+        text,
+        bytes: text.as_bytes(),
+        i: if text.starts_with('\u{feff}') { 3 } else { 0 },
+        line: 1,
+        separator,
+    };
     let mut rows = Vec::new();
-    let mut line: u32 = 1;
-    while i < bytes.len() {
-        let start = i;
-        let start_line = line;
+    while at.i < at.bytes.len() {
+        let row = at.record()?;
+        if !row.cells.is_empty() {
+            rows.push(row);
+        }
+    }
+    Ok(Grid { rows })
+}
+
+/// Where [`parse_delimited`] is in the text: the byte and the line.
+struct Cursor<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    i: usize,
+    line: u32,
+    separator: u8,
+}
+
+impl Cursor<'_> {
+    /// One record from here, up to and past its line end.
+    fn record(&mut self) -> Result<RawRow, ParseError> {
+        let start = self.i;
         let mut row = RawRow {
-            line: start_line,
+            line: self.line,
             ..RawRow::default()
         };
         let mut column: u32 = 0;
         loop {
-            // One cell, from i.
-            let cell_start = i;
-            let mut content = String::new();
-            let quoted = bytes.get(i) == Some(&b'"')
-                || (bytes.get(i).is_some_and(|b| *b == b' ')
-                    && text[i..].trim_start_matches(' ').starts_with('"'));
-            let span;
-            if quoted {
-                while bytes[i] == b' ' {
-                    i += 1;
-                }
-                let open = i;
-                i += 1;
-                loop {
-                    match bytes.get(i) {
-                        None => {
-                            return Err((
-                                "this quoted cell is never closed".into(),
-                                open..open + 1,
-                                "add the closing `\"`; a quote inside a quoted cell is written twice (`\"\"`)",
-                            ))
-                        }
-                        Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
-                            content.push('"');
-                            i += 2;
-                        }
-                        Some(b'"') => {
-                            i += 1;
-                            break;
-                        }
-                        Some(b'\n') => {
-                            line += 1;
-                            content.push('\n');
-                            i += 1;
-                        }
-                        Some(_) => {
-                            let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                            if ch != '\r' || bytes.get(i + 1) != Some(&b'\n') {
-                                content.push(ch);
-                            }
-                            i += ch.len_utf8();
-                        }
-                    }
-                }
-                span = open..i;
-                while bytes.get(i) == Some(&b' ') {
-                    i += 1;
-                }
-                match bytes.get(i) {
-                    None | Some(b'\n') | Some(b'\r') => {}
-                    Some(b) if *b == separator => {}
-                    Some(_) => return Err((
-                        "text after the closing quote of a cell".into(),
-                        span.start..i + 1,
-                        "put the whole cell in quotes, and write a quote inside it twice (`\"\"`)",
-                    )),
-                }
+            let quoted = self.bytes.get(self.i) == Some(&b'"')
+                || (self.bytes.get(self.i).is_some_and(|b| *b == b' ')
+                    && self.text[self.i..].trim_start_matches(' ').starts_with('"'));
+            let (content, span) = if quoted {
+                self.quoted_cell()?
             } else {
-                while let Some(&b) = bytes.get(i) {
-                    if b == separator
-                        || b == b'\n'
-                        || (b == b'\r' && bytes.get(i + 1) == Some(&b'\n'))
-                    {
-                        break;
-                    }
-                    i += 1;
-                }
-                let raw = &text[cell_start..i];
-                let lead = raw.len() - raw.trim_start().len();
-                let trimmed = raw.trim();
-                content.push_str(trimmed);
-                span = cell_start + lead..cell_start + lead + trimmed.len();
-            }
+                self.plain_cell()
+            };
             if quoted || !content.is_empty() {
                 row.cells.push(RawCell {
                     content: Content::Text {
@@ -266,38 +229,120 @@ fn parse_delimited(text: &str, separator: u8) -> Result<Grid, ParseError> {
                     column,
                 });
             }
-            match bytes.get(i) {
-                Some(b) if *b == separator => {
-                    i += 1;
-                    column += 1;
-                }
-                Some(b'\r') => {
-                    i += if bytes.get(i + 1) == Some(&b'\n') {
-                        2
-                    } else {
-                        1
-                    };
-                    line += 1;
-                    break;
-                }
-                Some(b'\n') => {
-                    i += 1;
-                    line += 1;
-                    break;
-                }
-                _ => break,
+            if !self.next_cell() {
+                break;
             }
+            column += 1;
         }
-        let mut end = i;
-        while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+        let mut end = self.i;
+        while end > start && matches!(self.bytes[end - 1], b'\n' | b'\r') {
             end -= 1;
         }
         row.span = start..end;
-        if !row.cells.is_empty() {
-            rows.push(row);
+        Ok(row)
+    }
+
+    /// A quoted cell (spaces before its quote skipped): its text and span, the
+    /// cursor after the spaces that follow its closing quote.
+    fn quoted_cell(&mut self) -> Result<(String, Range<usize>), ParseError> {
+        let bytes = self.bytes;
+        while bytes[self.i] == b' ' {
+            self.i += 1;
+        }
+        let open = self.i;
+        self.i += 1;
+        let mut content = String::new();
+        loop {
+            match bytes.get(self.i) {
+                None => {
+                    return Err(ParseError {
+                        message: "this quoted cell is never closed",
+                        span: open..open + 1,
+                        hint: "add the closing `\"`; a quote inside a quoted cell is written twice (`\"\"`)",
+                    })
+                }
+                Some(b'"') if bytes.get(self.i + 1) == Some(&b'"') => {
+                    content.push('"');
+                    self.i += 2;
+                }
+                Some(b'"') => {
+                    self.i += 1;
+                    break;
+                }
+                Some(b'\n') => {
+                    self.line += 1;
+                    content.push('\n');
+                    self.i += 1;
+                }
+                Some(_) => {
+                    let ch = self.text[self.i..].chars().next().unwrap_or('\u{fffd}');
+                    if ch != '\r' || bytes.get(self.i + 1) != Some(&b'\n') {
+                        content.push(ch);
+                    }
+                    self.i += ch.len_utf8();
+                }
+            }
+        }
+        let span = open..self.i;
+        while bytes.get(self.i) == Some(&b' ') {
+            self.i += 1;
+        }
+        match bytes.get(self.i) {
+            None | Some(b'\n') | Some(b'\r') => Ok((content, span)),
+            Some(b) if *b == self.separator => Ok((content, span)),
+            Some(_) => Err(ParseError {
+                message: "text after the closing quote of a cell",
+                span: span.start..self.i + 1,
+                hint: "put the whole cell in quotes, and write a quote inside it twice (`\"\"`)",
+            }),
         }
     }
-    Ok(Grid { rows })
+
+    /// An unquoted cell up to the separator or the line end: its text trimmed of
+    /// spaces and the span of that text.
+    fn plain_cell(&mut self) -> (String, Range<usize>) {
+        let cell_start = self.i;
+        while let Some(&b) = self.bytes.get(self.i) {
+            if b == self.separator
+                || b == b'\n'
+                || (b == b'\r' && self.bytes.get(self.i + 1) == Some(&b'\n'))
+            {
+                break;
+            }
+            self.i += 1;
+        }
+        let raw = &self.text[cell_start..self.i];
+        let lead = raw.len() - raw.trim_start().len();
+        let trimmed = raw.trim();
+        let span = cell_start + lead..cell_start + lead + trimmed.len();
+        (trimmed.to_string(), span)
+    }
+
+    /// Past what ends a cell: true after a separator (the record goes on), false
+    /// after a line end or at the end of the text.
+    fn next_cell(&mut self) -> bool {
+        match self.bytes.get(self.i) {
+            Some(b) if *b == self.separator => {
+                self.i += 1;
+                true
+            }
+            Some(b'\r') => {
+                self.i += if self.bytes.get(self.i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                self.line += 1;
+                false
+            }
+            Some(b'\n') => {
+                self.i += 1;
+                self.line += 1;
+                false
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Reads every sheet of an XLSX or ODS workbook: one table per sheet with cells,
@@ -308,7 +353,7 @@ pub fn workbook(
     bytes: Vec<u8>,
     format: Format,
 ) -> (Vec<Table>, Vec<Diagnostic>) {
-    let unreadable = |e: String| {
+    let unreadable = |e: WorkbookError| {
         Diagnostic::error(format!(
             "{} cannot be read as a workbook: {e}",
             file.display()
@@ -357,7 +402,120 @@ pub fn workbook(
 }
 
 /// A sheet's cells as rows (each row's cells in column order), or why not.
-type Sheets = Result<Vec<(String, Grid)>, String>;
+type Sheets = Result<Vec<(String, Grid)>, WorkbookError>;
+
+/// Why a workbook cannot be read; its text follows "<file> cannot be read as a
+/// workbook: ".
+#[derive(Debug)]
+enum WorkbookError {
+    /// The zip container is damaged.
+    Zip(zip::result::ZipError),
+    /// A part of the container cannot be read.
+    Io(std::io::Error),
+    /// The XLSX reader's error.
+    Xlsx(calamine::XlsxError),
+    /// The ODS reader's error.
+    Ods(calamine::OdsError),
+    /// An ODS file's `content.xml` is not XML.
+    Xml(roxmltree::Error),
+    /// An XLSX part past [`MAX_XLSX_PART`] uncompressed.
+    PartTooLarge { part: String },
+    /// XLSX parts past [`MAX_XLSX_PARTS`] uncompressed.
+    PartsTooLarge,
+    /// An ODS `content.xml` past [`MAX_ODS_XML`].
+    CellsTooLarge,
+    /// More than [`MAX_CELLS`] cells.
+    TooManyCells,
+    /// More than [`MAX_WORKBOOK_TEXT`] of text in cells.
+    TooMuchText,
+    /// An ODS sheet whose repeated rows and columns cover more than [`MAX_ODS_AREA`].
+    SpreadOut {
+        sheet: String,
+        rows: u64,
+        columns: u64,
+    },
+    /// An ODS sheet whose repeated cells' text is past [`MAX_WORKBOOK_TEXT`].
+    RepeatedText { sheet: String },
+    /// A cell that holds no value a game can print (0-based row and column).
+    Cell {
+        sheet: String,
+        row: u32,
+        column: u32,
+        problem: CellProblem,
+    },
+}
+
+/// Why a workbook cell holds no value a game can print.
+#[derive(Debug)]
+enum CellProblem {
+    /// A date or a time.
+    Date,
+    /// A spreadsheet error (`#DIV/0!`).
+    Error(calamine::CellErrorType),
+}
+
+impl std::fmt::Display for WorkbookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use WorkbookError as E;
+        match self {
+            E::Zip(e) => std::fmt::Display::fmt(e, f),
+            E::Io(e) => std::fmt::Display::fmt(e, f),
+            E::Xlsx(e) => std::fmt::Display::fmt(e, f),
+            E::Ods(e) => std::fmt::Display::fmt(e, f),
+            E::Xml(e) => std::fmt::Display::fmt(e, f),
+            E::PartTooLarge { part } => write!(
+                f,
+                "its part {part} takes more than {} MB uncompressed",
+                MAX_XLSX_PART >> 20
+            ),
+            E::PartsTooLarge => write!(
+                f,
+                "its parts take more than {} MB uncompressed",
+                MAX_XLSX_PARTS >> 20
+            ),
+            E::CellsTooLarge => write!(
+                f,
+                "its cells take more than {} MB uncompressed",
+                MAX_ODS_XML >> 20
+            ),
+            E::TooManyCells => write!(f, "it has more than {MAX_CELLS} cells"),
+            E::TooMuchText => write!(
+                f,
+                "its cells hold more than {} MB of text (a string shared by many cells counts for each)",
+                MAX_WORKBOOK_TEXT >> 20
+            ),
+            E::SpreadOut { sheet, rows, columns } => write!(
+                f,
+                "sheet {sheet} spreads its cells over {rows} rows and {columns} columns, and a sheet may cover at most {MAX_ODS_AREA} cells"
+            ),
+            E::RepeatedText { sheet } => write!(
+                f,
+                "sheet {sheet} repeats its cells' text to more than {} MB",
+                MAX_WORKBOOK_TEXT >> 20
+            ),
+            E::Cell {
+                sheet,
+                row,
+                column,
+                problem,
+            } => write!(
+                f,
+                "sheet {sheet}, row {}, column {}: {problem}",
+                row + 1,
+                column_name(*column)
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for CellProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CellProblem::Date => f.write_str("the cell holds a date or time, which a game cannot print as it shows: format the cell as text"),
+            CellProblem::Error(e) => write!(f, "the cell holds the spreadsheet error {e}"),
+        }
+    }
+}
 
 /// Groups cells `(row, column, content)` (0-based, any order) into rows.
 fn grid_of(mut cells: Vec<(u32, u32, Content)>) -> Grid {
@@ -383,7 +541,7 @@ fn grid_of(mut cells: Vec<(u32, u32, Content)>) -> Grid {
 
 /// A workbook cell's content, `None` when empty; an error cell (`#DIV/0!`) or a
 /// date is an error message.
-fn cell_content(value: &calamine::DataRef) -> Result<Option<Content>, String> {
+fn cell_content(value: &calamine::DataRef) -> Result<Option<Content>, CellProblem> {
     use calamine::DataRef as D;
     let text = |s: &str| {
         if s.trim().is_empty() {
@@ -403,10 +561,8 @@ fn cell_content(value: &calamine::DataRef) -> Result<Option<Content>, String> {
         D::Int(i) => Some(Content::Value(toml::Value::Integer(*i))),
         D::Float(f) => Some(Content::Value(number(*f))),
         D::Bool(b) => Some(Content::Value(toml::Value::Boolean(*b))),
-        D::DateTime(_) => {
-            return Err("the cell holds a date or time, which a game cannot print as it shows: format the cell as text".into())
-        }
-        D::Error(e) => return Err(format!("the cell holds the spreadsheet error {e}")),
+        D::DateTime(_) => return Err(CellProblem::Date),
+        D::Error(e) => return Err(CellProblem::Error(e.clone())),
     })
 }
 
@@ -432,29 +588,23 @@ pub const MAX_WORKBOOK_TEXT: usize = 32 << 20;
 
 /// Checks what an XLSX file's parts take uncompressed before the reader reads
 /// them: its shared strings are read whole, and a few KB of zip can hold a gigabyte.
-fn xlsx_extent(bytes: &[u8]) -> Result<(), String> {
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+fn xlsx_extent(bytes: &[u8]) -> Result<(), WorkbookError> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Zip)?;
     let mut total = 0u64;
     for i in 0..zip.len() {
-        let mut part = zip.by_index(i).map_err(|e| e.to_string())?;
+        let mut part = zip.by_index(i).map_err(WorkbookError::Zip)?;
         let name = part.name().map(|n| n.to_string()).unwrap_or_default();
         let n = std::io::copy(
             &mut std::io::Read::take(&mut part, MAX_XLSX_PART + 1),
             &mut std::io::sink(),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(WorkbookError::Io)?;
         total = total.saturating_add(n);
         if n > MAX_XLSX_PART {
-            return Err(format!(
-                "its part {name} takes more than {} MB uncompressed",
-                MAX_XLSX_PART >> 20
-            ));
+            return Err(WorkbookError::PartTooLarge { part: name });
         }
         if total > MAX_XLSX_PARTS {
-            return Err(format!(
-                "its parts take more than {} MB uncompressed",
-                MAX_XLSX_PARTS >> 20
-            ));
+            return Err(WorkbookError::PartsTooLarge);
         }
     }
     Ok(())
@@ -462,14 +612,11 @@ fn xlsx_extent(bytes: &[u8]) -> Result<(), String> {
 
 /// Adds the text of a cell's `content` to `total`; an error past
 /// [`MAX_WORKBOOK_TEXT`].
-fn count_text(total: &mut usize, content: &Content) -> Result<(), String> {
+fn count_text(total: &mut usize, content: &Content) -> Result<(), WorkbookError> {
     if let Content::Text { text, .. } = content {
         *total = total.saturating_add(text.len());
         if *total > MAX_WORKBOOK_TEXT {
-            return Err(format!(
-                "its cells hold more than {} MB of text (a string shared by many cells counts for each)",
-                MAX_WORKBOOK_TEXT >> 20
-            ));
+            return Err(WorkbookError::TooMuchText);
         }
     }
     Ok(())
@@ -482,28 +629,28 @@ fn read_xlsx(bytes: Vec<u8>) -> Sheets {
     use calamine::Reader;
     xlsx_extent(&bytes)?;
     let mut book: calamine::Xlsx<_> =
-        calamine::Xlsx::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+        calamine::Xlsx::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Xlsx)?;
     let mut out = Vec::new();
     let mut total = 0;
     let mut text = 0;
     for name in book.sheet_names() {
         let mut reader = book
             .worksheet_cells_reader(&name)
-            .map_err(|e| e.to_string())?;
+            .map_err(WorkbookError::Xlsx)?;
         let mut cells = Vec::new();
-        while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
+        while let Some(cell) = reader.next_cell().map_err(WorkbookError::Xlsx)? {
             let (r, c) = cell.get_position();
-            let content = cell_content(cell.get_value()).map_err(|e| {
-                format!(
-                    "sheet {name}, row {}, column {}: {e}",
-                    r + 1,
-                    column_name(c)
-                )
-            })?;
+            let content =
+                cell_content(cell.get_value()).map_err(|problem| WorkbookError::Cell {
+                    sheet: name.clone(),
+                    row: r,
+                    column: c,
+                    problem,
+                })?;
             if let Some(content) = content {
                 total += 1;
                 if total > MAX_CELLS {
-                    return Err(format!("it has more than {MAX_CELLS} cells"));
+                    return Err(WorkbookError::TooManyCells);
                 }
                 count_text(&mut text, &content)?;
                 cells.push((r, c, content));
@@ -525,22 +672,19 @@ pub const MAX_ODS_XML: u64 = 32 << 20;
 /// Checks what an ODS file's rows and cells would expand to before the reader
 /// expands them: ODS says how often a row or cell repeats, and a damaged file can
 /// claim millions in a few bytes.
-fn ods_extent(bytes: &[u8]) -> Result<(), String> {
+fn ods_extent(bytes: &[u8]) -> Result<(), WorkbookError> {
     use std::io::Read;
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Zip)?;
     let mut xml = String::new();
     zip.by_name("content.xml")
-        .map_err(|e| e.to_string())?
+        .map_err(WorkbookError::Zip)?
         .take(MAX_ODS_XML + 1)
         .read_to_string(&mut xml)
-        .map_err(|e| e.to_string())?;
+        .map_err(WorkbookError::Io)?;
     if xml.len() as u64 > MAX_ODS_XML {
-        return Err(format!(
-            "its cells take more than {} MB uncompressed",
-            MAX_ODS_XML >> 20
-        ));
+        return Err(WorkbookError::CellsTooLarge);
     }
-    let doc = roxmltree::Document::parse(&xml).map_err(|e| e.to_string())?;
+    let doc = roxmltree::Document::parse(&xml).map_err(WorkbookError::Xml)?;
     let repeat = |n: roxmltree::Node, name: &str| -> u64 {
         n.attributes()
             .find(|a| a.name() == name)
@@ -582,15 +726,16 @@ fn ods_extent(bytes: &[u8]) -> Result<(), String> {
             .find(|a| a.name() == "name")
             .map_or("", |a| a.value());
         if rows.saturating_mul(cols) > MAX_ODS_AREA || filled > MAX_CELLS as u64 {
-            return Err(format!(
-                "sheet {name} spreads its cells over {rows} rows and {cols} columns, and a sheet may cover at most {MAX_ODS_AREA} cells"
-            ));
+            return Err(WorkbookError::SpreadOut {
+                sheet: name.to_string(),
+                rows,
+                columns: cols,
+            });
         }
         if text > MAX_WORKBOOK_TEXT as u64 {
-            return Err(format!(
-                "sheet {name} repeats its cells' text to more than {} MB",
-                MAX_WORKBOOK_TEXT >> 20
-            ));
+            return Err(WorkbookError::RepeatedText {
+                sheet: name.to_string(),
+            });
         }
     }
     Ok(())
@@ -601,12 +746,12 @@ fn read_ods(bytes: Vec<u8>) -> Sheets {
     use calamine::Reader;
     ods_extent(&bytes)?;
     let mut book: calamine::Ods<_> =
-        calamine::Ods::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+        calamine::Ods::new(std::io::Cursor::new(bytes)).map_err(WorkbookError::Ods)?;
     let mut out = Vec::new();
     let mut total = 0;
     let mut text = 0;
     for name in book.sheet_names() {
-        let range = book.worksheet_range(&name).map_err(|e| e.to_string())?;
+        let range = book.worksheet_range(&name).map_err(WorkbookError::Ods)?;
         let mut cells = Vec::new();
         for (r, c, value) in range.used_cells() {
             let (r, c) = (
@@ -625,17 +770,16 @@ fn read_ods(bytes: Vec<u8>) -> Sheets {
                 Data::Error(e) => DataRef::Error(e.clone()),
                 Data::Empty => DataRef::Empty,
             };
-            let content = cell_content(&value).map_err(|e| {
-                format!(
-                    "sheet {name}, row {}, column {}: {e}",
-                    r + 1,
-                    column_name(c)
-                )
+            let content = cell_content(&value).map_err(|problem| WorkbookError::Cell {
+                sheet: name.clone(),
+                row: r,
+                column: c,
+                problem,
             })?;
             if let Some(content) = content {
                 total += 1;
                 if total > MAX_CELLS {
-                    return Err(format!("it has more than {MAX_CELLS} cells"));
+                    return Err(WorkbookError::TooManyCells);
                 }
                 count_text(&mut text, &content)?;
                 cells.push((r, c, content));
@@ -656,30 +800,56 @@ struct Column {
     span: Range<usize>,
 }
 
-/// A header cell as a column, or why it cannot be one.
-fn column(header: &str) -> Result<(Vec<String>, bool), String> {
+/// A header cell as a column (its field path, and whether it is a list), `None`
+/// when it names no field.
+fn column(header: &str) -> Option<(Vec<String>, bool)> {
     let (name, list) = match header.strip_suffix("[]") {
         Some(n) => (n.trim_end(), true),
         None => (header, false),
     };
     let path: Vec<String> = name.split('.').map(|s| s.trim().to_string()).collect();
     if path.iter().any(String::is_empty) {
-        return Err(format!("column header `{header}` is not a field name"));
+        return None;
     }
-    Ok((path, list))
+    Some((path, list))
 }
 
 /// A table from a grid whose first row is the header.
 fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
     let mut rows = grid.rows.into_iter();
     let Some(header) = rows.next() else {
         // An empty file is an empty table.
         return (
             Some(new_table(source, name, Vec::new(), 1, Vec::new())),
-            diags,
+            Vec::new(),
         );
     };
+    let (columns, mut diags) = columns_of(source, &header);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let mut out = Vec::new();
+    for raw in rows {
+        out.push(row_of(source, &columns, raw, &mut diags));
+    }
+    let cells = columns
+        .iter()
+        .map(|(&column, c)| HeaderCell {
+            field: c.path[0].clone(),
+            column,
+            span: c.span.clone(),
+        })
+        .collect();
+    (
+        Some(new_table(source, name, out, header.line, cells)),
+        diags,
+    )
+}
+
+/// The columns the header row names, by column number, with the problems of
+/// header cells that name no field or a field another column sets.
+fn columns_of(source: &Source, header: &RawRow) -> (BTreeMap<u32, Column>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
     let mut columns: BTreeMap<u32, Column> = BTreeMap::new();
     let mut seen: BTreeMap<String, u32> = BTreeMap::new();
     for cell in &header.cells {
@@ -688,14 +858,11 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
             Content::Value(v) => v.to_string(),
         };
         let place = |d: Diagnostic| source.at(d, header.line, Some(cell.column), &cell.span);
-        let (path, list) = match column(&text) {
-            Ok(c) => c,
-            Err(msg) => {
-                diags.push(place(Diagnostic::error(msg)).hint(
-                    "the first row names the fields: `id`, `name`, `qty`, `goods[]` (a list), `pos.x` (a field of a table)",
-                ));
-                continue;
-            }
+        let Some((path, list)) = column(&text) else {
+            diags.push(place(Diagnostic::error(format!("column header `{text}` is not a field name"))).hint(
+                "the first row names the fields: `id`, `name`, `qty`, `goods[]` (a list), `pos.x` (a field of a table)",
+            ));
+            continue;
         };
         let joined = path.join(".");
         // `pos` and `pos.x` cannot both be columns; neither can a name twice.
@@ -720,69 +887,67 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
             },
         );
     }
-    if diags.iter().any(Diagnostic::is_error) {
-        return (None, diags);
+    (columns, diags)
+}
+
+/// One data row: each cell's value at its column's field; a value in a column
+/// the header does not name is a problem.
+fn row_of(
+    source: &Source,
+    columns: &BTreeMap<u32, Column>,
+    raw: RawRow,
+    diags: &mut Vec<Diagnostic>,
+) -> Row {
+    let mut fields: BTreeMap<String, Field> = BTreeMap::new();
+    for cell in raw.cells {
+        let Some(col) = columns.get(&cell.column) else {
+            diags.push(
+                source
+                    .at(
+                        Diagnostic::error(format!(
+                            "a value in column {}, which has no name in the header row",
+                            column_name(cell.column)
+                        )),
+                        raw.line,
+                        Some(cell.column),
+                        &cell.span,
+                    )
+                    .hint("name the column in the first row, or remove the value"),
+            );
+            continue;
+        };
+        let value = cell_value(&cell.content, col.list);
+        insert(&mut fields, col, &cell, value);
     }
-    let mut out = Vec::new();
-    for raw in rows {
-        let mut fields: BTreeMap<String, Field> = BTreeMap::new();
-        for cell in raw.cells {
-            let Some(col) = columns.get(&cell.column) else {
-                diags.push(
-                    source
-                        .at(
-                            Diagnostic::error(format!(
-                                "a value in column {}, which has no name in the header row",
-                                column_name(cell.column)
-                            )),
-                            raw.line,
-                            Some(cell.column),
-                            &cell.span,
-                        )
-                        .hint("name the column in the first row, or remove the value"),
-                );
-                continue;
-            };
-            let value = match (&cell.content, col.list) {
-                (Content::Text { text, .. }, true) => toml::Value::Array(
-                    text.split(';')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(typed)
-                        .collect(),
-                ),
-                (Content::Value(v), true) => toml::Value::Array(vec![v.clone()]),
-                (Content::Text { text, quoted: true }, false) => toml::Value::String(text.clone()),
-                (
-                    Content::Text {
-                        text,
-                        quoted: false,
-                    },
-                    false,
-                ) => typed(text),
-                (Content::Value(v), false) => v.clone(),
-            };
-            insert(&mut fields, col, &cell, value);
-        }
-        out.push(Row {
-            span: raw.span,
-            fields,
-            derived: BTreeMap::new(),
-            line: Some(raw.line),
-        });
+    Row {
+        span: raw.span,
+        fields,
+        derived: BTreeMap::new(),
+        line: Some(raw.line),
     }
-    let cells = columns
-        .iter()
-        .map(|(&column, c)| HeaderCell {
-            field: c.path[0].clone(),
-            column,
-            span: c.span.clone(),
-        })
-        .collect();
-    (
-        Some(new_table(source, name, out, header.line, cells)),
-        diags,
-    )
+}
+
+/// A cell's value: split at `;` for a list column, typed when it is unquoted text.
+fn cell_value(content: &Content, list: bool) -> toml::Value {
+    match (content, list) {
+        (Content::Text { text, .. }, true) => toml::Value::Array(
+            text.split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(typed)
+                .collect(),
+        ),
+        (Content::Value(v), true) => toml::Value::Array(vec![v.clone()]),
+        (Content::Text { text, quoted: true }, false) => toml::Value::String(text.clone()),
+        (
+            Content::Text {
+                text,
+                quoted: false,
+            },
+            false,
+        ) => typed(text),
+        (Content::Value(v), false) => v.clone(),
+    }
 }
 
 /// The column already `seen` (field path, column) that sets the same field as the

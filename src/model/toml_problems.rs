@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use toml::de::{DeArray, DeTable, DeValue};
 use toml::Spanned;
 
+use crate::diag::upstream::{self, Expected, Found, SerdeKind};
 use crate::diag::{did_you_mean, Diagnostic};
 
 /// Most problems read from one file (each costs a read of the file).
@@ -77,7 +78,7 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str, keys: Keys) -> Result<T, Pr
             Err(e) => Problem::from(&e),
         };
         // A required key missing because a problem before removed it was said.
-        let follows = match (missing_field(&e.message), &e.span) {
+        let follows = match (upstream::missing_field(&e.message), &e.span) {
             (Some(k), Some(at)) => had_key(&original, at, k),
             _ => false,
         };
@@ -174,11 +175,6 @@ fn had_key(t: &DeTable, span: &Range<usize>, key: &str) -> bool {
     t.contains_key(key)
 }
 
-/// The name in "missing field `name`".
-fn missing_field(message: &str) -> Option<&str> {
-    message.strip_prefix("missing field `")?.split('`').next()
-}
-
 /// Removes the innermost entry of `root` that holds `span` (a key, its value, or
 /// a table of an array of tables); a value inside a list of plain values removes
 /// the whole list. `None` when nothing holds `span`.
@@ -247,25 +243,25 @@ pub(crate) fn diagnostic(rel: &Path, game: &str, p: &Problem) -> Diagnostic {
     let mut d = Diagnostic::error(plain(msg.lines().next().unwrap_or(msg)))
         .at(rel, p.span.clone())
         .with("game", game);
-    if let Some(rest) = msg.strip_prefix("unknown field `") {
-        if let Some((word, tail)) = rest.split_once('`') {
-            let candidates: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
-            d = match did_you_mean(word, candidates.iter().copied()) {
-                Some(m) => d.hint(format!("did you mean `{m}`?")),
-                None if candidates.is_empty() => d.hint("remove it"),
-                None => d.hint(format!(
-                    "remove it; the keys here are: {}",
-                    candidates.join(", ")
-                )),
-            };
-        }
-    } else if msg.starts_with("missing field") {
+    let kind = upstream::serde_kind(msg);
+    if let Some((word, candidates)) = upstream::unknown_field(msg) {
+        d = match did_you_mean(word, candidates.iter().copied()) {
+            Some(m) => d.hint(format!("did you mean `{m}`?")),
+            None if candidates.is_empty() => d.hint("remove it"),
+            None => d.hint(format!(
+                "remove it; the keys here are: {}",
+                candidates.join(", ")
+            )),
+        };
+    } else if kind == SerdeKind::UnknownField {
+        // serde's text changed: no hint rather than a wrong one.
+    } else if kind == SerdeKind::MissingField {
         d = d.hint("add the key; docs/reference.md lists what each key means");
-    } else if msg.starts_with("invalid type") || msg.starts_with("invalid length") {
+    } else if matches!(kind, SerdeKind::InvalidType | SerdeKind::InvalidLength) {
         d = d.hint(
             "text needs quotes (`\"poker\"`), numbers and true/false do not, a list is `[...]`",
         );
-    } else if msg.starts_with("unknown variant") {
+    } else if kind == SerdeKind::UnknownVariant {
         d = d.hint("use one of the values listed");
     } else {
         d = d.hint("fix the TOML syntax at the caret");
@@ -276,39 +272,29 @@ pub(crate) fn diagnostic(rel: &Path, game: &str, p: &Problem) -> Diagnostic {
 /// serde's message in plain words: what was expected and what was found, with
 /// no Rust type names.
 pub fn plain(msg: &str) -> String {
-    let wrong = msg
-        .strip_prefix("invalid type: ")
-        .or_else(|| msg.strip_prefix("invalid value: "));
-    if let Some((found, expected)) = wrong.and_then(|rest| rest.rsplit_once(", expected ")) {
+    if let Some((found, expected)) = upstream::wrong_value(msg) {
         return format!(
             "{} is expected here, not {}",
             expected_words(expected),
             found_words(found)
         );
     }
-    if let Some(rest) = msg.strip_prefix("invalid length ") {
-        if let Some((n, expected)) = rest.split_once(", expected ") {
-            return format!(
-                "{} is expected here, not {n} of them",
-                expected_words(expected)
-            );
-        }
+    if let Some((n, expected)) = upstream::invalid_length(msg) {
+        return format!(
+            "{} is expected here, not {n} of them",
+            expected_words(expected)
+        );
     }
-    if let Some(rest) = msg.strip_prefix("unknown variant ") {
-        if let Some((value, expected)) = rest.split_once(", expected ") {
-            let expected = expected.strip_prefix("one of ").unwrap_or(expected);
-            return format!("unknown value {value}: use {expected}");
-        }
+    if let Some((value, expected)) = upstream::unknown_variant(msg) {
+        return format!("unknown value {value}: use {expected}");
     }
-    if let Some(rest) = msg.strip_prefix("unknown field ") {
-        let key = rest.split(", expected").next().unwrap_or(rest);
-        let key = key.split(", there are no fields").next().unwrap_or(key);
+    if let Some(key) = upstream::unknown_field_quoted(msg) {
         return format!("unknown key {key}");
     }
-    if let Some(k) = missing_field(msg) {
+    if let Some(k) = upstream::missing_field(msg) {
         return format!("the key `{k}` is missing: it is required here");
     }
-    if let Some(rest) = msg.strip_prefix("duplicate field ") {
+    if let Some(rest) = upstream::duplicate_field(msg) {
         return format!("the key {rest} is written twice");
     }
     msg.to_string()
@@ -316,49 +302,30 @@ pub fn plain(msg: &str) -> String {
 
 /// What serde says it expected (a Rust type, a visitor's words), plainly.
 fn expected_words(e: &str) -> String {
-    let e = e.trim();
-    if let Some(n) = e
-        .strip_prefix("an array of length ")
-        .or_else(|| e.strip_prefix("a tuple of size "))
-    {
-        return format!("a list of {n} values");
-    }
-    match e {
-        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
-        | "usize" | "an integer" => "a whole number".into(),
-        "f32" | "f64" | "a float" => "a number".into(),
-        "a string" | "a borrowed string" | "string" | "a character" | "char" => {
-            "text in quotes".into()
-        }
-        "a boolean" | "bool" => "`true` or `false`".into(),
-        "a sequence" | "a list" | "an array" => "a list `[...]`".into(),
-        "a map" | "a table" => "a table".into(),
-        "any valid TOML value" => "a value".into(),
-        _ if e.starts_with("struct ") || e.starts_with("a map") => "a table".into(),
-        _ => e.to_string(),
+    match upstream::expected(e) {
+        Expected::ListOf(n) => format!("a list of {n} values"),
+        Expected::WholeNumber => "a whole number".into(),
+        Expected::Number => "a number".into(),
+        Expected::Text => "text in quotes".into(),
+        Expected::Boolean => "`true` or `false`".into(),
+        Expected::List => "a list `[...]`".into(),
+        Expected::Table => "a table".into(),
+        Expected::Value => "a value".into(),
+        Expected::Other(e) => e.to_string(),
     }
 }
 
 /// What serde says it found, plainly: `string "x"` is the text "x".
 fn found_words(f: &str) -> String {
-    let f = f.trim();
     let ticked = |s: &str| s.trim_matches('`').to_string();
-    if let Some(s) = f.strip_prefix("string ") {
-        return format!("the text {s}");
-    }
-    if let Some(n) = f.strip_prefix("integer ") {
-        return format!("the whole number {}", ticked(n));
-    }
-    if let Some(n) = f.strip_prefix("floating point ") {
-        return format!("the number {}", ticked(n));
-    }
-    if let Some(b) = f.strip_prefix("boolean ") {
-        return format!("`{}`", ticked(b));
-    }
-    match f {
-        "sequence" => "a list".into(),
-        "map" => "a table".into(),
-        _ => f.to_string(),
+    match upstream::found(f) {
+        Found::Text(s) => format!("the text {s}"),
+        Found::WholeNumber(n) => format!("the whole number {}", ticked(n)),
+        Found::Number(n) => format!("the number {}", ticked(n)),
+        Found::Boolean(b) => format!("`{}`", ticked(b)),
+        Found::List => "a list".into(),
+        Found::Table => "a table".into(),
+        Found::Other(f) => f.to_string(),
     }
 }
 

@@ -115,7 +115,7 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
         Ok(s) => s,
         Err(problems) => return Reported::new(None, problems),
     };
-    let mut diags = crate::literals::in_markdown(game, &path, &text);
+    let mut diags = crate::check::typed_twice::in_markdown(game, &path, &text);
     let rendered = match source::render(input, &path, text) {
         Ok(r) => r,
         Err(d) => {

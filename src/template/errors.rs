@@ -9,7 +9,7 @@ use std::ops::Range;
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind};
 
-use crate::diag::{did_you_mean, line_span};
+use crate::diag::{did_you_mean, line_span, upstream};
 
 /// minijinja's own filters (cardstock's are [`super::FILTERS`]), for "did you mean".
 pub const BUILTIN_FILTERS: &[&str] = &[
@@ -130,90 +130,17 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
             let expr = range
                 .as_ref()
                 .and_then(|r| source.get(r.clone()))
-                .unwrap_or("a value")
-                .to_string();
-            out.message = if expression {
-                format!("the expression uses `{expr}`, which the data does not have")
-            } else {
-                format!("template uses `{expr}`, which the data does not have")
-            };
-            out.hint = missing_hint(&expr, known.ctx);
-            out.missing = Some(expr);
-        }
-        ErrorKind::UnknownFilter => {
-            let name = detail
-                .strip_prefix("filter ")
-                .and_then(|d| d.strip_suffix(" is unknown"))
-                .unwrap_or("")
-                .to_string();
-            out.message = format!("there is no filter `{name}`");
-            let names = super::FILTERS.iter().chain(BUILTIN_FILTERS).copied();
-            out.hint = match did_you_mean(&name, names) {
-                Some(m) => format!("did you mean `{m}`?"),
-                None => format!(
-                    "cardstock's filters are {}; minijinja's own (upper, round, join, ...) are listed in docs/reference.md",
-                    super::FILTERS.join(", ")
-                ),
+                .unwrap_or("a value");
+            out = Explained {
+                span: out.span,
+                ..missing(expr, None, known, expression)
             };
         }
+        ErrorKind::UnknownFilter => unknown_filter(&mut out, &detail),
         ErrorKind::UnknownFunction => {
-            let name = detail
-                .strip_suffix(" is unknown")
-                .unwrap_or(&detail)
-                .to_string();
-            out.message = format!("there is no function `{name}`");
-            if let Some(r) = &range {
-                out.span = find_near(source, &name, Some(r)).or(out.span);
-            }
-            let names: Vec<String> = known
-                .env
-                .map(|env| {
-                    env.globals()
-                        .map(|(n, _)| n.to_string())
-                        .filter(|n| !n.starts_with("__"))
-                        .collect()
-                })
-                .unwrap_or_default();
-            out.hint = match did_you_mean(&name, names.iter().map(String::as_str)) {
-                Some(m) => format!("did you mean `{m}`?"),
-                None => format!("the functions are: {}", names.join(", ")),
-            };
+            unknown_function(&mut out, &detail, source, range.as_ref(), known)
         }
-        ErrorKind::SyntaxError => {
-            out.message = if expression {
-                format!("expression does not parse: {detail}")
-            } else {
-                format!("template syntax error: {detail}")
-            };
-            out.hint = if expression {
-                "expressions use minijinja syntax, e.g. `rules.fee.base + 100 * distance(a, b)`"
-                    .into()
-            } else {
-                "fix the template syntax at the caret (minijinja/Jinja2 syntax)".into()
-            };
-            let at_text = range.as_ref().and_then(|r| source.get(r.clone()));
-            if at_text == Some("=") {
-                out.hint = "did you mean `==`? `=` only sets a variable (`{% set x = 1 %}`); a comparison is `==`".into();
-            } else if !expression
-                && (detail.starts_with("unexpected end of input")
-                    || detail.starts_with("unknown statement end"))
-            {
-                if let Some(open) = unclosed_block(source) {
-                    out.message = format!(
-                        "`{{% {} %}}` on line {} is never closed",
-                        open.tag, open.line
-                    );
-                    out.span = Some(open.span);
-                    out.hint = format!("add `{{% {} %}}` where the block ends", open.end);
-                } else if let Some(end) = detail.strip_prefix("unknown statement ") {
-                    out.message = format!("`{{% {end} %}}` closes a block that was never opened");
-                    out.hint = format!(
-                        "remove it, or open the block before it (`{{% {} ... %}}`)",
-                        end.trim_start_matches("end")
-                    );
-                }
-            }
-        }
+        ErrorKind::SyntaxError => syntax(&mut out, &detail, source, range.as_ref(), expression),
         ErrorKind::OutOfFuel => {
             out.hint =
                 "the template runs too long: look for a loop over a huge range or endless recursion"
@@ -222,6 +149,91 @@ pub fn explain(e: &Error, source: &str, known: Known, expression: bool) -> Expla
         _ => {}
     }
     out
+}
+
+/// A filter that does not exist: the nearest one that does, or the list.
+fn unknown_filter(out: &mut Explained, detail: &str) {
+    let name = upstream::unknown_filter(detail).unwrap_or("");
+    out.message = format!("there is no filter `{name}`");
+    let names = super::FILTERS.iter().chain(BUILTIN_FILTERS).copied();
+    out.hint = match did_you_mean(name, names) {
+        Some(m) => format!("did you mean `{m}`?"),
+        None => format!(
+            "cardstock's filters are {}; minijinja's own (upper, round, join, ...) are listed in docs/reference.md",
+            super::FILTERS.join(", ")
+        ),
+    };
+}
+
+/// A function that does not exist, at its name: the nearest one the
+/// environment has, or the list.
+fn unknown_function(
+    out: &mut Explained,
+    detail: &str,
+    source: &str,
+    range: Option<&Range<usize>>,
+    known: Known,
+) {
+    let name = upstream::unknown_function(detail).unwrap_or(detail);
+    out.message = format!("there is no function `{name}`");
+    if let Some(r) = range {
+        out.span = find_near(source, name, Some(r)).or(out.span.clone());
+    }
+    let names: Vec<String> = known
+        .env
+        .map(|env| {
+            env.globals()
+                .map(|(n, _)| n.to_string())
+                .filter(|n| !n.starts_with("__"))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.hint = match did_you_mean(name, names.iter().map(String::as_str)) {
+        Some(m) => format!("did you mean `{m}`?"),
+        None => format!("the functions are: {}", names.join(", ")),
+    };
+}
+
+/// A syntax error: `=` where `==` was meant, the block that is never closed
+/// (and the line it opened on), the `end` tag of a block never opened.
+fn syntax(
+    out: &mut Explained,
+    detail: &str,
+    source: &str,
+    range: Option<&Range<usize>>,
+    expression: bool,
+) {
+    out.message = if expression {
+        format!("expression does not parse: {detail}")
+    } else {
+        format!("template syntax error: {detail}")
+    };
+    out.hint = if expression {
+        "expressions use minijinja syntax, e.g. `rules.fee.base + 100 * distance(a, b)`".into()
+    } else {
+        "fix the template syntax at the caret (minijinja/Jinja2 syntax)".into()
+    };
+    let at_text = range.and_then(|r| source.get(r.clone()));
+    if at_text == Some("=") {
+        out.hint =
+            "did you mean `==`? `=` only sets a variable (`{% set x = 1 %}`); a comparison is `==`"
+                .into();
+    } else if !expression && upstream::ends_inside_block(detail) {
+        if let Some(open) = unclosed_block(source) {
+            out.message = format!(
+                "`{{% {} %}}` on line {} is never closed",
+                open.tag, open.line
+            );
+            out.span = Some(open.span);
+            out.hint = format!("add `{{% {} %}}` where the block ends", open.end);
+        } else if let Some(end) = upstream::unknown_statement(detail) {
+            out.message = format!("`{{% {end} %}}` closes a block that was never opened");
+            out.hint = format!(
+                "remove it, or open the block before it (`{{% {} ... %}}`)",
+                end.trim_start_matches("end")
+            );
+        }
+    }
 }
 
 /// `detail` with Rust's type names in a designer's words, outside backticks:
@@ -256,7 +268,7 @@ pub fn plain_types(detail: &str) -> String {
         }
         flush(&mut word, &mut out);
     }
-    out.replace("cannot convert string to", "cannot convert text to")
+    upstream::text_for_string(&out)
 }
 
 /// A value `expr` (`rules.buying`) that the data does not have, used at `span`.
@@ -330,10 +342,7 @@ fn filter_operand(source: &str, range: &Range<usize>) -> Option<Range<usize>> {
 }
 
 fn undefined_expression(detail: &str) -> Option<String> {
-    let end = detail.find("` is undefined")?;
-    let start = detail[..end].rfind('`')? + 1;
-    let expr = &detail[start..end];
-    (!expr.contains("(...)")).then(|| expr.to_string())
+    upstream::undefined_expression(detail).map(String::from)
 }
 
 /// The occurrence of `needle` in `source` nearest to `range` (inside or just
@@ -568,6 +577,8 @@ pub fn instrument(source: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::template::environment::test_env as env;
+    use crate::template::errors;
 
     #[test]
     fn unclosed_blocks_are_found() {
@@ -631,5 +642,43 @@ mod tests {
             "did you mean `row.title`?"
         );
         assert!(missing_hint("row.zzzzzz", Some(&ctx)).contains("`row` has: qty, title"));
+    }
+
+    #[test]
+    fn errors_name_the_value_and_the_fix() {
+        let mut e = env();
+        e.add_template_owned("t.svg", "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}")
+            .unwrap();
+        let err = e
+            .get_template("t.svg")
+            .unwrap()
+            .render(minijinja::context! { rules => minijinja::context! { cost => 1 } })
+            .unwrap_err();
+        let src = "<t>{{ rules.buying|money }}</t>\n{{ row.nme }}";
+        let x = errors::explain(&err, src, errors::Known::default(), false);
+        assert_eq!(
+            x.message,
+            "template uses `rules.buying`, which the data does not have"
+        );
+        assert_eq!(x.span, Some(6..18));
+        let err = e.render_str("{{ 1|mony }}", ()).unwrap_err();
+        let x = errors::explain(&err, "{{ 1|mony }}", errors::Known::default(), false);
+        assert_eq!(x.message, "there is no filter `mony`");
+        assert_eq!(x.hint, "did you mean `money`?");
+        let err = e.render_str("{{ lokup('a', 'b') }}", ()).unwrap_err();
+        let known = errors::Known {
+            env: Some(&e),
+            ctx: None,
+        };
+        let x = errors::explain(&err, "{{ lokup('a', 'b') }}", known, false);
+        assert_eq!(x.message, "there is no function `lokup`");
+        assert_eq!(x.hint, "did you mean `lookup`?");
+        let err = e.compile_expression("row.a = 1").unwrap_err();
+        let x = errors::explain(&err, "row.a = 1", errors::Known::default(), true);
+        assert!(x.hint.starts_with("did you mean `==`?"), "{}", x.hint);
+        let src = "a\n{% if x %}\nb\n";
+        let err = e.add_template_owned("u.svg", src).unwrap_err();
+        let x = errors::explain(&err, src, errors::Known::default(), false);
+        assert_eq!(x.message, "`{% if %}` on line 2 is never closed");
     }
 }

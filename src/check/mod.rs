@@ -1,5 +1,6 @@
 //! Checks run before anything is printed: component counts against `[contents]`,
-//! references between tables, duplicate ids, and the assertions the data declares.
+//! references between tables, duplicate ids, and the assertions the data declares;
+//! [`typed_twice`]: numbers of `[rules]` typed into a text instead of taken from it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -7,6 +8,8 @@ use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::eval::{eval, row_value, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
+
+pub mod typed_twice;
 
 /// Checks that need no evaluation: unique ids and references between tables. Run
 /// first: formulas and assertions over dangling references would only repeat them.

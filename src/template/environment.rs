@@ -1,0 +1,157 @@
+//! The engine every template and expression runs in: SVG auto-escaping, strict
+//! undefined values, debug names, fuel and recursion limits, and the registration
+//! of every filter and function cardstock adds (their code is in the sibling
+//! modules, by what they do).
+
+use std::sync::{Arc, OnceLock};
+
+use minijinja::value::{Kwargs, Rest, Value};
+use minijinja::{AutoEscape, Environment, Error, ErrorKind, State, UndefinedBehavior};
+
+use super::{
+    data, errors, geometry, graph, icon, maths, numbers, overlap, text, RenderLog, Typesetting,
+    FUEL, LOG, RECURSION_LIMIT,
+};
+use crate::network::Network;
+
+/// The environment with escaping, limits, filters and functions (no templates yet);
+/// the text functions set text with `text`, `distance()` reads `network` once set.
+pub fn environment(
+    network: Arc<OnceLock<Network>>,
+    text: Arc<Typesetting>,
+) -> Environment<'static> {
+    let mut env = Environment::new();
+    set_limits(&mut env);
+    env.add_filter("money", numbers::money);
+    env.add_filter("num", numbers::num);
+    env.add_function("lookup", data::lookup);
+    env.add_function("select", data::select);
+    env.add_function("round_to", numbers::round_to);
+    env.add_function("along", geometry::along);
+    add_text_functions(&mut env, text);
+    env.add_function("shuffle", data::shuffle);
+    env.add_function("connected", graph::connected);
+    env.add_function("steps", graph::steps);
+    env.add_function("close_pairs", geometry::close_pairs);
+    env.add_function("overlaps", overlap::overlaps);
+    maths::register(&mut env);
+    env.add_function(errors::LINE_MARKER, mark_line);
+    env.add_function("fail", fail);
+    env.add_function("distance", move |state: &State, from: Value, to: Value| {
+        graph::distance(&network, state, from, to)
+    });
+    env
+}
+
+/// SVG and XML templates escaped, undefined values an error that names them, and
+/// the limits on work and nesting.
+fn set_limits(env: &mut Environment<'static>) {
+    env.set_auto_escape_callback(|name| {
+        if name.ends_with(".svg") || name.ends_with(".xml") {
+            AutoEscape::Html
+        } else {
+            AutoEscape::None
+        }
+    });
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // Errors name the undefined value (`rules.buying`), whatever the build profile.
+    env.set_debug(true);
+    env.set_fuel(Some(FUEL));
+    env.set_recursion_limit(RECURSION_LIMIT);
+}
+
+/// `text_width`, `wrap`, `fit`, `icon` and `shrink`, each setting text with `text`.
+fn add_text_functions(env: &mut Environment<'static>, text: Arc<Typesetting>) {
+    let t = text.clone();
+    env.add_function(
+        "text_width",
+        move |state: &State, s: String, size: f64, kwargs: Kwargs| {
+            text::text_width(&t, state, &s, size, kwargs)
+        },
+    );
+    let t = text.clone();
+    env.add_function(
+        "wrap",
+        move |state: &State, s: String, width: Value, size: f64, kwargs: Kwargs| {
+            text::wrap(&t, state, &s, width, size, kwargs)
+        },
+    );
+    let t = text.clone();
+    env.add_function(
+        "fit",
+        move |state: &State, s: String, args: Rest<f64>, kwargs: Kwargs| {
+            text::fit(&t, state, &s, &args.0, kwargs)
+        },
+    );
+    let t = text.clone();
+    env.add_function(
+        "icon",
+        move |state: &State, name: String, place: Rest<f64>, kwargs: Kwargs| {
+            icon::icon(&t, state, &name, &place.0, kwargs)
+        },
+    );
+    env.add_function(
+        "shrink",
+        move |state: &State, s: String, w: f64, size: f64, kwargs: Kwargs| {
+            text::shrink(&text, state, &s, w, size, kwargs)
+        },
+    );
+}
+
+/// The line marker of a template rendered with markers ([`errors::instrument`]):
+/// records in the render's log the line that runs.
+fn mark_line(state: &State, line: usize) -> String {
+    if let Some(log) = state
+        .lookup(LOG)
+        .and_then(|v| v.downcast_object::<RenderLog>())
+    {
+        log.last_line
+            .store(line, std::sync::atomic::Ordering::Relaxed);
+    }
+    String::new()
+}
+
+/// `fail(message)`: stops the render with `message` (a data check's own error).
+fn fail(message: String) -> Result<Value, Error> {
+    Err(Error::new(ErrorKind::InvalidOperation, message))
+}
+
+/// The environment the unit tests of the template functions render in: the
+/// built-in fonts, no icons of a game, no network.
+#[cfg(test)]
+pub(super) fn test_env() -> Environment<'static> {
+    let project = crate::project::Project::new(crate::source::MemoryFiles::new());
+    let text = Typesetting::new(&project, "g", crate::fonts::FontBook::builtin());
+    environment(Arc::new(OnceLock::new()), Arc::new(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::FILTERS;
+    use super::test_env as env;
+
+    #[test]
+    fn filters_lists_every_registered_filter() {
+        // The names `environment` registers, read from this file's source.
+        let source = include_str!("environment.rs");
+        let mut registered: Vec<&str> = source
+            .split("env.add_filter(\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        registered.sort();
+        let mut listed = FILTERS.to_vec();
+        listed.sort();
+        assert_eq!(
+            registered, listed,
+            "FILTERS lists every filter `environment` adds"
+        );
+        let e = env();
+        for f in FILTERS {
+            let out = e
+                .render_str(&format!("{{% if '{f}' is filter %}}yes{{% endif %}}"), ())
+                .unwrap();
+            assert_eq!(out, "yes", "`{f}` is a filter");
+        }
+    }
+}
