@@ -321,23 +321,9 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
         };
         let (Some(src), Some(dst)) = (game.tables.get(tname), game.tables.get(def.to.get_ref()))
         else {
-            if game.unparsed_data {
-                continue; // the table is probably in the file that did not parse
-            }
-            for (name, span) in [
-                (tname, def.from.span()),
-                (def.to.get_ref().as_str(), def.to.span()),
-            ] {
-                if !game.tables.contains_key(name) {
-                    diags.push(
-                        Diagnostic::error(format!(
-                            "reference names table `{name}`, which no data file defines"
-                        ))
-                        .at(&game.file, Some(span))
-                        .with("game", &game.id)
-                        .hint("name an existing table"),
-                    );
-                }
+            if !game.unparsed_data {
+                // (else the table is probably in the file that did not parse)
+                diags.extend(unknown_tables(game, def, tname));
             }
             continue;
         };
@@ -351,11 +337,62 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
             diags.push(d.with("game", &game.id));
             continue;
         }
+        let refs = Refs {
+            game,
+            src,
+            dst,
+            tname,
+            field,
+            required: def.required,
+        };
+        diags.extend(refs.check_rows());
+    }
+    diags
+}
+
+/// The tables a `[[reference]]` names (`from`'s table `tname`, `to`) that no data
+/// file defines.
+fn unknown_tables(game: &Game, def: &crate::model::ReferenceDef, tname: &str) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for (name, span) in [
+        (tname, def.from.span()),
+        (def.to.get_ref().as_str(), def.to.span()),
+    ] {
+        if !game.tables.contains_key(name) {
+            diags.push(
+                Diagnostic::error(format!(
+                    "reference names table `{name}`, which no data file defines"
+                ))
+                .at(&game.file, Some(span))
+                .with("game", &game.id)
+                .hint("name an existing table"),
+            );
+        }
+    }
+    diags
+}
+
+/// One `[[reference]]` between two tables that exist: the rows of `src`
+/// (table `tname`) whose `field` names ids of `dst`.
+struct Refs<'a> {
+    game: &'a Game,
+    src: &'a crate::model::Table,
+    dst: &'a crate::model::Table,
+    tname: &'a str,
+    field: &'a str,
+    required: bool,
+}
+
+impl Refs<'_> {
+    /// Every row's ids in `field` checked against `dst`'s ids.
+    fn check_rows(&self) -> Vec<Diagnostic> {
+        let (game, src, dst, field) = (self.game, self.src, self.dst, self.field);
+        let mut diags = Vec::new();
         let ids: BTreeSet<&str> = dst.rows.iter().filter_map(|r| r.id()).collect();
         for (i, row) in src.rows.iter().enumerate() {
-            let label = format!("{tname} {}", row.label(i));
+            let label = format!("{} {}", self.tname, row.label(i));
             let Some(f) = row.fields.get(field) else {
-                if def.required {
+                if self.required {
                     let d = Diagnostic::error(format!("{label} has no `{field}` field"));
                     diags.push(
                         src.at(d, row, None, false)
@@ -377,39 +414,24 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                 v => vec![v],
             };
             for v in values {
-                match v.as_str() {
-                    Some(s) if ids.contains(s) => {}
-                    Some(s) => {
-                        use unicode_normalization::UnicodeNormalization;
-                        let same = |a: &str, b: &str| a.nfc().eq(b.nfc());
-                        let hint = match ids.iter().find(|id| same(id, s)) {
-                            Some(m) => format!(
-                                "the id `{m}` looks the same but is written with other characters ({} here, {} there): type it again",
-                                code_points(s),
-                                code_points(m)
-                            ),
-                            None => match did_you_mean(s, ids.iter().copied()) {
-                            Some(m) => format!("did you mean `{m}`?"),
-                            None => format!(
-                                "add a `{}` row with id `{s}` or use an existing id",
+                let d = match v.as_str() {
+                    Some(s) if ids.contains(s) => continue,
+                    Some(s) => src
+                        .at(
+                            Diagnostic::error(format!(
+                                "{label}: `{field}` refers to `{s}`, which is not a `{}` id",
                                 dst.name
-                            ),
-                            },
-                        };
-                        let d = Diagnostic::error(format!(
-                            "{label}: `{field}` refers to `{s}`, which is not a `{}` id",
-                            dst.name
-                        ));
-                        diags.push(
-                            src.at(d, row, Some(f), false)
-                                .with("game", &game.id)
-                                .with("row", label.clone())
-                                .with("field", field)
-                                .hint(hint),
-                        );
-                    }
-                    None => diags.push(
-                        src.at(
+                            )),
+                            row,
+                            Some(f),
+                            false,
+                        )
+                        .with("game", &game.id)
+                        .with("row", label.clone())
+                        .with("field", field)
+                        .hint(unknown_id_hint(s, &ids, &dst.name)),
+                    None => src
+                        .at(
                             Diagnostic::error(format!(
                                 "{label}: `{field}` must be a string id (or a list of them)"
                             )),
@@ -419,12 +441,30 @@ fn check_references(game: &Game) -> Vec<Diagnostic> {
                         )
                         .with("game", &game.id)
                         .with("row", label.clone()),
-                    ),
-                }
+                };
+                diags.push(d);
             }
         }
+        diags
     }
-    diags
+}
+
+/// How to fix a reference to `s`, which is not one of `ids` (of table `table`):
+/// the id that looks the same in other characters, the nearest id, or add it.
+fn unknown_id_hint(s: &str, ids: &BTreeSet<&str>, table: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let same = |a: &str, b: &str| a.nfc().eq(b.nfc());
+    match ids.iter().find(|id| same(id, s)) {
+        Some(m) => format!(
+            "the id `{m}` looks the same but is written with other characters ({} here, {} there): type it again",
+            code_points(s),
+            code_points(m)
+        ),
+        None => match did_you_mean(s, ids.iter().copied()) {
+            Some(m) => format!("did you mean `{m}`?"),
+            None => format!("add a `{table}` row with id `{s}` or use an existing id"),
+        },
+    }
 }
 
 /// Longest message an `[[assert]]` may print (a message that grows with the data
