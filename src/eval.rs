@@ -111,7 +111,12 @@ impl minijinja::value::Object for SettingsValue {
 /// A warning when `--copies` was given and nothing of the game read
 /// `settings.copies` (through `base`, the context its faces were planned, checked
 /// and rendered with; or in a `[[derive]]`): the option changed nothing.
-pub fn unused_copies(game: &Game, base: &Context, settings: &Settings) -> Option<Diagnostic> {
+pub fn unused_copies(game: &Game, base: &Context, settings: &Settings) -> Reported<()> {
+    Reported::new((), copies_unread(game, base, settings))
+}
+
+/// The warning of [`unused_copies`], if it applies.
+fn copies_unread(game: &Game, base: &Context, settings: &Settings) -> Option<Diagnostic> {
     let n = settings.copies?;
     let read = base
         .get("settings")
@@ -429,8 +434,10 @@ pub fn build_network(
     Reported::new(Some(network), crate::diag::once_for_rows(diags))
 }
 
-/// Computes every `[[derive]]` field, in order, for every row of its table.
-pub fn apply_derives(game: &mut Game, tpl: &Templates, settings: &Settings) -> Vec<Diagnostic> {
+/// Computes every `[[derive]]` field, in order, for every row of its table: the
+/// game with its derived fields, and the problems (a failed derive stops the
+/// later ones, which may use its field).
+pub fn apply_derives(mut game: Game, tpl: &Templates, settings: &Settings) -> Reported<Game> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
     for d in &derives {
@@ -462,13 +469,13 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates, settings: &Settings) -> V
             );
             continue;
         }
-        let base = base_context(game, settings);
+        let base = base_context(&game, settings);
         let mut values = Vec::new();
         let mut failed = false;
         for (i, row) in table.rows.iter().enumerate() {
             let mut ctx = base.clone();
             ctx.insert("row".into(), row_value(row));
-            let value = eval(tpl, game, &def.value, &ctx).and_then(|v| {
+            let value = eval(tpl, &game, &def.value, &ctx).and_then(|v| {
                 toml::Value::try_from(&v).map_err(|_| {
                     Diagnostic::error(format!(
                         "[[derive]] `{field}` gives `{v}`, which is not a value a row can hold"
@@ -500,5 +507,5 @@ pub fn apply_derives(game: &mut Game, tpl: &Templates, settings: &Settings) -> V
             }
         }
     }
-    diags
+    Reported::new(game, diags)
 }

@@ -42,7 +42,7 @@ pub struct FaceStore<'a> {
     /// another thread is parsing waits for it.
     parsed: Vec<Mutex<Parsed>>,
     /// The faces whose trees are kept, by last use.
-    kept: Mutex<Kept>,
+    kept: Mutex<TreeUse>,
     /// Uses of each face's tree still to come, as the stage that draws the faces
     /// planned them ([`FaceStore::will_use`]): after the last, the tree is dropped at
     /// once instead of kept to the budget.
@@ -155,7 +155,7 @@ enum Parsed {
 
 /// Which faces' trees are kept: face -> last use; their estimated bytes.
 #[derive(Default)]
-struct Kept {
+struct TreeUse {
     used: BTreeMap<usize, u64>,
     clock: u64,
     bytes: usize,
@@ -211,7 +211,7 @@ pub struct Origin {
 /// Parsed faces kept between builds (watch mode, the live preview): keyed by the
 /// SVG text's hash and the game's fonts ([`parse_key`]), so an unchanged face is not
 /// parsed again. Its counts are of faces parsed and taken from it.
-pub type ParseCache = crate::kept::KeptByHash<Stack>;
+pub type ParseCache = crate::kept::ByHash<Stack>;
 
 /// What decides a parsed face: its SVG text and the game's fonts.
 fn parse_key(text: &str, fonts: &FontBook) -> [u8; 32] {
@@ -253,7 +253,7 @@ impl<'a> FaceStore<'a> {
             plain_bytes: 0,
             origins: Vec::new(),
             parsed: Vec::new(),
-            kept: Mutex::new(Kept::default()),
+            kept: Mutex::new(TreeUse::default()),
             uses_left: Vec::new(),
             by_text: HashMap::new(),
             layered: Vec::new(),
@@ -462,7 +462,7 @@ impl<'a> FaceStore<'a> {
     }
 
     /// Takes face `i` off the kept trees' list and their estimated bytes.
-    fn forget(&self, kept: &mut Kept, i: usize) {
+    fn forget(&self, kept: &mut TreeUse, i: usize) {
         if kept.used.remove(&i).is_some() {
             kept.bytes = kept.bytes.saturating_sub(self.cost(i));
         }

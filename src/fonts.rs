@@ -237,7 +237,7 @@ pub struct FontBook {
     faces: Vec<Face>,
     families: Vec<String>,
     fingerprint: u64,
-    kept: crate::usvg_patch::Kept,
+    kept: crate::usvg_patch::Stores,
 }
 
 impl std::fmt::Debug for FontBook {
@@ -346,7 +346,7 @@ impl FontBook {
     fn empty() -> FontBook {
         let db = Arc::new(fontdb::Database::new());
         FontBook {
-            kept: crate::usvg_patch::Kept::new(&db, Vec::new()),
+            kept: crate::usvg_patch::Stores::new(&db, Vec::new()),
             db,
             files: Vec::new(),
             faces: Vec::new(),
@@ -442,7 +442,7 @@ impl FontBook {
         families.sort();
         families.dedup();
         Ok(FontBook {
-            kept: crate::usvg_patch::Kept::new(
+            kept: crate::usvg_patch::Stores::new(
                 &db,
                 faces
                     .iter()
@@ -464,7 +464,7 @@ impl FontBook {
     }
 
     /// The usvg patch's caches for this book's database.
-    pub(crate) fn kept(&self) -> &crate::usvg_patch::Kept {
+    pub(crate) fn kept(&self) -> &crate::usvg_patch::Stores {
         &self.kept
     }
 

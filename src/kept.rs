@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 /// Values by a 32-byte hash (SHA-256 of what decides them), with counts of the
 /// values made and reused since the caller last reset them.
-pub struct KeptByHash<V> {
+pub struct ByHash<V> {
     /// Each value, and whether the current build has used it.
     values: Mutex<HashMap<[u8; 32], (V, bool)>>,
     /// Values made (not found) / found kept, until the caller resets them.
@@ -16,9 +16,9 @@ pub struct KeptByHash<V> {
     pub reused: AtomicUsize,
 }
 
-impl<V> Default for KeptByHash<V> {
+impl<V> Default for ByHash<V> {
     fn default() -> Self {
-        KeptByHash {
+        ByHash {
             values: Mutex::new(HashMap::new()),
             made: AtomicUsize::new(0),
             reused: AtomicUsize::new(0),
@@ -26,7 +26,7 @@ impl<V> Default for KeptByHash<V> {
     }
 }
 
-impl<V: Clone> KeptByHash<V> {
+impl<V: Clone> ByHash<V> {
     /// The value kept under `key`, or the one `make` makes (kept if it is `Ok`).
     pub fn get_or_make<E>(
         &self,
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn keeps_what_the_last_build_used() {
-        let k: KeptByHash<u32> = KeptByHash::default();
+        let k: ByHash<u32> = ByHash::default();
         assert_eq!(k.get_or_make::<()>([1; 32], || Ok(10)), Ok(10));
         assert_eq!(k.get_or_make::<()>([1; 32], || Ok(99)), Ok(10), "kept");
         assert_eq!(k.get_or_make([2; 32], || Err("no")), Err("no"));

@@ -74,13 +74,6 @@ impl Built {
     }
 }
 
-/// Caches kept between builds: parsed faces (watch mode) and rasterised faces.
-#[derive(Clone, Copy, Default)]
-pub struct Caches<'a> {
-    pub parsed: Option<&'a ParseCache>,
-    pub png: Option<&'a dyn PngCache>,
-}
-
 /// A game loaded, evaluated and checked: ready to render.
 pub struct Checked {
     pub game: Game,
@@ -114,23 +107,21 @@ fn load(
     Some((game, tpl))
 }
 
-/// The network and the `[[derive]]` fields; `false` when they had errors.
-fn evaluate(game: &mut Game, tpl: &Templates, opts: &Options, built: &mut Built) -> bool {
+/// The structure checks, the network (handed to the templates' `distance()`)
+/// and the `[[derive]]` fields (computed only when the checks before had no error).
+fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Game> {
     let settings = opts.settings();
-    let structure = check_structure(game);
-    let mut ok = !game.unparsed_data && !structure.iter().any(|d| d.is_error());
-    built.diags.extend(structure);
-    let net = build_network(game, tpl, &settings);
-    ok &= !net.diags.has_errors();
-    if let Some(network) = net.into_value(&mut built.diags) {
+    let mut diags = Diagnostics::default();
+    diags.extend(check_structure(&game));
+    let network = build_network(&game, tpl, &settings).into_value(&mut diags);
+    if let Some(network) = network {
         tpl.set_network(network);
     }
-    if ok {
-        let derived = apply_derives(game, tpl, &settings);
-        ok &= derived.is_empty();
-        built.diags.extend(derived);
+    if game.unparsed_data || diags.has_errors() {
+        return Reported::new(game, diags.items);
     }
-    ok
+    let game = apply_derives(game, tpl, &settings).into_value(&mut diags);
+    Reported::new(game, diags.items)
 }
 
 /// Plans every component's faces and checks the counts and assertions.
@@ -192,9 +183,11 @@ pub fn load_and_check(
     opts: &Options,
     built: &mut Built,
 ) -> Option<Checked> {
-    let (mut game, tpl) = load(project, id, opts, built)?;
+    let (game, tpl) = load(project, id, opts, built)?;
     let start = Instant::now();
-    let evaluated = evaluate(&mut game, &tpl, opts, built);
+    let report = evaluate(game, &tpl, opts);
+    let evaluated = !report.value.unparsed_data && !report.diags.has_errors();
+    let game = built.take(report);
     let base = base_context(&game, &opts.settings());
     let mut plans = check(project, &game, &tpl, &base, evaluated, built);
     built.time("check", start);
@@ -224,18 +217,35 @@ pub fn load_and_check(
 }
 
 /// Whether face `i` of a store is one an earlier build parsed without a problem
-/// (and whose tree the caller keeps): see [`Kept::parsed`].
+/// (and whose tree the caller keeps): see [`Incremental::known_good`].
 pub type KnownGood<'k> = &'k (dyn Fn(&FaceStore, usize) -> bool + Sync);
 
-/// What the live preview keeps between builds, so that an edit does again only
-/// what it changed.
+/// What a build keeps for the next (`watch`, the live preview, the PNG files of
+/// `build`), so that a build after an edit does again only what the edit changed.
+/// Each field is one store with one job; the default keeps nothing (a build from
+/// scratch).
 #[derive(Clone, Copy, Default)]
-pub struct Kept<'k> {
-    /// Preflight findings of the faces checked before.
+pub struct Incremental<'k> {
+    /// Parsed face trees by the hash of their SVG text and fonts: a face whose
+    /// text did not change is not parsed again.
+    pub parsed: Option<&'k ParseCache>,
+    /// PNG files of faces by hash: a face drawn before is not rasterised again.
+    pub png: Option<&'k dyn PngCache>,
+    /// Preflight findings by face: a face checked before is not checked again
+    /// (and preflight runs after parsing rather than in the parsing pass).
     pub preflight: Option<&'k crate::preflight::Cache>,
-    /// Faces known to parse: they are not parsed (nor taken from the parse cache)
-    /// unless a later stage asks for their tree.
-    pub parsed: Option<KnownGood<'k>>,
+    /// Faces known to parse (their trees kept by the caller): they are not parsed
+    /// (nor taken from `parsed`) unless a later stage asks for their tree.
+    pub known_good: Option<KnownGood<'k>>,
+}
+
+/// A game that went through every stage up to delivery: what the live preview,
+/// `printed` and tests read after the build.
+pub struct Finished<'a> {
+    /// The checked game, with its templates and last print record.
+    pub checked: Checked,
+    /// Its faces, rendered and parsed.
+    pub rendered: Rendered<'a>,
 }
 
 /// The preflight's findings of each face, made while parsing.
@@ -338,81 +348,47 @@ fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Bui
 }
 
 /// Runs a game through the whole pipeline.
-pub fn build(project: &Project, id: &str, opts: &Options, caches: Caches) -> Built {
-    build_then(project, id, opts, caches, |_, _, _| {})
+pub fn build(project: &Project, id: &str, opts: &Options, incremental: Incremental) -> Built {
+    build_choosing(project, id, opts, incremental, |_, _| true.into()).0
 }
 
-/// Like [`build`], and when every face rendered and parsed and the game was
-/// delivered, hands the game, its faces and the build to `then` (the live preview
-/// reads them there).
-pub fn build_then(
+/// Like [`build`], with `choose` called once every face rendered, parsed and
+/// passed preflight, before anything is delivered: it may keep only some of each
+/// set's slots (a reprint delivers the parts that changed), or say that nothing
+/// is to be delivered (`false`); its errors stop the build. Also gives the
+/// checked game and its faces, when every face rendered and parsed (whether or
+/// not anything was delivered).
+pub fn build_choosing<'a>(
     project: &Project,
     id: &str,
     opts: &Options,
-    caches: Caches,
-    then: impl FnOnce(&Game, &Rendered, &Built),
-) -> Built {
-    build_then_kept(project, id, opts, caches, Kept::default(), then)
-}
-
-/// Like [`build_then`], with what earlier builds kept (the live preview): only
-/// new faces are parsed and preflighted.
-pub fn build_then_kept(
-    project: &Project,
-    id: &str,
-    opts: &Options,
-    caches: Caches,
-    kept: Kept,
-    then: impl FnOnce(&Game, &Rendered, &Built),
-) -> Built {
-    build_hooked(
-        project,
-        id,
-        opts,
-        caches,
-        kept,
-        |_, _| true.into(),
-        |c, r, b| then(&c.game, r, b),
-    )
-}
-
-/// Like [`build_then_kept`], with `choose` called once every face rendered, parsed
-/// and passed preflight, before anything is delivered: it may keep only some of
-/// each set's slots (a reprint delivers the parts that changed), or say that
-/// nothing is to be delivered (`false`); its errors stop the build. `then` gets
-/// the checked game (with its last print record) instead of the game alone.
-pub fn build_hooked(
-    project: &Project,
-    id: &str,
-    opts: &Options,
-    caches: Caches,
-    kept: Kept,
+    incremental: Incremental<'a>,
     choose: impl FnOnce(&Checked, &mut Rendered) -> Reported<bool>,
-    then: impl FnOnce(&Checked, &Rendered, &Built),
-) -> Built {
+) -> (Built, Option<Finished<'a>>) {
     let mut built = Built::default();
     let Some(checked) = load_and_check(project, id, opts, &mut built) else {
-        return built;
+        return (built, None);
     };
     if !typeset(project, &checked, opts, &mut built) {
-        return built;
+        return (built, None);
     }
     // Preflight in the parsing pass, unless the live preview keeps its findings.
-    let preflight = kept.preflight.is_none().then_some(&opts.profile);
+    let preflight = incremental.preflight.is_none().then_some(&opts.profile);
     let Some((mut rendered, found)) = render_and_parse(
         project,
         &checked,
-        caches.parsed,
-        kept.parsed,
+        incremental.parsed,
+        incremental.known_good,
         preflight,
         &mut built,
     ) else {
-        return built;
+        return (built, None);
     };
-    built.diags.extend(crate::eval::unused_copies(
+    let settings = opts.settings();
+    built.take(crate::eval::unused_copies(
         &checked.game,
         &checked.base,
-        &opts.settings(),
+        &settings,
     ));
     let start = Instant::now();
     let renderer = Renderer {
@@ -421,32 +397,34 @@ pub fn build_hooked(
         tpl: &checked.tpl,
         base: &checked.base,
     };
-    let pre = match found {
-        Some(found) => crate::preflight::report(&renderer, &rendered, &opts.profile, found),
+    match found {
+        Some(found) => built.take(crate::preflight::report(
+            &renderer,
+            &rendered,
+            &opts.profile,
+            found,
+        )),
         None => {
-            let pre = crate::preflight::check_cached(
+            built.take(crate::preflight::check_cached(
                 &renderer,
                 &checked.plans,
                 &rendered,
                 &opts.profile,
-                kept.preflight,
-            );
+                incremental.preflight,
+            ));
             built.time("preflight", start);
-            pre
         }
-    };
-    built.diags.extend(pre);
+    }
     // A build with errors delivers nothing, but its delivery is still checked.
     if !built.diags.has_errors() && !built.take(choose(&checked, &mut rendered)) {
-        then(&checked, &rendered, &built);
-        return built;
+        return (built, Some(Finished { checked, rendered }));
     }
     let delivered = built.take(crate::deliver::deliver(
         &checked.game,
         &rendered,
         built.rulebook.as_ref(),
         opts,
-        caches.png,
+        incremental.png,
     ));
     for (name, d) in delivered.timings {
         built.add_time(name, d);
@@ -456,6 +434,5 @@ pub fn build_hooked(
     if !built.diags.has_errors() {
         built.outputs = delivered.outputs;
     }
-    then(&checked, &rendered, &built);
-    built
+    (built, Some(Finished { checked, rendered }))
 }

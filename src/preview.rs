@@ -20,7 +20,7 @@ use crate::export::png::PngError;
 use crate::faces::{FaceStore, ParseCache, Rendered};
 use crate::layout::Paper;
 use crate::model::Game;
-use crate::pipeline::{self, Built, Caches};
+use crate::pipeline::{self, Built, Finished, Incremental};
 use crate::project::Project;
 
 /// What to preview.
@@ -352,14 +352,12 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         pictures: HashMap::new(),
         press: None,
     };
-    let profile = match crate::profile::for_game(project, id, opts.profile.as_deref()) {
-        Ok(p) => p,
-        Err(ds) => {
-            let mut all = Diagnostics::default();
-            all.extend(ds.into_iter().map(|d| d.with("game", id)));
-            preview.diagnostics = diags(project, all);
-            return preview;
-        }
+    let profile = crate::profile::for_game(project, id, opts.profile.as_deref());
+    let Some(profile) = profile.value else {
+        let mut all = Diagnostics::default();
+        all.extend(profile.diags.items.into_iter().map(|d| d.with("game", id)));
+        preview.diagnostics = diags(project, all);
+        return preview;
     };
     preview.profile = profile.id.clone();
     preview.profile_name = profile.name.clone();
@@ -391,10 +389,6 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         ..crate::options::Options::default()
     };
     let mut seen = None;
-    let caches = Caches {
-        parsed: Some(&cache.parsed),
-        png: None,
-    };
     {
         use std::sync::atomic::Ordering::Relaxed;
         let counters = [&cache.parsed.made, &cache.parsed.reused];
@@ -411,45 +405,43 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         let hash = picture_hash(store, i, opts.dpi, press, &images);
         cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
     };
-    let kept = pipeline::Kept {
+    let incremental = Incremental {
+        parsed: Some(&cache.parsed),
         preflight: Some(&cache.preflight),
-        parsed: Some(&known),
+        known_good: Some(&known),
+        ..Incremental::default()
     };
     let folder = popts.folder();
     let mut pages = Vec::new();
-    let built = pipeline::build_hooked(
-        project,
-        id,
-        &popts,
-        caches,
-        kept,
-        |_, _| true.into(),
-        |checked, r, built| {
-            let game = &checked.game;
-            let last = checked.last.as_ref();
-            let since = crate::prints::since_last(
-                project,
-                game,
-                &checked.tpl,
-                last,
-                r,
-                &built.printed,
-                &folder,
-            )
-            .map(|c| (last.map_or(0, |l| l.number), c));
-            seen = Some(read(
-                project,
-                game,
-                r,
-                built,
-                (opts.dpi, press),
-                cache,
-                &images,
-                since.as_ref(),
-            ));
-            pages = rulebook_pages(game, r, built, opts.dpi, &images);
-        },
-    );
+    let (built, finished) =
+        pipeline::build_choosing(project, id, &popts, incremental, |_, _| true.into());
+    if let Some(Finished { checked, rendered }) = &finished {
+        let (game, r) = (&checked.game, rendered);
+        let last = checked.last.as_ref();
+        let since = crate::prints::since_last(
+            project,
+            game,
+            &checked.tpl,
+            last,
+            r,
+            &built.printed,
+            &folder,
+        )
+        .map(|c| (last.map_or(0, |l| l.number), c));
+        seen = Some(read(
+            project,
+            game,
+            r,
+            &built,
+            (opts.dpi, press),
+            cache,
+            &images,
+            since.as_ref(),
+        ));
+        pages = rulebook_pages(game, r, &built, opts.dpi, &images);
+    }
+    // The faces' trees the page does not keep go now, not at the end.
+    drop(finished);
     preview.name = built.name.clone();
     preview.ok = seen.is_some() && !built.diags.has_errors();
     if preview.ok {

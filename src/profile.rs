@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::model::layout::Request;
 use crate::model::load::{file_error, Shop};
 use crate::model::toml_problems;
@@ -292,29 +292,28 @@ pub fn named_in_game(project: &Project, game: &str) -> Option<(PathBuf, std::ops
 /// The profile a build of `game` uses: `asked` (`--profile`), else the game's
 /// `[game] profile`, else `home`. A profile the game names that does not exist
 /// is an error at that line of its `game.toml`.
-pub fn for_game(
-    project: &Project,
-    game: &str,
-    asked: Option<&str>,
-) -> Result<Profile, Vec<Diagnostic>> {
+pub fn for_game(project: &Project, game: &str, asked: Option<&str>) -> Reported<Option<Profile>> {
     let id = asked
         .map(String::from)
         .or_else(|| crate::model::default_profile(project, game))
         .unwrap_or_else(|| "home".into());
-    load(project, &id).map_err(|ds| {
-        let named = named_in_game(project, game).filter(|_| asked.is_none());
-        ds.into_iter()
-            .map(|d| match &named {
-                Some((file, span)) if d.file.is_none() => d.at(file, Some(span.clone())),
-                _ => d,
-            })
-            .collect()
-    })
+    let mut loaded = load(project, &id);
+    let named = || named_in_game(project, game).filter(|_| asked.is_none());
+    if let (None, Some((file, span))) = (&loaded.value, named()) {
+        let items = std::mem::take(&mut loaded.diags.items);
+        let at_name = |d: Diagnostic| match d.file {
+            None => d.at(&file, Some(span.clone())),
+            Some(_) => d,
+        };
+        loaded.diags.items = items.into_iter().map(at_name).collect();
+    }
+    loaded
 }
 
 /// Loads `profiles/<id>.toml` (`home` falls back to the built-in default).
-/// Every problem of the file is an error (a file with several says them all).
-pub fn load(project: &Project, id: &str) -> Result<Profile, Vec<Diagnostic>> {
+/// Every problem of the file is an error (a file with several says them all);
+/// the profile is `None` when there is one.
+pub fn load(project: &Project, id: &str) -> Reported<Option<Profile>> {
     let rel = PathBuf::from("profiles").join(format!("{id}.toml"));
     let missing = match crate::project::check_name(id) {
         Err(_) => true,
@@ -329,7 +328,7 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Vec<Diagnostic>> {
     };
     if missing {
         if id == "home" {
-            return Ok(Profile::home());
+            return Some(Profile::home()).into();
         }
         let mut ids = available(project);
         if !ids.iter().any(|i| i == "home") {
@@ -339,21 +338,26 @@ pub fn load(project: &Project, id: &str) -> Result<Profile, Vec<Diagnostic>> {
             Some(m) => format!("did you mean `{m}`?"),
             None => format!("profiles: {} (files in profiles/)", ids.join(", ")),
         };
-        return Err(vec![Diagnostic::error(format!(
-            "there is no print profile `{id}`"
-        ))
-        .hint(hint)]);
+        let missing = Diagnostic::error(format!("there is no print profile `{id}`")).hint(hint);
+        return Reported::new(None, [missing]);
     }
-    let text = project
-        .read_text(&rel, MAX_PROFILE_BYTES)
-        .map_err(|e| vec![file_error(&e)])?;
-    let file: File = toml_problems::parse(&text, &keys()).map_err(|e| {
-        e.problems
-            .iter()
-            .map(|p| toml_problems::diagnostic(&rel, id, p).with("profile", id))
-            .collect::<Vec<_>>()
-    })?;
-    from_file(file, id, &rel).map_err(|d| vec![d])
+    let text = match project.read_text(&rel, MAX_PROFILE_BYTES) {
+        Ok(text) => text,
+        Err(e) => return Reported::new(None, [file_error(&e)]),
+    };
+    let file: File = match toml_problems::parse(&text, &keys()) {
+        Ok(file) => file,
+        Err(e) => {
+            let problems = e.problems.iter();
+            let diags =
+                problems.map(|p| toml_problems::diagnostic(&rel, id, p).with("profile", id));
+            return Reported::new(None, diags);
+        }
+    };
+    match from_file(file, id, &rel) {
+        Ok(profile) => Some(profile).into(),
+        Err(d) => Reported::new(None, [d]),
+    }
 }
 
 /// A profile from its file's values, each checked (the first problem is an error

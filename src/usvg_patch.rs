@@ -24,21 +24,21 @@ const STROKE_BOUNDS_BUDGET: usize = 8 << 20;
 
 /// What a font book hands usvg: the glyph outline and text layout stores of its
 /// database and its shaping faces (each `(font data address, face index)` with its face).
-pub(crate) struct Kept {
+pub(crate) struct Stores {
     outlines: Arc<usvg::GlyphOutlines>,
     layouts: Arc<usvg::TextLayouts>,
     strokes: Arc<usvg::StrokeBounds>,
     shaping: usvg::ShapingFaceFn,
 }
 
-impl Kept {
+impl Stores {
     /// The caches for `db`, whose faces are `faces`. The faces live for the whole
     /// process (the patch keeps shaping plans per face address).
     pub(crate) fn new(
         db: &Arc<fontdb::Database>,
         faces: Vec<((usize, u32), &'static rustybuzz::Face<'static>)>,
-    ) -> Kept {
-        Kept {
+    ) -> Stores {
+        Stores {
             outlines: Arc::new(usvg::GlyphOutlines::new(db.clone())),
             layouts: Arc::new(usvg::TextLayouts::new(db.clone(), TEXT_LAYOUT_BUDGET)),
             strokes: Arc::new(usvg::StrokeBounds::new(STROKE_BOUNDS_BUDGET)),
@@ -51,7 +51,7 @@ impl Kept {
 }
 
 /// Hands usvg the book's glyph outline store and shaping faces.
-pub(crate) fn speed_up(options: &mut usvg::Options, kept: &Kept) {
+pub(crate) fn speed_up(options: &mut usvg::Options, kept: &Stores) {
     options.glyph_outlines = Some(kept.outlines.clone());
     options.shaping_face = Some(kept.shaping.clone());
     options.text_layouts = Some(kept.layouts.clone());

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use cardstock::options::Options;
-use cardstock::pipeline::{build, Built, Caches};
+use cardstock::pipeline::{build, Built, Incremental};
 use cardstock::project::Project;
 
 /// Arguments of `bench`.
@@ -51,7 +51,7 @@ fn measure(
     let mut last = Built::default();
     for _ in 0..runs.max(1) {
         let start = std::time::Instant::now();
-        last = build(&project.fresh(), id, opts, Caches::default());
+        last = build(&project.fresh(), id, opts, Incremental::default());
         totals.push(start.elapsed());
         for (n, d) in &last.timings {
             if !order.contains(n) {
@@ -149,7 +149,7 @@ fn deck_project(dir: &Path) -> Result<usize, String> {
         &Project::new(fixture_deck()),
         "mini",
         &opts,
-        Caches::default(),
+        Incremental::default(),
     );
     if built.diags.has_errors() {
         return Err(format!(
@@ -220,7 +220,7 @@ pub fn run(args: &Args) -> i32 {
                 .iter()
                 .map(|id| {
                     let fresh = &fresh;
-                    move || build(fresh, id, &Options::default(), Caches::default())
+                    move || build(fresh, id, &Options::default(), Incremental::default())
                 })
                 .collect();
             drop(cardstock::threads::in_parallel(jobs));

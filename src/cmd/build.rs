@@ -2,11 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use cardstock::diag::{Diagnostic, Diagnostics};
+use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::faces::ParseCache;
 use cardstock::options::Options;
 use cardstock::output::{self, check_out_dir, DiskPngCache};
-use cardstock::pipeline::{build, Built, Caches};
+use cardstock::pipeline::{build, Built, Incremental};
 use cardstock::project::Project;
 
 /// Arguments of `build`.
@@ -210,26 +210,35 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
 }
 
 /// The options for one game: its own default profile (`[game] profile`) unless
-/// `--profile` names one, and the output folder's absolute location.
-pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Result<Options, Vec<Diagnostic>> {
+/// `--profile` names one, and the output folder's absolute location; `None` when
+/// they had an error.
+pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Reported<Option<Options>> {
     let mut opts = plan.opts.clone();
-    opts.profile = cardstock::profile::for_game(&plan.project, id, args.profile.as_deref())?;
+    let profile = cardstock::profile::for_game(&plan.project, id, args.profile.as_deref());
+    let Some(chosen) = profile.value else {
+        return Reported::new(None, profile.diags.items);
+    };
+    opts.profile = chosen;
+    let fail = |d: Diagnostic| Reported::new(None, [d]);
     if args.proof && opts.profile.print.is_none() {
-        return Err(vec![Diagnostic::error(format!(
-            "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
-            opts.profile.id
-        ))
-        .hint(
-            "use a CMYK profile: --profile drivethrucards or --profile offset",
-        )]);
+        return fail(
+            Diagnostic::error(format!(
+                "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
+                opts.profile.id
+            ))
+            .hint("use a CMYK profile: --profile drivethrucards or --profile offset"),
+        );
     }
     opts.proof = args.proof;
     let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
     opts.url_base = match &args.base_url {
-        Some(u) => cardstock::options::url_join(&base_url(u).map_err(|d| vec![d])?, id),
+        Some(u) => match base_url(u) {
+            Ok(u) => cardstock::options::url_join(&u, id),
+            Err(d) => return fail(d),
+        },
         None => file_url(&abs_out.join(id)),
     };
-    Ok(opts)
+    Some(opts).into()
 }
 
 /// [`game_options`] for a command that goes on with its other games: the problems
@@ -240,13 +249,9 @@ pub fn game_options_or_report(
     id: &str,
     diags: &mut Diagnostics,
 ) -> Option<Options> {
-    match game_options(plan, args, id) {
-        Ok(o) => Some(o),
-        Err(ds) => {
-            diags.extend(ds.into_iter().map(|d| d.with("game", id)));
-            None
-        }
-    }
+    let options = game_options(plan, args, id);
+    diags.extend(options.diags.items.into_iter().map(|d| d.with("game", id)));
+    options.value
 }
 
 /// Writes built games into the output folder, one at a time, holding the folder's
@@ -359,9 +364,10 @@ pub fn build_game(
         project,
         id,
         &opts,
-        Caches {
+        Incremental {
             parsed: cache,
             png: Some(&png),
+            ..Incremental::default()
         },
     );
     let failed =

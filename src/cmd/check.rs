@@ -2,7 +2,7 @@
 
 use cardstock::diag::Diagnostics;
 use cardstock::options::Options;
-use cardstock::pipeline::{build, Caches};
+use cardstock::pipeline::{build, Incremental};
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
@@ -35,7 +35,7 @@ pub fn run(args: &Args) -> i32 {
         ..Options::default()
     };
     for id in &games {
-        let built = build(project, id, &opts, Caches::default());
+        let built = build(project, id, &opts, Incremental::default());
         let ok = !built.diags.has_errors();
         let ran = built.asserts;
         let asserts = match (ran.asserts, ran.checks) {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use cardstock::diag::{Diagnostic, Diagnostics};
-use cardstock::pipeline::{build_hooked, Caches, Kept};
+use cardstock::pipeline::{build_choosing, Finished, Incremental};
 use cardstock::prints::{self, Current, Record};
 
 use super::build;
@@ -132,33 +132,31 @@ fn record(
     };
     let mut written = None;
     let mut by_place = Vec::new();
-    let built = build_hooked(
-        project,
-        id,
-        &opts,
-        Caches::default(),
-        Kept::default(),
-        |_, _| true.into(),
-        |checked, r, built| {
-            if built.diags.has_errors() {
-                return;
-            }
-            let current = Current::of(project, &checked.game, r, &built.printed, &opts.folder());
-            let parts: u64 = current
-                .sets
-                .iter()
-                .flat_map(|s| &s.parts)
-                .map(|p| u64::from(p.qty))
-                .sum();
-            let record = current.record(&checked.game, &checked.tpl, head);
-            written = Some((
-                record.to_text(&checked.game.meta.name),
-                parts,
-                current.sets.len(),
-            ));
-            by_place = prints::key::by_place(&checked.game);
-        },
-    );
+    let (built, finished) = build_choosing(project, id, &opts, Incremental::default(), |_, _| {
+        true.into()
+    });
+    if let Some(Finished { checked, rendered }) = finished.filter(|_| !built.diags.has_errors()) {
+        let current = Current::of(
+            project,
+            &checked.game,
+            &rendered,
+            &built.printed,
+            &opts.folder(),
+        );
+        let parts: u64 = current
+            .sets
+            .iter()
+            .flat_map(|s| &s.parts)
+            .map(|p| u64::from(p.qty))
+            .sum();
+        let record = current.record(&checked.game, &checked.tpl, head);
+        written = Some((
+            record.to_text(&checked.game.meta.name),
+            parts,
+            current.sets.len(),
+        ));
+        by_place = prints::key::by_place(&checked.game);
+    }
     let mut found = built.diags;
     found.extend(by_place);
     let failed = found.has_errors() || (bargs.common.deny_warnings && found.warnings() > 0);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::faces::Rendered;
 use cardstock::output::DiskPngCache;
-use cardstock::pipeline::{build_hooked, Caches, Checked, Kept};
+use cardstock::pipeline::{build_choosing, Checked, Incremental};
 use cardstock::prints::{self, Changes, Current};
 
 use super::build;
@@ -127,15 +127,14 @@ fn reprint(
     let folder = opts.folder();
     let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));
     let mut found: Option<(Changes, String, Vec<Diagnostic>)> = None;
-    let mut built = build_hooked(
+    let (mut built, _) = build_choosing(
         project,
         id,
         &opts,
-        Caches {
-            parsed: None,
+        Incremental {
             png: Some(&png),
+            ..Incremental::default()
         },
-        Kept::default(),
         |checked, r| {
             let mut notes = Vec::new();
             let compared = record_of(project, checked, since).and_then(|record| {
@@ -156,7 +155,6 @@ fn reprint(
                 Err(d) => Reported::new(false, [d]),
             }
         },
-        |_, _, _| {},
     );
     let Some((changes, name, by_place)) = found.filter(|_| !built.diags.has_errors()) else {
         super::tell(&format!(

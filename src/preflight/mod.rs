@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Reported};
 use crate::faces::{FaceStore, Rendered};
 use crate::model::{Component, Severity, Shape, Side};
 use crate::profile::Profile;
@@ -57,7 +57,7 @@ pub fn check_cached(
     rendered: &Rendered,
     profile: &Profile,
     cache: Option<&Cache>,
-) -> Vec<Diagnostic> {
+) -> Reported<()> {
     let layers = LayerElements::new(&rendered.store);
     let per_face: Vec<Vec<Located>> = (0..rendered.store.len())
         .into_par_iter()
@@ -122,7 +122,7 @@ type Findings = Arc<Vec<Finding>>;
 /// preview): keyed by [`cache_key`]. The images a face links to are not in the
 /// key: drop the cache when an image changes. Its counts are of faces checked and
 /// taken from it.
-pub type Cache = crate::kept::KeptByHash<Findings>;
+pub type Cache = crate::kept::ByHash<Findings>;
 
 /// What decides a face's findings: its SVG text, fonts, size, bleed, cut shape,
 /// safe distance, print colour and least text sizes.
@@ -350,7 +350,7 @@ pub fn report(
     rendered: &Rendered,
     profile: &Profile,
     per_face: Vec<Vec<Located>>,
-) -> Vec<Diagnostic> {
+) -> Reported<()> {
     let mut groups: BTreeMap<Key, Vec<(usize, Located)>> = BTreeMap::new();
     for (i, found) in per_face.into_iter().enumerate() {
         let o = &rendered.store.origins[i];
@@ -360,12 +360,10 @@ pub fn report(
             groups.entry(key).or_default().push((i, l));
         }
     }
-    groups
-        .into_iter()
-        .map(|((ci, side, check, ..), found)| {
-            diagnostic(r, rendered, profile, ci, side, check, found)
-        })
-        .collect()
+    let diags = groups.into_iter().map(|((ci, side, check, ..), found)| {
+        diagnostic(r, rendered, profile, ci, side, check, found)
+    });
+    Reported::new((), diags)
 }
 
 /// The diagnostic of one group.

@@ -111,9 +111,9 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
             return Reported::new(None, [d]);
         }
     };
-    let settings = match settings::read(game, input.paper, input.tpl.fonts()) {
-        Ok(s) => s,
-        Err(problems) => return Reported::new(None, problems),
+    let settings = settings::read(game, input.paper, input.tpl.fonts());
+    let Some(settings) = settings.value else {
+        return Reported::new(None, settings.diags.items);
     };
     let mut diags = crate::check::typed_twice::in_markdown(game, &path, &text);
     let rendered = match source::render(input, &path, text) {

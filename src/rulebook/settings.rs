@@ -1,7 +1,7 @@
 //! `[rulebook]` and `[game] language` resolved for one build: the page, the
 //! columns, the fonts and the language words are hyphenated in.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Reported};
 use crate::fonts::FontBook;
 use crate::model::{Game, Paper, Size};
 use crate::text::FontSpec;
@@ -45,8 +45,9 @@ impl Settings {
 }
 
 /// Reads `[rulebook]` and `[game] language` of `game` for a build on `paper`,
-/// checking each value against `fonts`.
-pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Result<Settings, Vec<Diagnostic>> {
+/// checking each value against `fonts`; `None` when any value had a problem
+/// (every problem is reported).
+pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Reported<Option<Settings>> {
     let def = game
         .rulebook
         .as_ref()
@@ -108,9 +109,9 @@ pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Result<Settings, Vec
         .hint("write the ISO 639-1 code of the game's language: `en`, `de`, `fr`, `es`, `it`, `nl`...")));
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Reported::new(None, problems);
     }
-    Ok(Settings {
+    Some(Settings {
         page,
         columns,
         font: FontSpec {
@@ -127,6 +128,7 @@ pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Result<Settings, Vec
         lang: language_of(&language),
         language,
     })
+    .into()
 }
 
 /// `[rulebook] page`.

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use cardstock::options::Options;
-use cardstock::pipeline::{build, Caches};
+use cardstock::pipeline::{build, Incremental};
 use cardstock::project::Project;
 use cardstock::source::MemoryFiles;
 use proptest::prelude::*;
@@ -190,7 +190,7 @@ proptest! {
             memory.insert(&path, bytes);
         }
         let project = Project::new(memory);
-        let built = build(&project, "mini", &Options::default(), Caches::default());
+        let built = build(&project, "mini", &Options::default(), Incremental::default());
         // Whatever happened is reported: either output or at least one error.
         prop_assert!(!built.outputs.files().is_empty() || built.diags.has_errors());
         // And every diagnostic renders from the sources already read.

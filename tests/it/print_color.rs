@@ -361,7 +361,9 @@ fn dtc_face(svg: &str, dir: &Path) -> PathBuf {
     let project = cardstock::project::Project::new(
         cardstock::source::DiskFiles::new(&crate::common::repo()).unwrap(),
     );
-    let profile = cardstock::profile::load(&project, "drivethrucards").unwrap();
+    let profile = cardstock::profile::load(&project, "drivethrucards")
+        .value
+        .unwrap();
     let press = cardstock::color::Press::for_color(profile.print.as_ref().unwrap()).unwrap();
     let size = cardstock::model::Size {
         width: 69.5,

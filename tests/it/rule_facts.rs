@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use cardstock::options::Options;
-use cardstock::pipeline::{build, load_and_check, Built, Caches};
+use cardstock::pipeline::{build, load_and_check, Built, Incremental};
 use cardstock::project::Project;
 use cardstock::source::MemoryFiles;
 use rayon::prelude::*;
@@ -83,7 +83,7 @@ fn refused(game: &str, files: &BTreeMap<String, Vec<u8>>) -> Option<String> {
     if load_and_check(&project, game, &opts, &mut built).is_some() {
         // Not refused by the data's checks: the faces (a template's `fail`,
         // text that cannot fit, preflight errors) may still refuse it.
-        built = build(&project, game, &opts, Caches::default());
+        built = build(&project, game, &opts, Incremental::default());
     }
     built
         .diags

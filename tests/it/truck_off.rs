@@ -789,7 +789,7 @@ fn each_sheets_tree_is_dropped_once_the_last_file_has_drawn_it() {
     // use, not kept to the face store's budget, so the trees of a thousand sheets
     // are never all held while the PDFs grow.
     use cardstock::options::Options;
-    use cardstock::pipeline::{build_then, Caches};
+    use cardstock::pipeline::{build_choosing, Incremental};
     let tmp = project_copy(&["truck-off"]);
     let project = cardstock::project::Project::disk(tmp.path()).unwrap();
     for png in [false, true] {
@@ -798,16 +798,14 @@ fn each_sheets_tree_is_dropped_once_the_last_file_has_drawn_it() {
             dpi: 20.0,
             ..Options::default()
         };
-        let mut kept = None;
-        let built = build_then(
+        let (built, finished) = build_choosing(
             &project,
             "truck-off",
             &opts,
-            Caches::default(),
-            |_, rendered, _| {
-                kept = Some((rendered.store.len(), rendered.store.trees_kept()));
-            },
+            Incremental::default(),
+            |_, _| true.into(),
         );
+        let kept = finished.map(|f| (f.rendered.store.len(), f.rendered.store.trees_kept()));
         assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
         assert_eq!(
             kept,
@@ -820,15 +818,13 @@ fn each_sheets_tree_is_dropped_once_the_last_file_has_drawn_it() {
         encode: false,
         ..Options::default()
     };
-    let mut kept = None;
-    build_then(
+    let (_, finished) = build_choosing(
         &project,
         "truck-off",
         &opts,
-        Caches::default(),
-        |_, r, _| {
-            kept = Some(r.store.trees_kept());
-        },
+        Incremental::default(),
+        |_, _| true.into(),
     );
+    let kept = finished.map(|f| f.rendered.store.trees_kept());
     assert_eq!(kept, Some(40));
 }
