@@ -149,7 +149,7 @@ fn reprint_prints_what_changed_and_names_it() {
         "one line for a template change:\n{changes}"
     );
     assert!(
-        changes.contains("- Board · r2: it shows route #3 (from san-francisco, to portland, highway I-5): miles: 635 -> 535, spaces: 6 -> 5 (data/interstate-trucking/routes.toml:44)"),
+        changes.contains("- Board · r2: it shows route #3 (from san-francisco, to portland, highway I-5): miles: 635 -> 535, spaces: 6 -> 5 (data/interstate-trucking/routes.toml:49)"),
         "{changes}"
     );
     // The PDFs: the 12 contracts, fronts then their mirrored backs, and the money
