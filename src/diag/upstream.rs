@@ -187,6 +187,9 @@ pub enum Found<'a> {
     Text(&'a str),
     /// "integer `3`": the number with its backticks.
     WholeNumber(&'a str),
+    /// "integer `99999999999999999999` as i128": a whole number past the 64 bits
+    /// TOML holds, without its backticks.
+    TooLarge(&'a str),
     /// "floating point `1.5`": the number with its backticks.
     Number(&'a str),
     /// "boolean `true`": the value with its backticks.
@@ -206,6 +209,12 @@ pub fn found(f: &str) -> Found<'_> {
         return Found::Text(s);
     }
     if let Some(n) = f.strip_prefix("integer ") {
+        if let Some(n) = n
+            .strip_suffix(" as i128")
+            .or_else(|| n.strip_suffix(" as u128"))
+        {
+            return Found::TooLarge(n.trim_matches('`'));
+        }
         return Found::WholeNumber(n);
     }
     if let Some(n) = f.strip_prefix("floating point ") {
@@ -281,6 +290,13 @@ mod tests {
     }
 
     const OK: &str = "shape = \"r\"\nsize = [1, 2]\n";
+
+    #[test]
+    fn serde_integer_past_64_bits() {
+        let m = serde_message(&format!("{OK}count = 99999999999999999999\n"));
+        let (f, _) = wrong_value(&m).unwrap();
+        assert_eq!(found(f), Found::TooLarge("99999999999999999999"), "{m}");
+    }
 
     #[test]
     fn minijinja_unknown_filter() {

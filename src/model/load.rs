@@ -722,7 +722,9 @@ fn toml_tables(
         Err(e) => {
             diags.extend(e.problems.iter().map(|p| {
                 let d = toml_problems::diagnostic(rel, game, p);
-                if upstream::serde_kind(&p.message) == SerdeKind::InvalidType {
+                if upstream::serde_kind(&p.message) == SerdeKind::InvalidType
+                    && toml_problems::too_large(&p.message).is_none()
+                {
                     d.hint("a data file holds only tables of rows: write each row as [[name]] followed by its fields")
                 } else {
                     d

@@ -257,6 +257,8 @@ pub(crate) fn diagnostic(rel: &Path, game: &str, p: &Problem) -> Diagnostic {
         // serde's text changed: no hint rather than a wrong one.
     } else if kind == SerdeKind::MissingField {
         d = d.hint("add the key; docs/reference.md lists what each key means");
+    } else if too_large(msg).is_some() {
+        d = d.hint("write a smaller number");
     } else if matches!(kind, SerdeKind::InvalidType | SerdeKind::InvalidLength) {
         d = d.hint(
             "text needs quotes (`\"poker\"`), numbers and true/false do not, a list is `[...]`",
@@ -272,6 +274,12 @@ pub(crate) fn diagnostic(rel: &Path, game: &str, p: &Problem) -> Diagnostic {
 /// serde's message in plain words: what was expected and what was found, with
 /// no Rust type names.
 pub fn plain(msg: &str) -> String {
+    if let Some(n) = too_large(msg) {
+        return format!(
+            "the whole number {n} is too large: a data file holds whole numbers up to {}",
+            i64::MAX
+        );
+    }
     if let Some((found, expected)) = upstream::wrong_value(msg) {
         return format!(
             "{} is expected here, not {}",
@@ -315,12 +323,21 @@ fn expected_words(e: &str) -> String {
     }
 }
 
+/// The number serde found, when it is a whole number past what TOML holds (64 bits).
+pub(crate) fn too_large(msg: &str) -> Option<&str> {
+    match upstream::found(upstream::wrong_value(msg)?.0) {
+        Found::TooLarge(n) => Some(n),
+        _ => None,
+    }
+}
+
 /// What serde says it found, plainly: `string "x"` is the text "x".
 fn found_words(f: &str) -> String {
     let ticked = |s: &str| s.trim_matches('`').to_string();
     match upstream::found(f) {
         Found::Text(s) => format!("the text {s}"),
         Found::WholeNumber(n) => format!("the whole number {}", ticked(n)),
+        Found::TooLarge(n) => format!("the whole number {n}"),
         Found::Number(n) => format!("the number {}", ticked(n)),
         Found::Boolean(b) => format!("`{}`", ticked(b)),
         Found::List => "a list".into(),

@@ -289,10 +289,21 @@ fn quantity(
             "{label}: quantity {n} is over the limit of {MAX_QTY} copies of one face"
         )))
         .hint("check the number: no print run needs that many copies of one face")),
-        None => Err(at(Diagnostic::error(format!(
-            "{label}: quantity `{value}` is not a whole number"
-        )))
-        .hint("write qty as a whole number, e.g. qty = 2")),
+        None => match f64::try_from(value.clone()) {
+            // A whole number past 64 bits, written as a float (`qty = 1e300`).
+            Ok(f) if f.fract() == 0.0 && f >= 1.0 => Err(at(Diagnostic::error(format!(
+                "{label}: quantity {f:e} is over the limit of {MAX_QTY} copies of one face"
+            )))
+            .hint("check the number: no print run needs that many copies of one face")),
+            Ok(f) if f.fract() == 0.0 && f <= -1.0 => Err(at(Diagnostic::error(format!(
+                "{label}: quantity {f:e} must be at least 1"
+            )))
+            .hint("remove the row instead of giving it a zero or negative qty")),
+            _ => Err(at(Diagnostic::error(format!(
+                "{label}: quantity `{value}` is not a whole number"
+            )))
+            .hint("write qty as a whole number, e.g. qty = 2")),
+        },
     }
 }
 

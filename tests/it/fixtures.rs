@@ -142,6 +142,8 @@ cases! {
     invalid_print_record_unknown_set
     invalid_profile_path_placeholder
     invalid_profile_path_same_file
+    invalid_qty_float_huge
+    invalid_qty_past_64_bits
     invalid_qty_rules_typo
     invalid_recursion
     invalid_reprint_no_record
