@@ -23,7 +23,7 @@ use krilla_svg::{SurfaceExt, SvgSettings};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::repeats::{Digests, Repeats};
-use crate::layout::{Anchor, Mark, Rect, Segment, Sheet, MARK_WIDTH};
+use crate::layout::{Mark, Rect, Segment, Sheet, MARK_WIDTH};
 use crate::units::mm_to_pt;
 
 /// Why a PDF could not be written.
@@ -263,18 +263,7 @@ fn draw_marks(
             text,
         } = m
         {
-            let width = crate::text::width(
-                text,
-                *size,
-                &crate::text::FontSpec::default(),
-                &crate::fonts::FontBook::builtin(),
-            )
-            .unwrap_or(0.0);
-            let dx = match anchor {
-                Anchor::Start => 0.0,
-                Anchor::Middle => -width / 2.0,
-                Anchor::End => -width,
-            };
+            let dx = anchor.start(crate::layout::marks::label_width(text, *size).unwrap_or(0.0));
             surface.set_stroke(None);
             surface.set_fill(Some(Fill {
                 paint: paint(crate::layout::marks::LABEL_RGB, crate::color::Role::Text),
@@ -283,25 +272,26 @@ fn draw_marks(
             if *upwards {
                 surface.push_transform(&Transform::from_rotate_at(-90.0, pt(at.0), pt(at.1)));
             }
-            let glyphs: Vec<KrillaGlyph> = crate::text::label_glyphs(text)
-                .map(|(glyphs, upem)| {
-                    let em = |v: i32| v as f32 / upem as f32;
-                    glyphs
-                        .into_iter()
-                        .map(|g| {
-                            KrillaGlyph::new(
-                                GlyphId::new(g.id),
-                                em(g.x_advance),
-                                em(g.x_offset),
-                                em(g.y_offset),
-                                em(g.y_advance),
-                                g.range,
-                                None,
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let glyphs: Vec<KrillaGlyph> =
+                crate::text::label_glyphs(text, &crate::layout::marks::label_font())
+                    .map(|(glyphs, upem)| {
+                        let em = |v: i32| v as f32 / upem as f32;
+                        glyphs
+                            .into_iter()
+                            .map(|g| {
+                                KrillaGlyph::new(
+                                    GlyphId::new(g.id),
+                                    em(g.x_advance),
+                                    em(g.x_offset),
+                                    em(g.y_offset),
+                                    em(g.y_advance),
+                                    g.range,
+                                    None,
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
             surface.draw_glyphs(
                 Point::from_xy(pt(at.0 + dx), pt(at.1)),
                 &glyphs,

@@ -5,7 +5,7 @@ use super::Stack;
 use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
 
 use crate::geom::Segment;
-use crate::layout::{Anchor, Mark, Sheet, MARK_WIDTH};
+use crate::layout::{Mark, Sheet, MARK_WIDTH};
 pub use crate::profile::PngColor;
 use crate::units::mm_to_px;
 
@@ -368,14 +368,9 @@ fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
             text,
         } = m
         {
-            let font = crate::text::FontSpec::default();
+            let font = crate::layout::marks::label_font();
             let book = crate::fonts::FontBook::builtin();
-            let width = crate::text::width(text, *size, &font, &book).unwrap_or(0.0);
-            let dx = match anchor {
-                Anchor::Start => 0.0,
-                Anchor::Middle => -width / 2.0,
-                Anchor::End => -width,
-            };
+            let dx = anchor.start(crate::layout::marks::label_width(text, *size).unwrap_or(0.0));
             let Ok(segs) = crate::text::outline(text, *size, &font, &book, at.0 + dx, at.1) else {
                 continue;
             };

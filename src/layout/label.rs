@@ -2,7 +2,7 @@
 //! printable area and clear of every part and mark; shrunk, or shortened with an
 //! ellipsis, when no strip of the sheet is long enough.
 
-use super::marks::{Anchor, Mark, LABEL_FAMILY};
+use super::marks::{label_width, Anchor, Mark};
 use super::{Rect, Sheet};
 
 /// Label font sizes tried in turn, in mm: the last is 6.2 pt, as small as printed
@@ -17,22 +17,13 @@ const DESCENT: f64 = 0.25;
 const CLEAR: f64 = 0.4;
 
 fn width(text: &str, size: f64) -> f64 {
-    let font = crate::text::FontSpec {
-        family: LABEL_FAMILY.into(),
-        ..crate::text::FontSpec::default()
-    };
-    crate::text::width(text, size, &font, &crate::fonts::FontBook::builtin())
-        .unwrap_or(text.chars().count() as f64 * size * 0.6)
+    label_width(text, size).unwrap_or(text.chars().count() as f64 * size * 0.6)
 }
 
 /// The box a label covers on the page.
 pub fn label_box(at: (f64, f64), size: f64, anchor: Anchor, upwards: bool, text: &str) -> Rect {
     let w = width(text, size);
-    let start = match anchor {
-        Anchor::Start => 0.0,
-        Anchor::Middle => -w / 2.0,
-        Anchor::End => -w,
-    };
+    let start = anchor.start(w);
     if upwards {
         // Turned to read upwards: the text runs up the page from `at`, the glyphs
         // stand to the left of the baseline.

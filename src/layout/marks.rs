@@ -66,6 +66,37 @@ pub const LABEL_RGB: [u8; 3] = [0x33, 0x33, 0x33];
 /// The font family of labels.
 pub const LABEL_FAMILY: &str = "Lato";
 
+/// The font labels are set in (every exporter and the label placer use it).
+pub fn label_font() -> crate::text::FontSpec {
+    crate::text::FontSpec {
+        family: LABEL_FAMILY.into(),
+        ..crate::text::FontSpec::default()
+    }
+}
+
+/// A label's width in mm at `size` mm, in [`label_font`]; `None` when the font
+/// cannot measure it.
+pub fn label_width(text: &str, size: f64) -> Option<f64> {
+    crate::text::width(
+        text,
+        size,
+        &label_font(),
+        &crate::fonts::FontBook::builtin(),
+    )
+    .ok()
+}
+
+impl Anchor {
+    /// Where a label `width` mm wide starts, relative to its anchor point.
+    pub fn start(self, width: f64) -> f64 {
+        match self {
+            Anchor::Start => 0.0,
+            Anchor::Middle => -width / 2.0,
+            Anchor::End => -width,
+        }
+    }
+}
+
 /// The side of a seam between two board tiles a half target is drawn on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Toward {

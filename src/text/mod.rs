@@ -220,12 +220,12 @@ pub struct LabelGlyph {
     pub range: std::ops::Range<usize>,
 }
 
-/// A sheet label's glyphs in the built-in regular font, left to right, with the
+/// A sheet label's glyphs in `font` (the label font, [`crate::layout::marks::label_font`]), left to right, with the
 /// glyphs krilla's `Surface::draw_text` would shape (its `naive_shape`), but from
 /// the kept shaping face and plan: krilla parses the font's layout tables again for
 /// every label. With the font's units per em.
-pub fn label_glyphs(text: &str) -> Result<(Vec<LabelGlyph>, u16), TextError> {
-    let face = face_for(&FontSpec::default(), &FontBook::builtin())?;
+pub fn label_glyphs(text: &str, font: &FontSpec) -> Result<(Vec<LabelGlyph>, u16), TextError> {
+    let face = face_for(font, &FontBook::builtin())?;
     let out = shape_in(face, text, Some(rustybuzz::Direction::LeftToRight));
     let (infos, positions) = (out.glyph_infos(), out.glyph_positions());
     let glyphs = infos
@@ -409,7 +409,7 @@ mod tests {
             buf.guess_segment_properties();
             buf.set_direction(rustybuzz::Direction::LeftToRight);
             let want = rustybuzz::shape(&fresh, &[], buf);
-            let (got, upem) = label_glyphs(text).unwrap();
+            let (got, upem) = label_glyphs(text, &FontSpec::default()).unwrap();
             assert_eq!(upem, fresh.units_per_em() as u16);
             assert_eq!(got.len(), want.len(), "{text}");
             for ((g, info), pos) in got
