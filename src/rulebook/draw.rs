@@ -147,18 +147,17 @@ pub type Measure<'a> = dyn Fn(&str, &FontSpec, f64) -> Option<f64> + 'a;
 /// Two gaps closer than this (mm) are the same gap.
 const SAME_GAP: f64 = 1e-6;
 
-/// One line of text at (`x`, baseline `y`), as few text chunks as it can be: usvg
-/// lays out each chunk (a run of text from an absolute `x`) alone, and a chunk a
-/// word cost the rulebook's parsing about four times its text's glyphs.
+/// One line of text at (`x`, baseline `y`), in as few text chunks (runs of text
+/// from an absolute `x`, which usvg lays out one by one) as keep every word where
+/// the line breaking put it: fewer objects per page than a chunk a word.
 ///
 /// The words of a chunk follow each other with a space between them, stretched
 /// by `word-spacing` to the gap the line breaking put between them (the same on
-/// the whole line: justification stretches every space alike); pieces of one
-/// word in another style follow with no space. A new chunk, at its absolute `x`,
-/// starts after an icon (drawn beside the text, not in it), where a gap differs
-/// from the chunk's, and where a space is kerned against the letter before or
-/// after it (usvg shapes a chunk as one text; the line breaking measured each
-/// word alone), so that every word stays where the line breaking put it.
+/// the whole line: justification stretches every space alike). A new chunk, at
+/// its absolute `x`, starts after an icon (drawn beside the text, not in it), at a
+/// piece of a word in another style (no space between), where a gap differs from
+/// the chunk's, and where a space is kerned against the letter before or after it
+/// (usvg shapes a chunk as one text; the line breaking measured each word alone).
 #[allow(clippy::too_many_arguments)]
 fn text(
     svg: &mut String,
