@@ -12,14 +12,22 @@ use super::{Figure, Page};
 use crate::geom::{Rect, Segment};
 use crate::layout::Mark;
 use crate::text::layout::{ICON_DROP, ICON_HEIGHT};
-use crate::text::{FontSpec, Line, RunKind};
+use crate::text::{FontSpec, Icon, Line, Run, RunKind};
 use crate::units::fmt_num as n;
 
 /// Colour of a figure's cut line.
 const CUT_RGB: &str = "#8a8478";
 
 /// Page `laid` (0-based `index`) as SVG text and the figures drawn under it.
-pub fn page(laid: &Laid, index: usize, settings: &Settings, headings: &[Heading]) -> Page {
+/// `measure` gives the width of a text: of the spaces between words, and whether
+/// they are kerned.
+pub fn page(
+    laid: &Laid,
+    index: usize,
+    settings: &Settings,
+    headings: &[Heading],
+    measure: &Measure,
+) -> Page {
     let (w, h) = (settings.page.width, settings.page.height);
     let mut svg = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -32,7 +40,7 @@ pub fn page(laid: &Laid, index: usize, settings: &Settings, headings: &[Heading]
     );
     let mut figures = Vec::new();
     for d in &laid.items {
-        item(&mut svg, d, headings, &mut figures);
+        item(&mut svg, d, headings, &mut figures, measure);
     }
     // The page number, in the bottom margin.
     let size = settings.size * 0.9;
@@ -54,7 +62,13 @@ pub fn page(laid: &Laid, index: usize, settings: &Settings, headings: &[Heading]
 
 /// Writes one drawing of a page; a figure goes to `figures` (drawn under the page)
 /// and its frame into the page.
-fn item(svg: &mut String, d: &Draw, headings: &[Heading], figures: &mut Vec<Figure>) {
+fn item(
+    svg: &mut String,
+    d: &Draw,
+    headings: &[Heading],
+    figures: &mut Vec<Figure>,
+    measure: &Measure,
+) {
     match d {
         Draw::Text {
             x,
@@ -63,7 +77,7 @@ fn item(svg: &mut String, d: &Draw, headings: &[Heading], figures: &mut Vec<Figu
             font,
             size,
             color,
-        } => text(svg, *x, *y, line, font, *size, color),
+        } => text(svg, *x, *y, line, font, *size, color, measure),
         Draw::Stroke {
             from,
             to,
@@ -126,30 +140,49 @@ fn item(svg: &mut String, d: &Draw, headings: &[Heading], figures: &mut Vec<Figu
     }
 }
 
-/// One line of text at (`x`, baseline `y`): a `<tspan>` per piece, at its place.
-fn text(svg: &mut String, x: f64, y: f64, line: &Line, font: &FontSpec, size: f64, color: &str) {
+/// The width in mm of a text set alone in a font at a size, if the font can set
+/// it.
+pub type Measure<'a> = dyn Fn(&str, &FontSpec, f64) -> Option<f64> + 'a;
+
+/// Two gaps closer than this (mm) are the same gap.
+const SAME_GAP: f64 = 1e-6;
+
+/// One line of text at (`x`, baseline `y`), in as few text chunks (runs of text
+/// from an absolute `x`, which usvg lays out one by one) as keep every word where
+/// the line breaking put it: fewer objects per page than a chunk a word.
+///
+/// The words of a chunk follow each other with a space between them, stretched
+/// by `word-spacing` to the gap the line breaking put between them (the same on
+/// the whole line: justification stretches every space alike). A new chunk, at
+/// its absolute `x`, starts after an icon (drawn beside the text, not in it), at a
+/// piece of a word in another style (no space between), where a gap differs from
+/// the chunk's, and where a space is kerned against the letter before or after it
+/// (usvg shapes a chunk as one text; the line breaking measured each word alone).
+#[allow(clippy::too_many_arguments)]
+fn text(
+    svg: &mut String,
+    x: f64,
+    y: f64,
+    line: &Line,
+    font: &FontSpec,
+    size: f64,
+    color: &str,
+    measure: &Measure,
+) {
+    let base = font.styled(false, false);
     let _ = write!(
         svg,
-        r#"<text y="{}" font-family="{}" font-size="{}" fill="{color}">"#,
+        r#"<text y="{}" font-family="{}" font-size="{}" font-weight="{}" font-style="{}" fill="{color}">"#,
         n(y),
         escape(&font.family),
-        n(size)
+        n(size),
+        base.weight,
+        style_name(base.italic)
     );
     let mut icons = String::new();
-    for p in &line.runs {
-        match &p.kind {
-            RunKind::Text { text, bold, italic } => {
-                let f = font.styled(*bold, *italic);
-                let _ = write!(
-                    svg,
-                    r#"<tspan x="{}" font-weight="{}" font-style="{}">{}</tspan>"#,
-                    n(x + p.x),
-                    f.weight,
-                    if f.italic { "italic" } else { "normal" },
-                    escape(text)
-                );
-            }
-            RunKind::Icon(icon) => {
+    for chunk in chunks(line, font, size, measure) {
+        match chunk {
+            Chunk::Icon(p, icon) => {
                 let height = ICON_HEIGHT * size;
                 let _ = write!(
                     icons,
@@ -162,10 +195,134 @@ fn text(svg: &mut String, x: f64, y: f64, line: &Line, font: &FontSpec, size: f6
                     icon.markup
                 );
             }
+            Chunk::Text { at, spacing, runs } => {
+                let _ = write!(svg, r#"<tspan x="{}""#, n(x + at));
+                if let Some(s) = spacing.map(n).filter(|s| s != "0") {
+                    let _ = write!(svg, r#" word-spacing="{s}""#);
+                }
+                svg.push('>');
+                for (spaced, text, bold, italic) in runs {
+                    if spaced {
+                        svg.push(' ');
+                    }
+                    run(svg, text, &font.styled(bold, italic), &base);
+                }
+                svg.push_str("</tspan>");
+            }
         }
     }
     svg.push_str("</text>");
     svg.push_str(&icons);
+}
+
+/// A piece of a line: an icon, or a text chunk from `at` (mm from the line's
+/// start) whose words (each after a space, else joined to the piece before)
+/// are set apart by a space widened by `spacing` mm.
+enum Chunk<'a> {
+    Icon(&'a Run, &'a Icon),
+    Text {
+        at: f64,
+        spacing: Option<f64>,
+        runs: Vec<(bool, &'a str, bool, bool)>,
+    },
+}
+
+/// `line`'s runs (in `font` at `size`) as chunks.
+fn chunks<'a>(line: &'a Line, font: &FontSpec, size: f64, measure: &Measure) -> Vec<Chunk<'a>> {
+    let base = font.styled(false, false);
+    let space = measure(" ", &base, size);
+    let mut out: Vec<Chunk> = Vec::new();
+    // Where the last text run ends and its last letter in its font, if it is the
+    // last chunk's.
+    let mut last: Option<(f64, char, FontSpec)> = None;
+    for p in &line.runs {
+        let (text, bold, italic) = match &p.kind {
+            RunKind::Text { text, bold, italic } => (text.as_str(), *bold, *italic),
+            RunKind::Icon(icon) => {
+                out.push(Chunk::Icon(p, icon));
+                last = None;
+                continue;
+            }
+        };
+        let f = font.styled(bold, italic);
+        let before = last.replace((p.x + p.width, text.chars().last().unwrap_or(' '), f));
+        if let (Some((end, c, f)), Some(space), Some(Chunk::Text { spacing, runs, .. })) =
+            (before, space, out.last_mut())
+        {
+            let extra = p.x - end - space;
+            let next = text.chars().next().unwrap_or(' ');
+            let same = spacing.is_none_or(|s| (s - extra).abs() < SAME_GAP);
+            if p.x - end > SAME_GAP
+                && same
+                && unkerned(c, ' ', &f, size, measure)
+                && unkerned(' ', next, &base, size, measure)
+            {
+                *spacing = Some(extra);
+                runs.push((true, text, bold, italic));
+                continue;
+            }
+        }
+        out.push(Chunk::Text {
+            at: p.x,
+            spacing: None,
+            runs: vec![(false, text, bold, italic)],
+        });
+    }
+    out
+}
+
+/// Whether `a` then `b` in `font` are as wide as the two set alone.
+fn unkerned(a: char, b: char, font: &FontSpec, size: f64, measure: &Measure) -> bool {
+    let (mut sa, mut sb) = ([0; 4], [0; 4]);
+    let (sa, sb) = (a.encode_utf8(&mut sa), b.encode_utf8(&mut sb));
+    let pair = format!("{sa}{sb}");
+    match (
+        measure(&pair, font, size),
+        measure(sa, font, size),
+        measure(sb, font, size),
+    ) {
+        (Some(p), Some(x), Some(y)) => (p - x - y).abs() < SAME_GAP,
+        _ => false,
+    }
+}
+
+/// One piece of text in a chunk: bare in the line's own style, else in a
+/// `<tspan>` of its style. A piece with a character usvg stretches as a space
+/// (a no-break space) is kept from the chunk's word spacing.
+fn run(svg: &mut String, text: &str, f: &FontSpec, base: &FontSpec) {
+    let stretches = text.chars().any(is_word_separator);
+    if f == base && !stretches {
+        svg.push_str(&escape(text));
+        return;
+    }
+    svg.push_str("<tspan");
+    if f.weight != base.weight {
+        let _ = write!(svg, r#" font-weight="{}""#, f.weight);
+    }
+    if f.italic != base.italic {
+        let _ = write!(svg, r#" font-style="{}""#, style_name(f.italic));
+    }
+    if stretches {
+        svg.push_str(r#" word-spacing="0""#);
+    }
+    let _ = write!(svg, ">{}</tspan>", escape(text));
+}
+
+/// The characters `word-spacing` widens (CSS Text 3; usvg's list).
+fn is_word_separator(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x0020 | 0x00A0 | 0x1361 | 0x010100 | 0x010101 | 0x01039F | 0x01091F
+    )
+}
+
+/// `font-style` of upright or italic text.
+fn style_name(italic: bool) -> &'static str {
+    if italic {
+        "italic"
+    } else {
+        "normal"
+    }
 }
 
 /// One run of plain text anchored at `at` (`start`, `middle` or `end`).

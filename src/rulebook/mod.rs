@@ -153,11 +153,14 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
             .with("game", &game.id)
             .hint(f.hint.clone())
     }));
+    let measure = |text: &str, font: &crate::text::FontSpec, size: f64| {
+        crate::text::width(text, size, font, input.tpl.fonts()).ok()
+    };
     let pages = flowed
         .pages
         .iter()
         .enumerate()
-        .map(|(k, laid)| draw::page(laid, k, &settings, &flowed.headings))
+        .map(|(k, laid)| draw::page(laid, k, &settings, &flowed.headings, &measure))
         .collect();
     let book = Rulebook {
         settings,
