@@ -220,8 +220,7 @@ pub struct LabelGlyph {
     pub range: std::ops::Range<usize>,
 }
 
-/// A sheet label's glyphs in `font` (the label font,
-/// [`crate::layout::marks::label_font`]), left to right, with the
+/// A sheet label's glyphs in `font` (the caller's label font), left to right, with the
 /// glyphs krilla's `Surface::draw_text` would shape (its `naive_shape`), but from
 /// the kept shaping face and plan: krilla parses the font's layout tables again for
 /// every label. With the font's units per em.
