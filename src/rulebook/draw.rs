@@ -393,3 +393,58 @@ fn escape(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(text: &str, x: f64, width: f64) -> Run {
+        Run {
+            kind: RunKind::Text {
+                text: text.into(),
+                bold: false,
+                italic: false,
+            },
+            x,
+            width,
+        }
+    }
+
+    /// Every character 1 mm wide, and "y " kerned 0.2 mm closer.
+    fn measure(text: &str, _: &FontSpec, _: f64) -> Option<f64> {
+        let kern = if text == "y " { 0.2 } else { 0.0 };
+        Some(text.chars().count() as f64 - kern)
+    }
+
+    #[test]
+    fn a_justified_line_is_one_chunk_up_to_a_kerned_space() {
+        // Gaps of 1.5 mm: the 1 mm space widened by 0.5 mm.
+        let line = Line {
+            runs: vec![
+                word("ab", 0.0, 2.0),
+                word("cd", 3.5, 2.0),
+                word("say", 7.0, 3.0),
+                word("ef", 11.5, 2.0),
+            ],
+            width: 13.5,
+            size: 4.0,
+        };
+        let font = FontSpec::default();
+        let found: Vec<(f64, Option<f64>, usize)> = chunks(&line, &font, 4.0, &measure)
+            .iter()
+            .filter_map(|c| match c {
+                Chunk::Text { at, spacing, runs } => Some((*at, *spacing, runs.len())),
+                Chunk::Icon(..) => None,
+            })
+            .collect();
+        assert_eq!(found, vec![(0.0, Some(0.5), 3), (11.5, None, 1)]);
+        let mut svg = String::new();
+        text(&mut svg, 10.0, 20.0, &line, &font, 4.0, "#000", &measure);
+        assert!(
+            svg.contains(
+                r#"<tspan x="10" word-spacing="0.5">ab cd say</tspan><tspan x="21.5">ef</tspan>"#
+            ),
+            "{svg}"
+        );
+    }
+}
