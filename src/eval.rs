@@ -278,15 +278,7 @@ pub fn build_network(
     ) else {
         for t in [&def.nodes, &def.edges] {
             if !game.tables.contains_key(t.get_ref()) {
-                diags.push(
-                    Diagnostic::error(format!(
-                        "[network] names table `{}`, which no data file defines",
-                        t.get_ref()
-                    ))
-                    .at(&game.file, Some(t.span()))
-                    .with("game", &game.id)
-                    .hint("name an existing table"),
-                );
+                diags.push(game.unknown_table("[network] names", t.get_ref(), t.span()));
             }
         }
         return Reported::new(None, diags);
@@ -444,14 +436,7 @@ pub fn apply_derives(mut game: Game, tpl: &Templates, settings: &Settings) -> Re
         let def = d.get_ref();
         let tname = def.table.get_ref();
         let Some(table) = game.tables.get(tname) else {
-            diags.push(
-                Diagnostic::error(format!(
-                    "[[derive]] names table `{tname}`, which no data file defines"
-                ))
-                .at(&game.file, Some(def.table.span()))
-                .with("game", &game.id)
-                .hint("name an existing table"),
-            );
+            diags.push(game.unknown_table("[[derive]] names", tname, def.table.span()));
             continue;
         };
         let field = def.field.get_ref().clone();

@@ -359,14 +359,7 @@ fn unknown_tables(game: &Game, def: &crate::model::ReferenceDef, tname: &str) ->
         (def.to.get_ref().as_str(), def.to.span()),
     ] {
         if !game.tables.contains_key(name) {
-            diags.push(
-                Diagnostic::error(format!(
-                    "reference names table `{name}`, which no data file defines"
-                ))
-                .at(&game.file, Some(span))
-                .with("game", &game.id)
-                .hint("name an existing table"),
-            );
+            diags.push(game.unknown_table("reference names", name, span));
         }
     }
     diags
@@ -618,20 +611,7 @@ impl<'a> Assert<'a> {
             return diags;
         }
         let Some(table) = game.tables.get(t.get_ref()) else {
-            diags.push(
-                Diagnostic::error(format!(
-                    "[[assert]] `each` names table `{}`, which no data file defines",
-                    t.get_ref()
-                ))
-                .at(&game.file, Some(t.span()))
-                .with("game", &game.id)
-                .hint(
-                    match did_you_mean(t.get_ref(), game.tables.keys().map(String::as_str)) {
-                        Some(m) => format!("did you mean `{m}`?"),
-                        None => "name an existing table".to_string(),
-                    },
-                ),
-            );
+            diags.push(game.unknown_table("[[assert]] `each` names", t.get_ref(), t.span()));
             return diags;
         };
         for (i, row) in table.rows.iter().enumerate() {

@@ -451,6 +451,27 @@ impl Table {
 }
 
 impl Game {
+    /// The error for `what` (e.g. "[network] names") naming table `name`, written
+    /// at `span` of `game.toml`, which no data file defines: with the nearest
+    /// table's name when one is close.
+    pub fn unknown_table(
+        &self,
+        what: &str,
+        name: &str,
+        span: Range<usize>,
+    ) -> crate::diag::Diagnostic {
+        use crate::diag::{did_you_mean, Diagnostic};
+        Diagnostic::error(format!("{what} table `{name}`, which no data file defines"))
+            .at(&self.file, Some(span))
+            .with("game", &self.id)
+            .hint(
+                match did_you_mean(name, self.tables.keys().map(String::as_str)) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => "name an existing table".to_string(),
+                },
+            )
+    }
+
     /// The component with `id`.
     pub fn component(&self, id: &str) -> Option<&Component> {
         self.components.iter().find(|c| c.id() == id)
