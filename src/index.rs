@@ -72,16 +72,6 @@ impl TableIndex {
         Value::from_object(self)
     }
 
-    /// Number of rows of `table`, if there is such a table.
-    pub fn len(&self, table: &str) -> Option<usize> {
-        self.tables.get(table).map(|t| t.rows.len())
-    }
-
-    /// Whether there are no tables.
-    pub fn is_empty(&self) -> bool {
-        self.tables.is_empty()
-    }
-
     /// The row of `table` whose `id` is `id`; `None` without such a table.
     pub fn lookup(&self, table: &str, id: &str) -> Option<Option<Value>> {
         let t = self.tables.get(table)?;

@@ -9,41 +9,47 @@
 //! lays the faces out on sheets ([`layout`]) and exports them ([`export`]). The
 //! [`pipeline`] runs them for one game and returns the files; only [`source`] reads
 //! the disk and only [`output`] writes it.
+//!
+//! What the command line, the tests and another program use is `pub`: the pipeline,
+//! its options and diagnostics, the project and its file source, the preview and the
+//! exporters. The stages' insides (`check`, `eval`, `render`, `preflight`,
+//! `deliver`, `rulebook`, `text`, ...) are `pub(crate)`: reached through
+//! [`pipeline`], free to change.
 
 // Errors are diagnostics (a few hundred bytes) on the cold path; boxing them would only
 // add noise.
 #![allow(clippy::result_large_err)]
 
-pub mod check;
+pub(crate) mod check;
 pub mod color;
-pub mod deliver;
+pub(crate) mod deliver;
 pub mod diag;
-pub mod eval;
+pub(crate) mod eval;
 pub mod export;
 pub mod faces;
 pub mod fonts;
-pub mod fuel;
-pub mod geom;
-pub mod image;
-pub mod index;
-pub mod kept;
+pub(crate) mod fuel;
+pub(crate) mod geom;
+pub(crate) mod image;
+pub(crate) mod index;
+pub(crate) mod kept;
 pub mod layout;
 pub mod model;
-pub mod network;
+pub(crate) mod network;
 pub mod options;
 pub mod output;
 pub mod pipeline;
-pub mod preflight;
+pub(crate) mod preflight;
 pub mod preview;
 pub mod prints;
 pub mod profile;
 pub mod project;
-pub mod render;
-pub mod rulebook;
+pub(crate) mod render;
+pub(crate) mod rulebook;
 pub mod source;
 pub mod svg;
 pub mod template;
-pub mod text;
+pub(crate) mod text;
 pub mod threads;
 pub mod units;
 mod usvg_patch;

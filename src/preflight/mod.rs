@@ -33,7 +33,6 @@ use crate::profile::Profile;
 use crate::render::{FacePlan, Renderer};
 use checks::{Check, Face, Finding};
 use elements::Elements;
-pub use elements::KEEP_VISIBLE;
 use shape::Cut;
 
 /// Lowest raster resolution at print size.

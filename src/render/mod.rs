@@ -14,8 +14,8 @@ use base64::Engine as _;
 use minijinja::Value;
 use rayon::prelude::*;
 
-pub use layer::{Composed, Insert, Layer, LayerError, Part};
-pub use plan::{art_file, plan, FacePlan, MAX_PARTS, MAX_QTY};
+pub use layer::{Insert, Layer, LayerError, Part};
+pub use plan::{art_file, plan, FacePlan};
 
 use crate::diag::{Diagnostic, Reported};
 use crate::eval::Context;

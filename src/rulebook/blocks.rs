@@ -41,7 +41,6 @@ pub enum Block {
     },
     Paragraph {
         text: Vec<Inline>,
-        at: Range<usize>,
     },
     List {
         /// The first number of a numbered list.
@@ -155,7 +154,7 @@ impl<'a> Reader<'a> {
                             italic: false,
                         });
                     }
-                    out.push(Block::Paragraph { text, at: range });
+                    out.push(Block::Paragraph { text });
                 }
                 Event::Rule => out.push(Block::Rule),
                 Event::Start(Tag::HtmlBlock) | Event::Html(_) => {
@@ -365,7 +364,7 @@ fn markers(text: &[Inline]) -> (Vec<usize>, bool) {
 fn paragraph(text: Vec<Inline>, at: Range<usize>) -> Result<Block, Problem> {
     let (found, other) = markers(&text);
     match (found.as_slice(), other) {
-        ([], _) => Ok(Block::Paragraph { text, at }),
+        ([], _) => Ok(Block::Paragraph { text }),
         ([index], false) => Ok(Block::Special { index: *index, at }),
         _ => Err(Problem {
             message: "a figure, the components list, the table of contents and page or column breaks stand on a line of their own".into(),

@@ -1233,7 +1233,6 @@ mod tests {
                 .collect();
             blocks.push(Block::Paragraph {
                 text: text(&words.join(" ")),
-                at: 0..0,
             });
         }
         let pages = pages(&blocks);

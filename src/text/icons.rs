@@ -61,9 +61,11 @@ pub trait IconSource {
     fn icon(&self, name: &str) -> Result<Arc<Icon>, TextError>;
 }
 
-/// No icons at all: every `:name:` is an error.
+/// No icons at all: every `:name:` is an error (for tests of text layout).
+#[cfg(test)]
 pub struct NoIcons;
 
+#[cfg(test)]
 impl IconSource for NoIcons {
     fn icon(&self, name: &str) -> Result<Arc<Icon>, TextError> {
         Err(TextError::UnknownIcon {

@@ -395,16 +395,6 @@ impl<'a> Setter<'a> {
     }
 }
 
-/// The lines of `text` that fit `max_width` mm at `size` mm (see [`Setter::wrap`]).
-pub fn wrap(
-    setter: &Setter,
-    text: &str,
-    max_width: Option<f64>,
-    size: f64,
-) -> Result<Vec<Line>, TextError> {
-    setter.wrap(text, max_width, size)
-}
-
 /// The result of fitting text into a box.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fitted {

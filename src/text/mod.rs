@@ -15,7 +15,7 @@ use crate::fonts::{self, FontBook};
 use crate::units::fmt_num;
 
 pub use icons::{Icon, Icons};
-pub use layout::{fit, shrink, wrap, Fitted, Line, Run, RunKind};
+pub use layout::{fit, shrink, Line, Run, RunKind};
 
 /// A font request: family, weight (400 regular, 700 bold, 900 black), italic.
 #[derive(Debug, Clone, PartialEq)]
