@@ -136,10 +136,25 @@ impl<T> Reported<T> {
         }
     }
 
-    /// Moves the problems into `sink` and returns the value.
-    pub fn into_value(self, sink: &mut Diagnostics) -> T {
+    /// Moves the problems into `sink` (the caller's [`Diagnostics`] or, inside a
+    /// stage, its list) and returns the value.
+    pub fn into_value(self, sink: &mut impl Extend<Diagnostic>) -> T {
         sink.extend(self.diags.items);
         self.value
+    }
+
+    /// The same problems with the value changed by `f`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Reported<U> {
+        Reported {
+            value: f(self.value),
+            diags: self.diags,
+        }
+    }
+}
+
+impl Extend<Diagnostic> for Diagnostics {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, ds: I) {
+        self.items.extend(ds);
     }
 }
 

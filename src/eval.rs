@@ -2,11 +2,12 @@
 //! the context every template and expression sees.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use minijinja::Value;
 
 use crate::diag::{Diagnostic, Reported};
-use crate::model::{Game, Row, Spanned};
+use crate::model::{Game, Row, Spanned, Table};
 use crate::network::Network;
 use crate::template::Templates;
 
@@ -32,8 +33,10 @@ impl Default for Settings {
 pub type Context = BTreeMap<String, Value>;
 
 /// The context shared by every template and expression of a game: `game` (its
-/// `[game]` table plus `id`), `rules`, `tables`, `components` and `settings`.
-pub fn base_context(game: &Game, settings: &Settings) -> Context {
+/// `[game]` table plus `id`), `rules`, `tables`, `components` and `settings`, and
+/// the game's `network` for `distance()` once it is built (a game without one, or
+/// the network's own cost expressions, see none).
+pub fn base_context(game: &Game, network: Option<&Arc<Network>>, settings: &Settings) -> Context {
     let mut meta: BTreeMap<String, Value> = BTreeMap::new();
     meta.insert("id".into(), Value::from(game.id.clone()));
     meta.insert("name".into(), Value::from(game.meta.name.clone()));
@@ -74,6 +77,12 @@ pub fn base_context(game: &Game, settings: &Settings) -> Context {
     ctx.insert(crate::index::INDEX.into(), index);
     ctx.insert("settings".into(), Value::from_object(run));
     ctx.insert("components".into(), components_value(game));
+    if let Some(n) = network {
+        ctx.insert(
+            crate::template::NETWORK.into(),
+            crate::template::network_value(n.clone()),
+        );
+    }
     ctx
 }
 
@@ -267,80 +276,25 @@ pub fn build_network(
     tpl: &Templates,
     settings: &Settings,
 ) -> Reported<Option<Network>> {
-    let mut diags = Vec::new();
     let Some(net) = game.network.as_ref().filter(|_| !game.unparsed_data) else {
         return None.into();
     };
-    let def = net.get_ref();
-    let (Some(nodes), Some(edges)) = (
-        game.tables.get(def.nodes.get_ref()),
-        game.tables.get(def.edges.get_ref()),
-    ) else {
-        for t in [&def.nodes, &def.edges] {
-            if !game.tables.contains_key(t.get_ref()) {
-                diags.push(game.unknown_table("[network] names", t.get_ref(), t.span()));
-            }
-        }
+    let mut diags = Vec::new();
+    let Some((nodes, edges)) = network_tables(game, net).into_value(&mut diags) else {
         return Reported::new(None, diags);
     };
-    let lacking: Vec<Diagnostic> = [&def.from, &def.to]
-        .into_iter()
-        .filter_map(|f| edges.lacks(f, "[network]"))
-        .map(|d| match &edges.header {
-            Some(_) => d.with("game", &game.id),
-            None => d.at(&game.file, Some(net.span())).with("game", &game.id),
-        })
-        .collect();
-    if !lacking.is_empty() {
-        return Reported::new(None, lacking); // one error for the table, not one per edge
-    }
+    let def = net.get_ref();
     let mut network = Network::new(nodes.rows.iter().filter_map(|r| r.id().map(String::from)));
-    let base = base_context(game, settings);
+    let reader = EdgeReader {
+        game,
+        tpl,
+        nodes,
+        edges,
+        base: base_context(game, None, settings),
+    };
     for (i, row) in edges.rows.iter().enumerate() {
         let label = row.label(i);
-        let end = |field: &str| -> Result<String, Diagnostic> {
-            match row.fields.get(field) {
-                Some(f) => match f.value.as_str() {
-                    Some(s) if network.has(s) => Ok(s.to_string()),
-                    Some(s) => Err(edges
-                        .at(
-                            Diagnostic::error(format!(
-                                "{} {label}: `{field} = \"{s}\"` is not a `{}` id",
-                                edges.name, nodes.name
-                            )),
-                            row,
-                            Some(f),
-                            false,
-                        )
-                        .hint(
-                            match crate::diag::did_you_mean(
-                                s,
-                                nodes.rows.iter().filter_map(|r| r.id()),
-                            ) {
-                                Some(m) => format!("did you mean `{m}`?"),
-                                None => format!("use the id of a row in table `{}`", nodes.name),
-                            },
-                        )),
-                    None => Err(edges.at(
-                        Diagnostic::error(format!(
-                            "{} {label}: `{field}` must be a string id",
-                            edges.name
-                        )),
-                        row,
-                        Some(f),
-                        false,
-                    )),
-                },
-                None => Err(edges
-                    .at(
-                        Diagnostic::error(format!("{} {label} has no `{field}` field", edges.name)),
-                        row,
-                        None,
-                        false,
-                    )
-                    .hint(format!("add `{field} = \"<{} id>\"`", nodes.name))),
-            }
-        };
+        let end = |field: &str| reader.end(&network, row, &label, field);
         let (a, b) = match (end(&def.from), end(&def.to)) {
             (Ok(a), Ok(b)) => (a, b),
             (ra, rb) => {
@@ -353,83 +307,191 @@ pub fn build_network(
                 continue;
             }
         };
-        let cost = match &def.cost {
-            None => 1.0,
-            Some(expr) => {
-                let mut ctx = base.clone();
-                ctx.insert("row".into(), row_value(row));
-                match eval(tpl, game, expr, &ctx).map(|v| f64::try_from(v.clone()).map_err(|_| v)) {
-                    Ok(Ok(c)) if c >= 0.0 && c.is_finite() => c,
-                    Ok(Ok(c)) => {
-                        let d = Diagnostic::error(format!(
-                            "{} {label}: edge cost {c} is negative",
-                            edges.name
-                        ));
-                        diags.push(edges.at(d, row, None, false).with("game", &game.id));
-                        continue;
-                    }
-                    Ok(Err(v)) => {
-                        diags.push(
-                            Diagnostic::error(format!(
-                                "[network] cost gives `{v}` for {} {label}, not a number",
-                                edges.name
-                            ))
-                            .at(&game.file, Some(expr.span()))
-                            .with("game", &game.id),
-                        );
-                        continue;
-                    }
-                    Err(d) => {
-                        diags.push(d.with("row", format!("{} {label}", edges.name)));
-                        continue;
-                    }
-                }
+        match def
+            .cost
+            .as_ref()
+            .map_or(Ok(1.0), |e| reader.cost(row, &label, e))
+        {
+            Ok(cost) => {
+                network.add_edge(&a, &b, cost);
             }
-        };
-        network.add_edge(&a, &b, cost);
-    }
-    if let Some(expr) = &def.trip {
-        match eval(tpl, game, expr, &base).map(|v| f64::try_from(v.clone()).map_err(|_| v)) {
-            Ok(Ok(c)) if c >= 0.0 && c.is_finite() => network.set_trip_cost(c),
-            Ok(Ok(c)) => diags.push(
-                Diagnostic::error(format!("[network] trip cost {c} is negative"))
-                    .at(&game.file, Some(expr.span()))
-                    .with("game", &game.id)
-                    .hint("the trip cost is added once to every trip: 0 or more"),
-            ),
-            Ok(Err(v)) => diags.push(
-                Diagnostic::error(format!("[network] trip gives `{v}`, not a number"))
-                    .at(&game.file, Some(expr.span()))
-                    .with("game", &game.id)
-                    .hint("write a number or an expression over rules, e.g. trip = \"1\""),
-            ),
             Err(d) => diags.push(d),
         }
     }
-    let groups = network.components();
-    if groups.len() > 1 {
-        let list: Vec<String> = groups.iter().map(|g| g.join(", ")).collect();
-        diags.push(
-            Diagnostic::error(format!(
-                "the network is not connected: {} separate parts",
-                groups.len()
-            ))
-            .at(&edges.file, None)
-            .with("game", &game.id)
-            .hint(format!(
-                "add {} rows joining these groups: [{}]",
-                edges.name,
-                list.join("] [")
-            )),
-        );
+    if let Some(expr) = &def.trip {
+        match trip_cost(tpl, game, expr, &reader.base) {
+            Ok(c) => network.set_trip_cost(c),
+            Err(d) => diags.push(d),
+        }
     }
+    diags.extend(disconnected(game, &network, edges));
     Reported::new(Some(network), crate::diag::once_for_rows(diags))
 }
 
-/// Computes every `[[derive]]` field, in order, for every row of its table: the
-/// game with its derived fields, and the problems (a failed derive stops the
-/// later ones, which may use its field).
-pub fn apply_derives(mut game: Game, tpl: &Templates, settings: &Settings) -> Reported<Game> {
+/// The `[network]`'s node and edge tables, or none when a table is missing or the
+/// edges lack their `from` or `to` field (one error for the table, not one per
+/// edge).
+fn network_tables<'g>(
+    game: &'g Game,
+    net: &Spanned<crate::model::NetworkDef>,
+) -> Reported<Option<(&'g Table, &'g Table)>> {
+    let def = net.get_ref();
+    let (Some(nodes), Some(edges)) = (
+        game.tables.get(def.nodes.get_ref()),
+        game.tables.get(def.edges.get_ref()),
+    ) else {
+        let diags = [&def.nodes, &def.edges]
+            .into_iter()
+            .filter(|t| !game.tables.contains_key(t.get_ref()))
+            .map(|t| game.unknown_table("[network] names", t.get_ref(), t.span()));
+        return Reported::new(None, diags.collect::<Vec<_>>());
+    };
+    let lacking: Vec<Diagnostic> = [&def.from, &def.to]
+        .into_iter()
+        .filter_map(|f| edges.lacks(f, "[network]"))
+        .map(|d| match &edges.header {
+            Some(_) => d.with("game", &game.id),
+            None => d.at(&game.file, Some(net.span())).with("game", &game.id),
+        })
+        .collect();
+    if !lacking.is_empty() {
+        return Reported::new(None, lacking);
+    }
+    Some((nodes, edges)).into()
+}
+
+/// Reads the `[network]`'s edges: their ends and costs.
+struct EdgeReader<'a> {
+    game: &'a Game,
+    tpl: &'a Templates,
+    nodes: &'a Table,
+    edges: &'a Table,
+    /// The context of the cost expressions (no network yet).
+    base: Context,
+}
+
+impl EdgeReader<'_> {
+    /// The node at field `field` of edge `row` (its `label`), which must be an id
+    /// of a node already in `network`.
+    fn end(
+        &self,
+        network: &Network,
+        row: &Row,
+        label: &str,
+        field: &str,
+    ) -> Result<String, Diagnostic> {
+        let (nodes, edges) = (self.nodes, self.edges);
+        let Some(f) = row.fields.get(field) else {
+            let d = Diagnostic::error(format!("{} {label} has no `{field}` field", edges.name));
+            return Err(edges
+                .at(d, row, None, false)
+                .hint(format!("add `{field} = \"<{} id>\"`", nodes.name)));
+        };
+        let Some(s) = f.value.as_str() else {
+            let d = Diagnostic::error(format!(
+                "{} {label}: `{field}` must be a string id",
+                edges.name
+            ));
+            return Err(edges.at(d, row, Some(f), false));
+        };
+        if network.has(s) {
+            return Ok(s.to_string());
+        }
+        let d = Diagnostic::error(format!(
+            "{} {label}: `{field} = \"{s}\"` is not a `{}` id",
+            edges.name, nodes.name
+        ));
+        let hint = match crate::diag::did_you_mean(s, nodes.rows.iter().filter_map(|r| r.id())) {
+            Some(m) => format!("did you mean `{m}`?"),
+            None => format!("use the id of a row in table `{}`", nodes.name),
+        };
+        Err(edges.at(d, row, Some(f), false).hint(hint))
+    }
+
+    /// The cost of edge `row` (its `label`) by the `[network] cost` expression:
+    /// a number, 0 or more.
+    fn cost(&self, row: &Row, label: &str, expr: &Spanned<String>) -> Result<f64, Diagnostic> {
+        let (game, edges) = (self.game, self.edges);
+        let mut ctx = self.base.clone();
+        ctx.insert("row".into(), row_value(row));
+        let value = eval(self.tpl, game, expr, &ctx)
+            .map_err(|d| d.with("row", format!("{} {label}", edges.name)))?;
+        match f64::try_from(value.clone()) {
+            Ok(c) if c >= 0.0 && c.is_finite() => Ok(c),
+            Ok(c) => {
+                let d =
+                    Diagnostic::error(format!("{} {label}: edge cost {c} is negative", edges.name));
+                Err(edges.at(d, row, None, false).with("game", &game.id))
+            }
+            Err(_) => Err(Diagnostic::error(format!(
+                "[network] cost gives `{value}` for {} {label}, not a number",
+                edges.name
+            ))
+            .at(&game.file, Some(expr.span()))
+            .with("game", &game.id)),
+        }
+    }
+}
+
+/// The `[network] trip` cost, added once to every trip: a number, 0 or more.
+fn trip_cost(
+    tpl: &Templates,
+    game: &Game,
+    expr: &Spanned<String>,
+    base: &Context,
+) -> Result<f64, Diagnostic> {
+    let value = eval(tpl, game, expr, base)?;
+    let problem = |message: String, hint: &str| {
+        Diagnostic::error(message)
+            .at(&game.file, Some(expr.span()))
+            .with("game", &game.id)
+            .hint(hint)
+    };
+    match f64::try_from(value.clone()) {
+        Ok(c) if c >= 0.0 && c.is_finite() => Ok(c),
+        Ok(c) => Err(problem(
+            format!("[network] trip cost {c} is negative"),
+            "the trip cost is added once to every trip: 0 or more",
+        )),
+        Err(_) => Err(problem(
+            format!("[network] trip gives `{value}`, not a number"),
+            "write a number or an expression over rules, e.g. trip = \"1\"",
+        )),
+    }
+}
+
+/// An error when the network falls into separate parts, naming them.
+fn disconnected(game: &Game, network: &Network, edges: &Table) -> Option<Diagnostic> {
+    let groups = network.components();
+    if groups.len() <= 1 {
+        return None;
+    }
+    let list: Vec<String> = groups.iter().map(|g| g.join(", ")).collect();
+    Some(
+        Diagnostic::error(format!(
+            "the network is not connected: {} separate parts",
+            groups.len()
+        ))
+        .at(&edges.file, None)
+        .with("game", &game.id)
+        .hint(format!(
+            "add {} rows joining these groups: [{}]",
+            edges.name,
+            list.join("] [")
+        )),
+    )
+}
+
+/// Computes every `[[derive]]` field, in order, for every row of its table (with
+/// `distance()` over `network`, if the game has one): the game with its derived
+/// fields, and the problems (a failed derive stops the later ones, which may use
+/// its field).
+pub fn apply_derives(
+    mut game: Game,
+    network: Option<&Arc<Network>>,
+    tpl: &Templates,
+    settings: &Settings,
+) -> Reported<Game> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
     for d in &derives {
@@ -454,7 +516,7 @@ pub fn apply_derives(mut game: Game, tpl: &Templates, settings: &Settings) -> Re
             );
             continue;
         }
-        let base = base_context(&game, settings);
+        let base = base_context(&game, network, settings);
         let mut values = Vec::new();
         let mut failed = false;
         for (i, row) in table.rows.iter().enumerate() {

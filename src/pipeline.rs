@@ -6,6 +6,7 @@
 //! files and every diagnostic.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::check::{check_asserts, check_contents, check_structure, rule_counts};
@@ -14,6 +15,7 @@ use crate::eval::{apply_derives, base_context, build_network, Context};
 use crate::export::png::PngCache;
 use crate::faces::{render_all, FaceStore, ParseCache, Rendered};
 use crate::model::{load_game, Game};
+use crate::network::Network;
 use crate::options::Options;
 use crate::output::Outputs;
 use crate::project::Project;
@@ -107,21 +109,27 @@ fn load(
     Some((game, tpl))
 }
 
-/// The structure checks, the network (handed to the templates' `distance()`)
-/// and the `[[derive]]` fields (computed only when the checks before had no error).
-fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Game> {
+/// A game's data evaluated: the game with its derived fields, and its network.
+struct Evaluated {
+    game: Game,
+    /// The game's `[network]`, built (none without one or when it had errors).
+    network: Option<Arc<Network>>,
+}
+
+/// The structure checks, the network and the `[[derive]]` fields (computed only
+/// when the checks before had no error, with `distance()` over the network).
+fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> {
     let settings = opts.settings();
     let mut diags = Diagnostics::default();
-    diags.extend(check_structure(&game));
-    let network = build_network(&game, tpl, &settings).into_value(&mut diags);
-    if let Some(network) = network {
-        tpl.set_network(network);
-    }
+    check_structure(&game).into_value(&mut diags);
+    let network = build_network(&game, tpl, &settings)
+        .into_value(&mut diags)
+        .map(Arc::new);
     if game.unparsed_data || diags.has_errors() {
-        return Reported::new(game, diags.items);
+        return Reported::new(Evaluated { game, network }, diags.items);
     }
-    let game = apply_derives(game, tpl, &settings).into_value(&mut diags);
-    Reported::new(game, diags.items)
+    let game = apply_derives(game, network.as_ref(), tpl, &settings).into_value(&mut diags);
+    Reported::new(Evaluated { game, network }, diags.items)
 }
 
 /// Plans every component's faces and checks the counts and assertions.
@@ -162,15 +170,11 @@ fn check(
         });
         plans.push(p);
     }
-    built.diags.extend(check_contents(game, &expected, &counts));
-    built
-        .diags
-        .extend(crate::check::typed_twice::check(game, project, tpl));
+    built.take(check_contents(game, &expected, &counts));
+    built.take(crate::check::typed_twice::check(game, project, tpl));
     if evaluated {
         // Assertions over broken references would only repeat the errors above.
-        let (diags, ran) = check_asserts(game, tpl, base, &counts);
-        built.diags.extend(diags);
-        built.asserts = ran;
+        built.asserts = built.take(check_asserts(game, tpl, base, &counts));
     }
     plans
 }
@@ -186,9 +190,9 @@ pub fn load_and_check(
     let (game, tpl) = load(project, id, opts, built)?;
     let start = Instant::now();
     let report = evaluate(game, &tpl, opts);
-    let evaluated = !report.value.unparsed_data && !report.diags.has_errors();
-    let game = built.take(report);
-    let base = base_context(&game, &opts.settings());
+    let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
+    let Evaluated { game, network } = built.take(report);
+    let base = base_context(&game, network.as_ref(), &opts.settings());
     let mut plans = check(project, &game, &tpl, &base, evaluated, built);
     built.time("check", start);
     if built.diags.has_errors() {

@@ -13,11 +13,11 @@ pub mod typed_twice;
 
 /// Checks that need no evaluation: unique ids and references between tables. Run
 /// first: formulas and assertions over dangling references would only repeat them.
-pub fn check_structure(game: &Game) -> Vec<Diagnostic> {
+pub fn check_structure(game: &Game) -> Reported<()> {
     let mut diags = check_ids(game);
     diags.extend(check_field_typos(game));
     diags.extend(check_references(game));
-    diags
+    Reported::new((), diags)
 }
 
 /// Fields the engine itself reads from rows.
@@ -248,7 +248,7 @@ pub fn check_contents(
     game: &Game,
     expected: &[RuleCount],
     counts: &BTreeMap<String, u64>,
-) -> Vec<Diagnostic> {
+) -> Reported<()> {
     let mut diags = Vec::new();
     for (name, expected) in expected {
         let id = name.get_ref();
@@ -299,7 +299,7 @@ pub fn check_contents(
             );
         }
     }
-    diags
+    Reported::new((), diags)
 }
 
 /// `[[reference]]`: `table.field` values must be ids of the target table.
@@ -474,15 +474,16 @@ pub struct Ran {
     pub checks: usize,
 }
 
-/// `[[assert]]`: expressions that must be true, once or for each row of a table.
-/// `counts` (component id -> printed parts) is visible to the expressions as
-/// `counts`, e.g. `counts.destinations == tables.house | length`.
+/// `[[assert]]`: expressions that must be true, once or for each row of a table;
+/// gives how many ran, with the problems. `counts` (component id -> printed
+/// parts) is visible to the expressions as `counts`, e.g.
+/// `counts.destinations == tables.house | length`.
 pub fn check_asserts(
     game: &Game,
     tpl: &Templates,
     base: &Context,
     counts: &BTreeMap<String, u64>,
-) -> (Vec<Diagnostic>, Ran) {
+) -> Reported<Ran> {
     let mut base = base.clone();
     base.insert("counts".into(), crate::template::to_value(counts));
     // Each assertion on its own core (the live preview runs them on every save);
@@ -508,7 +509,7 @@ pub fn check_asserts(
             ran.checks += n;
         }
     }
-    (diags, ran)
+    Reported::new(ran, diags)
 }
 
 /// Where an assertion about one row points: a row of a data table, or an element

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Reported};
 use crate::model::Game;
 use crate::project::{Project, MAX_DATA_BYTES};
 use crate::template::Templates;
@@ -110,10 +110,10 @@ fn typed_twice(
 }
 
 /// Numbers typed twice in `game`'s data texts and its templates' text.
-pub fn check(game: &Game, project: &Project, tpl: &Templates) -> Vec<Diagnostic> {
+pub fn check(game: &Game, project: &Project, tpl: &Templates) -> Reported<()> {
     let values = rule_values(game);
     if values.is_empty() {
-        return Vec::new();
+        return ().into();
     }
     let mut diags = Vec::new();
     let mut flag = |file: &Path, text: &str, offset: usize| {
@@ -154,7 +154,7 @@ pub fn check(game: &Game, project: &Project, tpl: &Templates) -> Vec<Diagnostic>
             flag(&file, &text, range.start);
         }
     }
-    diags
+    Reported::new((), diags)
 }
 
 /// Every string value of a data file worth checking (not `id`, not a bare number),
@@ -232,7 +232,7 @@ fn template_text(source: &str) -> Vec<(Range<usize>, String)> {
 
 /// Numbers typed twice in a Markdown template (`rules.md`, the text of `file`):
 /// its text outside template code, less the numbers of numbered list items.
-pub fn in_markdown(game: &Game, file: &Path, source: &str) -> Vec<Diagnostic> {
+pub fn in_markdown(game: &Game, file: &Path, source: &str) -> Reported<()> {
     let values = rule_values(game);
     let blank = blank_code(source);
     let mut diags = Vec::new();
@@ -254,7 +254,7 @@ pub fn in_markdown(game: &Game, file: &Path, source: &str) -> Vec<Diagnostic> {
         }
         offset += line.len();
     }
-    diags
+    Reported::new((), diags)
 }
 
 #[cfg(test)]

@@ -107,29 +107,14 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         Ok(t) => t,
         Err(e) => return Reported::new(None, [file_error(&e).with("game", id)]),
     };
-    let (parsed, mut diags) = match toml_problems::parse::<GameFile>(&text, &super::keys()) {
-        Ok(p) => (p, Vec::new()),
-        Err(e) => {
-            let diags: Vec<Diagnostic> = e
-                .problems
-                .iter()
-                .map(|p| schema_problem(&file, id, &text, p))
-                .collect();
-            match e.rest {
-                // Only keys were wrong: check the rest too, so a run says everything.
-                Some(rest) => (rest, diags),
-                None => return Reported::new(None, diags),
-            }
-        }
+    let mut diags = Vec::new();
+    let Some(parsed) = parse_game_file(&file, id, &text).into_value(&mut diags) else {
+        return Reported::new(None, diags);
     };
     diags.extend(non_finite_numbers(&file, id, &text));
-    let before = diags.len();
-    let (tables, read) = load_tables(project, &dir, id, text.len() as u64, &mut diags);
-    let unparsed_data = diags[before..].iter().any(Diagnostic::is_error);
-
-    let mut rejected = BTreeSet::new();
-    let mut components = Vec::new();
-    let mut seen = BTreeSet::new();
+    let data = load_tables(project, &dir, id, text.len() as u64);
+    let unparsed_data = data.diags.has_errors();
+    let DataTables { tables, read } = data.into_value(&mut diags);
     let context = LoadContext {
         project,
         file: &file,
@@ -139,25 +124,7 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         unparsed_data,
         target,
     };
-    for c in parsed.component {
-        let span = c.span();
-        let def = c.into_inner();
-        let cid = def.id.get_ref().clone();
-        let duplicate = !seen.insert(cid.clone());
-        match context.component(def, span, duplicate) {
-            Ok((component, warning)) => {
-                diags.extend(warning);
-                components.push(component);
-            }
-            Err(d) => {
-                // A duplicate id stays accepted under its first definition.
-                if !duplicate {
-                    rejected.insert(cid);
-                }
-                diags.push(d);
-            }
-        }
-    }
+    let (components, rejected) = context.components(parsed.component).into_value(&mut diags);
     diags.extend(unread_files(project, &dir, id, &read, &components));
     let game = Game {
         id: id.to_string(),
@@ -179,6 +146,23 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
     Reported::new(Some(game), diags)
 }
 
+/// `game.toml`'s definitions (its `text`), with their problems; none when it does
+/// not parse, but when only keys were wrong the rest is given to check too, so a
+/// run says everything.
+fn parse_game_file(file: &Path, id: &str, text: &str) -> Reported<Option<GameFile>> {
+    match toml_problems::parse::<GameFile>(text, &super::keys()) {
+        Ok(p) => Some(p).into(),
+        Err(e) => {
+            let diags: Vec<Diagnostic> = e
+                .problems
+                .iter()
+                .map(|p| schema_problem(file, id, text, p))
+                .collect();
+            Reported::new(e.rest, diags)
+        }
+    }
+}
+
 /// What loading a component needs to know about its game.
 struct LoadContext<'a> {
     project: &'a Project,
@@ -191,6 +175,37 @@ struct LoadContext<'a> {
 }
 
 impl LoadContext<'_> {
+    /// Every `[[component]]`, in order, and the ids of those rejected for an error
+    /// (a duplicate id stays accepted under its first definition).
+    fn components(
+        &self,
+        defs: Vec<Spanned<ComponentDef>>,
+    ) -> Reported<(Vec<Component>, BTreeSet<String>)> {
+        let mut diags = Vec::new();
+        let mut rejected = BTreeSet::new();
+        let mut components = Vec::new();
+        let mut seen = BTreeSet::new();
+        for c in defs {
+            let span = c.span();
+            let def = c.into_inner();
+            let cid = def.id.get_ref().clone();
+            let duplicate = !seen.insert(cid.clone());
+            match self.component(def, span, duplicate) {
+                Ok((component, warning)) => {
+                    diags.extend(warning);
+                    components.push(component);
+                }
+                Err(d) => {
+                    if !duplicate {
+                        rejected.insert(cid);
+                    }
+                    diags.push(d);
+                }
+            }
+        }
+        Reported::new((components, rejected), diags)
+    }
+
     /// A diagnostic about component `cid` at `span` of `game.toml`.
     fn at(&self, cid: &str, d: Diagnostic, span: Range<usize>) -> Diagnostic {
         d.at(self.file, Some(span))
@@ -431,26 +446,17 @@ impl LoadContext<'_> {
     fn check_table(&self, cid: &str, def: &ComponentDef) -> Result<(), Diagnostic> {
         match (&def.table, &def.expand) {
             (Some(t), _) if !self.tables.contains_key(t.get_ref()) && !self.unparsed_data => {
-                let names: Vec<&str> = self.tables.keys().map(String::as_str).collect();
-                let hint = match did_you_mean(t.get_ref(), names.iter().copied()) {
-                    Some(m) => format!("did you mean `{m}`?"),
-                    None => format!(
-                        "add [[{0}]] rows to a .toml file in {1}, or a {0}.csv file (or a sheet named {0}); tables found: {2}",
-                        t.get_ref(),
-                        self.dir.display(),
-                        names.join(", ")
-                    ),
-                };
-                Err(self
-                    .at(
-                        cid,
-                        Diagnostic::error(format!(
-                            "component `{cid}` uses table `{}`, which no data file defines",
-                            t.get_ref()
-                        )),
-                        t.span(),
-                    )
-                    .hint(hint))
+                let what = format!("component `{cid}` uses");
+                let tables = self.tables.keys().map(String::as_str);
+                let d = super::unknown_table(
+                    self.file,
+                    self.game,
+                    tables,
+                    &what,
+                    t.get_ref(),
+                    t.span(),
+                );
+                Err(d.with("component", cid))
             }
             (None, Some(e)) => Err(self
                 .at(cid, Diagnostic::error("`expand` needs a `table`"), e.span())
@@ -596,22 +602,51 @@ fn art_path(dir: &Path, p: &str) -> Result<PathBuf, Diagnostic> {
     Ok(dir.join(rel))
 }
 
-/// Loads every data file in the game folder, in name order: each `*.toml` except
+/// A game's data tables by name, and the data files read for them.
+struct DataTables {
+    tables: BTreeMap<String, Table>,
+    read: BTreeSet<PathBuf>,
+}
+
+/// Reads the data tables of the game folder `dir`: every data file besides
 /// `game.toml` (every `[[name]]` a table), each `*.csv` and `*.tsv` (a table named
 /// for the file) and each `*.xlsx` and `*.ods` (a table per sheet), while the
 /// game's data (`game.toml`'s `read` bytes and these files) stays within
-/// [`MAX_GAME_DATA`]. Returns the tables and the data files read.
-fn load_tables(
+/// [`MAX_GAME_DATA`].
+fn load_tables(project: &Project, dir: &Path, game: &str, read_bytes: u64) -> Reported<DataTables> {
+    let mut diags = Vec::new();
+    let mut total = read_bytes;
+    let mut out = DataTables {
+        tables: BTreeMap::new(),
+        read: BTreeSet::new(),
+    };
+    for (rel, format) in data_files(project, dir, game, &mut diags) {
+        out.read.insert(rel.clone());
+        let found = match file_tables(project, &rel, format, game, &mut total, &mut diags) {
+            FileTables::Read(found) => found,
+            FileTables::Unreadable => continue,
+            FileTables::OverBudget => break,
+        };
+        for (table, name_span) in found {
+            if let Some(d) = defined_twice(&out.tables, &table, &rel, name_span, game) {
+                diags.push(d);
+                continue;
+            }
+            out.tables.insert(table.name.clone(), table);
+        }
+    }
+    Reported::new(out, diags)
+}
+
+/// The data files of the game folder `dir` with their formats: not `game.toml`,
+/// not an editor's scratch files.
+fn data_files(
     project: &Project,
     dir: &Path,
     game: &str,
-    read_bytes: u64,
     diags: &mut Vec<Diagnostic>,
-) -> (BTreeMap<String, Table>, BTreeSet<PathBuf>) {
-    let mut total = read_bytes;
-    let mut tables: BTreeMap<String, Table> = BTreeMap::new();
-    let mut read = BTreeSet::new();
-    let files: Vec<(PathBuf, Format)> = match project.list(dir) {
+) -> Vec<(PathBuf, Format)> {
+    match project.list(dir) {
         Ok(entries) => entries
             .into_iter()
             .filter(|e| e.kind != EntryKind::Folder && e.name != "game.toml")
@@ -622,75 +657,100 @@ fn load_tables(
             diags.push(file_error(&e).with("game", game));
             Vec::new()
         }
-    };
-    for (rel, format) in files {
-        read.insert(rel.clone());
-        let found = match format {
-            Format::Toml | Format::Csv | Format::Tsv => {
-                let text = match project.read_text(&rel, MAX_DATA_BYTES) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        diags.push(file_error(&e).with("game", game));
-                        continue;
-                    }
-                };
-                if let Err(d) = charge(&mut total, text.len(), &rel, game) {
-                    diags.push(d);
-                    break;
-                }
-                if format == Format::Toml {
-                    toml_tables(&rel, game, &text, diags)
-                } else {
-                    let name = rel
-                        .file_stem()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    let (table, d) =
-                        super::tables::delimited(&rel, game, &name, &text, format == Format::Tsv);
-                    diags.extend(d);
-                    table.into_iter().map(|t| (t, None)).collect()
-                }
-            }
-            Format::Xlsx | Format::Ods => {
-                let bytes = match project.read(&rel, MAX_DATA_BYTES) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        diags.push(file_error(&e).with("game", game));
-                        continue;
-                    }
-                };
-                if let Err(d) = charge(&mut total, bytes.len(), &rel, game) {
-                    diags.push(d);
-                    break;
-                }
-                let (found, d) = super::tables::workbook(&rel, game, bytes, format);
-                diags.extend(d);
-                found.into_iter().map(|t| (t, None)).collect()
-            }
-        };
-        for (table, name_span) in found {
-            let tname = table.name.clone();
-            if let Some(prev) = tables.get(&tname) {
-                let mut d = Diagnostic::error(format!("table `{tname}` is defined twice"))
-                    .with("game", game)
-                    .hint(format!(
-                        "keep all rows of `{tname}` in one file (first seen in {})",
-                        prev.file.display()
-                    ));
-                d = match (&table.sheet, name_span) {
-                    (Some((sheet, _)), _) => {
-                        d.message = format!("{} (sheet {sheet})", d.message);
-                        d.at(&rel, None)
-                    }
-                    (None, span) => d.at(&rel, span),
-                };
-                diags.push(d);
-                continue;
-            }
-            tables.insert(tname, table);
-        }
     }
-    (tables, read)
+}
+
+/// What reading one data file gave.
+enum FileTables {
+    /// Its tables, each with the span of its name in a TOML file.
+    Read(Vec<(Table, Option<Range<usize>>)>),
+    /// The file could not be read (reported): on to the next.
+    Unreadable,
+    /// It took the game's data past [`MAX_GAME_DATA`] (reported): no more files.
+    OverBudget,
+}
+
+/// The tables of data file `rel`, its bytes counted in `total`.
+fn file_tables(
+    project: &Project,
+    rel: &Path,
+    format: Format,
+    game: &str,
+    total: &mut u64,
+    diags: &mut Vec<Diagnostic>,
+) -> FileTables {
+    let mut fail = |d: Diagnostic, then: FileTables| {
+        diags.push(d);
+        then
+    };
+    let tables = match format {
+        Format::Toml | Format::Csv | Format::Tsv => {
+            let text = match project.read_text(rel, MAX_DATA_BYTES) {
+                Ok(t) => t,
+                Err(e) => return fail(file_error(&e).with("game", game), FileTables::Unreadable),
+            };
+            if let Err(d) = charge(total, text.len(), rel, game) {
+                return fail(d, FileTables::OverBudget);
+            }
+            text_tables(rel, format, game, &text)
+        }
+        Format::Xlsx | Format::Ods => {
+            let bytes = match project.read(rel, MAX_DATA_BYTES) {
+                Ok(b) => b,
+                Err(e) => return fail(file_error(&e).with("game", game), FileTables::Unreadable),
+            };
+            if let Err(d) = charge(total, bytes.len(), rel, game) {
+                return fail(d, FileTables::OverBudget);
+            }
+            super::tables::workbook(rel, game, bytes, format)
+                .map(|found| found.into_iter().map(|t| (t, None)).collect())
+        }
+    };
+    FileTables::Read(tables.into_value(diags))
+}
+
+/// The tables of a TOML, CSV or TSV data file (its `text`).
+fn text_tables(
+    rel: &Path,
+    format: Format,
+    game: &str,
+    text: &str,
+) -> Reported<Vec<(Table, Option<Range<usize>>)>> {
+    if format == Format::Toml {
+        return toml_tables(rel, game, text);
+    }
+    let name = rel
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    super::tables::delimited(rel, game, &name, text, format == Format::Tsv)
+        .map(|table| table.into_iter().map(|t| (t, None)).collect())
+}
+
+/// The error for `table` (read from `rel`, its name at `name_span` in a TOML
+/// file) when `tables` has a table of that name already.
+fn defined_twice(
+    tables: &BTreeMap<String, Table>,
+    table: &Table,
+    rel: &Path,
+    name_span: Option<Range<usize>>,
+    game: &str,
+) -> Option<Diagnostic> {
+    let tname = &table.name;
+    let prev = tables.get(tname)?;
+    let mut d = Diagnostic::error(format!("table `{tname}` is defined twice"))
+        .with("game", game)
+        .hint(format!(
+            "keep all rows of `{tname}` in one file (first seen in {})",
+            prev.file.display()
+        ));
+    Some(match (&table.sheet, name_span) {
+        (Some((sheet, _)), _) => {
+            d.message = format!("{} (sheet {sheet})", d.message);
+            d.at(rel, None)
+        }
+        (None, span) => d.at(rel, span),
+    })
 }
 
 /// Counts a data file of `len` bytes against the game's [`MAX_GAME_DATA`].
@@ -711,16 +771,11 @@ fn charge(total: &mut u64, len: usize, rel: &Path, game: &str) -> Result<(), Dia
 }
 
 /// The tables of one TOML data file (its `text`), each with the span of its name.
-fn toml_tables(
-    rel: &Path,
-    game: &str,
-    text: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<(Table, Option<Range<usize>>)> {
+fn toml_tables(rel: &Path, game: &str, text: &str) -> Reported<Vec<(Table, Option<Range<usize>>)>> {
     let parsed: TableFile = match toml_problems::parse(text, &[]) {
         Ok(p) => p,
         Err(e) => {
-            diags.extend(e.problems.iter().map(|p| {
+            let diags = e.problems.iter().map(|p| {
                 let d = toml_problems::diagnostic(rel, game, p);
                 if upstream::serde_kind(&p.message) == SerdeKind::InvalidType
                     && toml_problems::too_large(&p.message).is_none()
@@ -729,12 +784,11 @@ fn toml_tables(
                 } else {
                     d
                 }
-            }));
-            return Vec::new();
+            });
+            return Reported::new(Vec::new(), diags);
         }
     };
-    diags.extend(non_finite_numbers(rel, game, text));
-    parsed
+    let tables = parsed
         .into_iter()
         .map(|(name, rows)| {
             let span = name.span();
@@ -747,7 +801,8 @@ fn toml_tables(
             };
             (table, Some(span))
         })
-        .collect()
+        .collect();
+    Reported::new(tables, non_finite_numbers(rel, game, text))
 }
 
 /// Files an editor or spreadsheet leaves beside the real ones: hidden files

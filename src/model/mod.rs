@@ -10,7 +10,7 @@ pub(crate) mod toml_problems;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use load::{default_profile, load_game, Target};
 pub use schema::{
@@ -450,26 +450,43 @@ impl Table {
     }
 }
 
+/// The error for `what` (e.g. "[network] names") naming table `name`, written at
+/// `span` of `file` (game `game`'s `game.toml`), which no data file defines: with
+/// the nearest of the game's `tables` when one is close, else how to add it.
+pub(crate) fn unknown_table<'t>(
+    file: &Path,
+    game: &str,
+    tables: impl Iterator<Item = &'t str> + Clone,
+    what: &str,
+    name: &str,
+    span: Range<usize>,
+) -> crate::diag::Diagnostic {
+    use crate::diag::{did_you_mean, Diagnostic};
+    let hint = match did_you_mean(name, tables.clone()) {
+        Some(m) => format!("did you mean `{m}`?"),
+        None => format!(
+            "add [[{name}]] rows to a .toml file in {}, or a {name}.csv file (or a sheet named {name}); tables found: {}",
+            file.parent().unwrap_or(file).display(),
+            tables.collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Diagnostic::error(format!("{what} table `{name}`, which no data file defines"))
+        .at(file, Some(span))
+        .with("game", game)
+        .hint(hint)
+}
+
 impl Game {
     /// The error for `what` (e.g. "[network] names") naming table `name`, written
-    /// at `span` of `game.toml`, which no data file defines: with the nearest
-    /// table's name when one is close.
+    /// at `span` of `game.toml`, which no data file defines ([`unknown_table`]).
     pub fn unknown_table(
         &self,
         what: &str,
         name: &str,
         span: Range<usize>,
     ) -> crate::diag::Diagnostic {
-        use crate::diag::{did_you_mean, Diagnostic};
-        Diagnostic::error(format!("{what} table `{name}`, which no data file defines"))
-            .at(&self.file, Some(span))
-            .with("game", &self.id)
-            .hint(
-                match did_you_mean(name, self.tables.keys().map(String::as_str)) {
-                    Some(m) => format!("did you mean `{m}`?"),
-                    None => "name an existing table".to_string(),
-                },
-            )
+        let tables = self.tables.keys().map(String::as_str);
+        unknown_table(&self.file, &self.id, tables, what, name, span)
     }
 
     /// The component with `id`.

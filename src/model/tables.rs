@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::{column_name, Field, HeaderCell, Row, Table};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Diagnostics, Reported};
 
 /// Most non-empty cells one workbook may hold: a game's tables have a few
 /// thousand; a file with millions is a mistake or hostile.
@@ -132,7 +132,7 @@ pub fn delimited(
     name: &str,
     text: &str,
     tsv: bool,
-) -> (Option<Table>, Vec<Diagnostic>) {
+) -> Reported<Option<Table>> {
     let source = Source {
         file,
         game,
@@ -145,11 +145,10 @@ pub fn delimited(
             let d = Diagnostic::error(e.message)
                 .with("game", game)
                 .at(file, Some(e.span));
-            return (None, vec![d.hint(e.hint)]);
+            return Reported::new(None, [d.hint(e.hint)]);
         }
     };
-    let (table, diags) = table_of(&source, name, grid);
-    (table, diags)
+    table_of(&source, name, grid)
 }
 
 /// The separator of a CSV file: `;` when its first line has semicolons and no
@@ -347,12 +346,7 @@ impl Cursor<'_> {
 
 /// Reads every sheet of an XLSX or ODS workbook: one table per sheet with cells,
 /// named for the sheet.
-pub fn workbook(
-    file: &Path,
-    game: &str,
-    bytes: Vec<u8>,
-    format: Format,
-) -> (Vec<Table>, Vec<Diagnostic>) {
+pub fn workbook(file: &Path, game: &str, bytes: Vec<u8>, format: Format) -> Reported<Vec<Table>> {
     let unreadable = |e: WorkbookError| {
         Diagnostic::error(format!(
             "{} cannot be read as a workbook: {e}",
@@ -368,10 +362,10 @@ pub fn workbook(
     };
     let sheets = match sheets {
         Ok(s) => s,
-        Err(e) => return (Vec::new(), vec![unreadable(e)]),
+        Err(e) => return Reported::new(Vec::new(), [unreadable(e)]),
     };
     let mut tables = Vec::new();
-    let mut diags = Vec::new();
+    let mut diags = Diagnostics::default();
     for (sheet, grid) in sheets {
         if grid.rows.is_empty() {
             continue; // an unused sheet ("Sheet2")
@@ -381,11 +375,9 @@ pub fn workbook(
             game,
             sheet: Some(&sheet),
         };
-        let (table, d) = table_of(&source, &sheet, grid);
-        diags.extend(d);
-        tables.extend(table);
+        tables.extend(table_of(&source, &sheet, grid).into_value(&mut diags));
     }
-    if tables.is_empty() && diags.is_empty() {
+    if tables.is_empty() && diags.items.is_empty() {
         // Every sheet empty, or none at all: nothing to read is never what a data
         // file means (a damaged workbook reads this way too).
         diags.push(
@@ -398,7 +390,7 @@ pub fn workbook(
             .hint("if the spreadsheet shows data, the file may be damaged: save it again as .xlsx or .ods; else remove the file"),
         );
     }
-    (tables, diags)
+    Reported::new(tables, diags.items)
 }
 
 /// A sheet's cells as rows (each row's cells in column order), or why not.
@@ -815,18 +807,19 @@ fn column(header: &str) -> Option<(Vec<String>, bool)> {
 }
 
 /// A table from a grid whose first row is the header.
-fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diagnostic>) {
+fn table_of(source: &Source, name: &str, grid: Grid) -> Reported<Option<Table>> {
     let mut rows = grid.rows.into_iter();
     let Some(header) = rows.next() else {
         // An empty file is an empty table.
-        return (
-            Some(new_table(source, name, Vec::new(), 1, Vec::new())),
-            Vec::new(),
-        );
+        return Some(new_table(source, name, Vec::new(), 1, Vec::new())).into();
     };
-    let (columns, mut diags) = columns_of(source, &header);
+    let Reported {
+        value: columns,
+        diags,
+    } = columns_of(source, &header);
+    let mut diags = diags.items;
     if diags.iter().any(Diagnostic::is_error) {
-        return (None, diags);
+        return Reported::new(None, diags);
     }
     let mut out = Vec::new();
     for raw in rows {
@@ -840,7 +833,7 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
             span: c.span.clone(),
         })
         .collect();
-    (
+    Reported::new(
         Some(new_table(source, name, out, header.line, cells)),
         diags,
     )
@@ -848,7 +841,7 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> (Option<Table>, Vec<Diag
 
 /// The columns the header row names, by column number, with the problems of
 /// header cells that name no field or a field another column sets.
-fn columns_of(source: &Source, header: &RawRow) -> (BTreeMap<u32, Column>, Vec<Diagnostic>) {
+fn columns_of(source: &Source, header: &RawRow) -> Reported<BTreeMap<u32, Column>> {
     let mut diags = Vec::new();
     let mut columns: BTreeMap<u32, Column> = BTreeMap::new();
     let mut seen: BTreeMap<String, u32> = BTreeMap::new();
@@ -887,7 +880,7 @@ fn columns_of(source: &Source, header: &RawRow) -> (BTreeMap<u32, Column>, Vec<D
             },
         );
     }
-    (columns, diags)
+    Reported::new(columns, diags)
 }
 
 /// One data row: each cell's value at its column's field; a value in a column
@@ -1056,7 +1049,8 @@ mod tests {
     use super::*;
 
     fn table(text: &str) -> (Option<Table>, Vec<Diagnostic>) {
-        delimited(Path::new("data/g/card.csv"), "g", "card", text, false)
+        let r = delimited(Path::new("data/g/card.csv"), "g", "card", text, false);
+        (r.value, r.diags.items)
     }
 
     #[test]

@@ -114,21 +114,24 @@ pub fn plan(
         }
     }
     if total > MAX_PARTS {
-        diags.push(
-            comp_diag(
-                game,
-                comp,
-                Diagnostic::error(format!(
-                    "component `{}` would print {total} parts, over the limit of {MAX_PARTS}",
-                    comp.id()
-                )),
-            )
-            .at(&game.file, Some(comp.def.id.span()))
-            .hint("check the quantities; split a huge set into several components"),
-        );
+        diags.push(too_many_parts(game, comp, total));
         out.clear();
     }
     Reported::new(out, crate::diag::once_for_rows(diags))
+}
+
+/// The error for a component that would print `total` parts, over [`MAX_PARTS`].
+fn too_many_parts(game: &Game, comp: &Component, total: u64) -> Diagnostic {
+    comp_diag(
+        game,
+        comp,
+        Diagnostic::error(format!(
+            "component `{}` would print {total} parts, over the limit of {MAX_PARTS}",
+            comp.id()
+        )),
+    )
+    .at(&game.file, Some(comp.def.id.span()))
+    .hint("check the quantities; split a huge set into several components")
 }
 
 /// The component's `shape` when it is a name (`None` when it is an expression per
@@ -155,23 +158,7 @@ fn fixed_shape(game: &Game, comp: &Component) -> Result<Option<Shape>, Diagnosti
 fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit> {
     let def = &comp.def;
     if !comp.art.is_empty() {
-        return comp
-            .art
-            .iter()
-            .map(|f| {
-                let file = f
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Unit {
-                    row: None,
-                    row_value: None,
-                    item: Some(Value::from(f.to_string_lossy().into_owned())),
-                    label: file.clone(),
-                    name: file,
-                }
-            })
-            .collect();
+        return art_units(comp);
     }
     let Some(tname) = &def.table else {
         return vec![Unit {
@@ -238,6 +225,26 @@ fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit
         }
     }
     out
+}
+
+/// One unit per art file of `comp`, the file's path its `item`.
+fn art_units(comp: &Component) -> Vec<Unit> {
+    comp.art
+        .iter()
+        .map(|f| {
+            let file = f
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Unit {
+                row: None,
+                row_value: None,
+                item: Some(Value::from(f.to_string_lossy().into_owned())),
+                label: file.clone(),
+                name: file,
+            }
+        })
+        .collect()
 }
 
 /// Copies of one face: the component's `qty` (a number or an expression), else the

@@ -115,7 +115,9 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
     let Some(settings) = settings.value else {
         return Reported::new(None, settings.diags.items);
     };
-    let mut diags = crate::check::typed_twice::in_markdown(game, &path, &text);
+    let mut diags = crate::check::typed_twice::in_markdown(game, &path, &text)
+        .diags
+        .items;
     let rendered = match source::render(input, &path, text) {
         Ok(r) => r,
         Err(d) => {

@@ -3,7 +3,7 @@
 
 use crate::diag::{Diagnostic, Reported};
 use crate::fonts::FontBook;
-use crate::model::{Game, Paper, Size};
+use crate::model::{Game, Paper, Size, Spanned};
 use crate::text::FontSpec;
 use crate::units::{parse_length, PT_PER_MM};
 
@@ -53,63 +53,31 @@ pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Reported<Option<Sett
         .as_ref()
         .map(|d| d.get_ref().clone())
         .unwrap_or_default();
-    let mut problems = Vec::new();
-    let mut keep = |r: Result<(), Diagnostic>| {
-        if let Err(d) = r {
-            problems.push(d.with("game", &game.id));
-        }
+    let mut keys = Keys {
+        game,
+        problems: Vec::new(),
     };
-    let mut page = Size::half_of(paper.width, paper.height);
-    if let Some(p) = &def.page {
-        keep(
-            read_page(p.get_ref(), paper)
-                .map(|s| page = s)
-                .map_err(|d| d.at(&game.file, Some(p.span()))),
-        );
-    }
-    let mut columns = 1;
-    if let Some(c) = &def.columns {
-        keep(
-            read_columns(*c.get_ref())
-                .map(|n| columns = n)
-                .map_err(|d| d.at(&game.file, Some(c.span()))),
-        );
-    }
-    let mut body = crate::fonts::DEFAULT_FAMILY.to_string();
-    if let Some(f) = &def.font {
-        keep(
-            family("font", f.get_ref(), fonts, &game.id)
-                .map(|f| body = f)
-                .map_err(|d| d.at(&game.file, Some(f.span()))),
-        );
-    }
-    let mut heading = body.clone();
-    if let Some(f) = &def.heading_font {
-        keep(
-            family("heading_font", f.get_ref(), fonts, &game.id)
-                .map(|f| heading = f)
-                .map_err(|d| d.at(&game.file, Some(f.span()))),
-        );
-    }
-    let mut size = DEFAULT_SIZE_PT / PT_PER_MM;
-    if let Some(s) = &def.size {
-        keep(
-            read_size(s.get_ref())
-                .map(|mm| size = mm)
-                .map_err(|d| d.at(&game.file, Some(s.span()))),
-        );
-    }
+    let half = Size::half_of(paper.width, paper.height);
+    let page = keys.read(&def.page, half, |p| read_page(p, paper));
+    let columns = keys.read(&def.columns, 1, |c| read_columns(*c));
+    let default = crate::fonts::DEFAULT_FAMILY.to_string();
+    let body = keys.read(&def.font, default, |f| family("font", f, fonts, &game.id));
+    let heading = keys.read(&def.heading_font, body.clone(), |f| {
+        family("heading_font", f, fonts, &game.id)
+    });
+    let size = keys.read(&def.size, DEFAULT_SIZE_PT / PT_PER_MM, |s| read_size(s));
     let language = game.meta.language.clone().unwrap_or_else(|| "en".into());
     if !is_code(&language) {
         let span = game.text.find("language").map(|s| s..s + "language".len());
-        keep(Err(Diagnostic::error(format!(
+        keys.problems.push(Diagnostic::error(format!(
             "`language = \"{language}\"` is not a two-letter language code"
         ))
         .at(&game.file, span)
-        .hint("write the ISO 639-1 code of the game's language: `en`, `de`, `fr`, `es`, `it`, `nl`...")));
+        .with("game", &game.id)
+        .hint("write the ISO 639-1 code of the game's language: `en`, `de`, `fr`, `es`, `it`, `nl`..."));
     }
-    if !problems.is_empty() {
-        return Reported::new(None, problems);
+    if !keys.problems.is_empty() {
+        return Reported::new(None, keys.problems);
     }
     Some(Settings {
         page,
@@ -129,6 +97,33 @@ pub fn read(game: &Game, paper: Paper, fonts: &FontBook) -> Reported<Option<Sett
         language,
     })
     .into()
+}
+
+/// Reads the keys of `[rulebook]`, keeping their problems.
+struct Keys<'a> {
+    game: &'a Game,
+    problems: Vec<Diagnostic>,
+}
+
+impl Keys<'_> {
+    /// What `read` makes of the key's value, or `default` when the key is absent
+    /// or its value has a problem (kept, at the value).
+    fn read<S, T>(
+        &mut self,
+        key: &Option<Spanned<S>>,
+        default: T,
+        read: impl FnOnce(&S) -> Result<T, Diagnostic>,
+    ) -> T {
+        let Some(v) = key else { return default };
+        match read(v.get_ref()) {
+            Ok(x) => x,
+            Err(d) => {
+                let d = d.at(&self.game.file, Some(v.span()));
+                self.problems.push(d.with("game", &self.game.id));
+                default
+            }
+        }
+    }
 }
 
 /// `[rulebook] page`.

@@ -3,7 +3,7 @@
 //! of every filter and function cardstock adds (their code is in the sibling
 //! modules, by what they do).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use minijinja::value::{Kwargs, Rest, Value};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, State, UndefinedBehavior};
@@ -12,14 +12,11 @@ use super::{
     data, errors, geometry, graph, icon, maths, numbers, overlap, text, RenderLog, Typesetting,
     FUEL, LOG, RECURSION_LIMIT,
 };
-use crate::network::Network;
 
 /// The environment with escaping, limits, filters and functions (no templates yet);
-/// the text functions set text with `text`, `distance()` reads `network` once set.
-pub fn environment(
-    network: Arc<OnceLock<Network>>,
-    text: Arc<Typesetting>,
-) -> Environment<'static> {
+/// the text functions set text with `text`. `distance()` reads the game's network
+/// from the context it runs in (under [`NETWORK`](super::NETWORK)).
+pub fn environment(text: Arc<Typesetting>) -> Environment<'static> {
     let mut env = Environment::new();
     set_limits(&mut env);
     env.add_filter("money", numbers::money);
@@ -37,9 +34,7 @@ pub fn environment(
     maths::register(&mut env);
     env.add_function(errors::LINE_MARKER, mark_line);
     env.add_function("fail", fail);
-    env.add_function("distance", move |state: &State, from: Value, to: Value| {
-        graph::distance(&network, state, from, to)
-    });
+    env.add_function("distance", graph::distance);
     env
 }
 
@@ -122,7 +117,7 @@ fn fail(message: String) -> Result<Value, Error> {
 pub(super) fn test_env() -> Environment<'static> {
     let project = crate::project::Project::new(crate::source::MemoryFiles::new());
     let text = Typesetting::new(&project, "g", crate::fonts::FontBook::builtin());
-    environment(Arc::new(OnceLock::new()), Arc::new(text))
+    environment(Arc::new(text))
 }
 
 #[cfg(test)]

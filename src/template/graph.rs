@@ -1,24 +1,30 @@
 //! Graphs in templates: `distance` over the game's `[network]`, and `connected`
 //! and `steps` over a graph a template gives as lists of nodes and edges.
 
-use std::sync::OnceLock;
+use std::sync::Arc;
 
-use minijinja::value::Value;
+use minijinja::value::{Object, Value};
 use minijinja::{Error, ErrorKind, State};
 
 use super::numbers::number;
 use crate::network::Network;
 
+/// The context variable holding the game's network (see [`network_value`]).
+pub const NETWORK: &str = "__cardstock_network";
+
+impl Object for Network {}
+
+/// The game's network as the value `distance()` finds under [`NETWORK`] in the
+/// context (`eval::base_context` puts it there once the network is built).
+pub fn network_value(network: Arc<Network>) -> Value {
+    Value::from_dyn_object(network)
+}
+
 /// `distance(from, to)`: the length of the shortest route in the game's
 /// `[network]` between a node of `from` and a node of `to` (each a node name or a
 /// list of them).
-pub(super) fn distance(
-    network: &OnceLock<Network>,
-    state: &State,
-    from: Value,
-    to: Value,
-) -> Result<Value, Error> {
-    let net = network.get().ok_or_else(|| {
+pub(super) fn distance(state: &State, from: Value, to: Value) -> Result<Value, Error> {
+    let net = network(state).ok_or_else(|| {
         Error::new(
             ErrorKind::InvalidOperation,
             "distance() needs a [network] in game.toml",
@@ -49,6 +55,11 @@ pub(super) fn distance(
             ),
         )),
     }
+}
+
+/// The game's network, when the context has one.
+fn network(state: &State) -> Option<Arc<Network>> {
+    state.lookup(NETWORK)?.downcast_object::<Network>()
 }
 
 /// A node name or a list of them, as names.

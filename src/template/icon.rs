@@ -48,25 +48,7 @@ pub fn icon(
     let fill: Option<String> = kwargs.get("fill")?;
     let rotate: Option<f64> = kwargs.get("rotate")?;
     kwargs.assert_all_used()?;
-    if !(cx.is_finite() && cy.is_finite() && rotate.is_none_or(f64::is_finite)) {
-        return Err(fail(format!(
-            "the centre ({cx}, {cy}) and the turn must be numbers"
-        )));
-    }
-    if !(size > 0.0 && size <= MAX_SIZE) {
-        return Err(fail(format!(
-            "the size must be more than 0 and at most {} mm, not {}",
-            fmt_num(MAX_SIZE),
-            fmt_num(size)
-        )));
-    }
-    if let Some(f) = &fill {
-        if svgtypes::Color::from_str(f).is_err() {
-            return Err(fail(format!(
-                "fill `{f}` is not a colour (write #1d3557, #fff, rgb(29, 53, 87) or a name such as navy)"
-            )));
-        }
-    }
+    check_place(cx, cy, size, rotate, fill.as_deref())?;
     let icon = text.icons.icon(name).map_err(|e| match e {
         TextError::UnknownIcon { looked, .. } => fail(format!(
             "there is no icon `{name}` (looked for {})",
@@ -112,4 +94,35 @@ pub fn icon(
         _ => svg,
     };
     Ok(Value::from_safe_string(out))
+}
+
+/// The centre, turn, size and fill of an `icon()` call are numbers in range and a
+/// colour.
+fn check_place(
+    cx: f64,
+    cy: f64,
+    size: f64,
+    rotate: Option<f64>,
+    fill: Option<&str>,
+) -> Result<(), Error> {
+    if !(cx.is_finite() && cy.is_finite() && rotate.is_none_or(f64::is_finite)) {
+        return Err(fail(format!(
+            "the centre ({cx}, {cy}) and the turn must be numbers"
+        )));
+    }
+    if !(size > 0.0 && size <= MAX_SIZE) {
+        return Err(fail(format!(
+            "the size must be more than 0 and at most {} mm, not {}",
+            fmt_num(MAX_SIZE),
+            fmt_num(size)
+        )));
+    }
+    if let Some(f) = fill {
+        if svgtypes::Color::from_str(f).is_err() {
+            return Err(fail(format!(
+                "fill `{f}` is not a colour (write #1d3557, #fff, rgb(29, 53, 87) or a name such as navy)"
+            )));
+        }
+    }
+    Ok(())
 }

@@ -3,14 +3,13 @@
 //! errors; other templates an `import` names are read when first used.
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use minijinja::{Environment, Error, ErrorKind};
 
 use super::{environment, template_error, template_file, Templates, Typesetting};
 use crate::diag::{Diagnostic, Reported};
 use crate::fonts::FontBook;
-use crate::network::Network;
 use crate::project::{Project, MAX_TEMPLATE_BYTES};
 
 impl Templates {
@@ -20,9 +19,8 @@ impl Templates {
     /// with `fonts` (the game's [`FontBook`]).
     pub fn load(project: &Project, game: &str, fonts: Arc<FontBook>) -> Reported<Templates> {
         let mut diags = Vec::new();
-        let network: Arc<OnceLock<Network>> = Arc::new(OnceLock::new());
         let text = Arc::new(Typesetting::new(project, game, fonts));
-        let mut env = environment(network.clone(), text.clone());
+        let mut env = environment(text.clone());
         set_loader(&mut env, project.clone());
         for folder in [game, "common"] {
             add_folder(&mut env, project, folder, &mut diags);
@@ -33,7 +31,6 @@ impl Templates {
         Reported::new(
             Templates {
                 env,
-                network,
                 check_env,
                 budget,
                 faces_budget,

@@ -11,13 +11,12 @@
 //! it into a [`Diagnostic`](crate::diag::Diagnostic) at the template line.
 
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use minijinja::value::Value;
 use minijinja::{Environment, Error, State};
 
 use crate::fonts::FontBook;
-use crate::network::Network;
 use crate::project::Project;
 use crate::text::Icons;
 
@@ -42,6 +41,7 @@ mod text;
 
 pub use diagnostics::{captured_hint, render_error, template_error};
 pub use environment::environment;
+pub use graph::{network_value, NETWORK};
 
 /// The filters cardstock adds to minijinja's own: `environment` registers exactly
 /// these (a unit test reads the registrations), and `docs/reference.md` documents
@@ -51,8 +51,6 @@ pub const FILTERS: &[&str] = &["money", "num"];
 /// All templates of the project plus the engine's functions.
 pub struct Templates {
     pub env: Environment<'static>,
-    /// The network `distance()` uses; set once the game's network is built.
-    pub network: Arc<OnceLock<Network>>,
     /// The environment of expressions and check templates (`crate::fuel`).
     pub check_env: Environment<'static>,
     /// The fuel the game's expressions and check templates share.
@@ -146,12 +144,6 @@ pub fn template_file(name: &str) -> PathBuf {
 }
 
 impl Templates {
-    /// Gives the templates' `distance()` the game's `[network]`, once it is built
-    /// from the evaluated data (after the templates were loaded).
-    pub fn set_network(&self, network: Network) {
-        let _ = self.network.set(network);
-    }
-
     /// The game's fonts.
     pub fn fonts(&self) -> &Arc<FontBook> {
         &self.text.fonts

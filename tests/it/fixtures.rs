@@ -108,6 +108,8 @@ cases! {
     invalid_deep_svg
     invalid_deep_toml
     invalid_deny_warnings
+    invalid_derive_unknown_table
+    invalid_distance_without_network
     invalid_duplicate_component
     invalid_duplicate_id
     invalid_each_table_typo

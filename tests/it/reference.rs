@@ -3,7 +3,7 @@
 //! serde schema, `Kind::NAMES`, `size::NAMED`, the minijinja environment), so a new
 //! one fails here until it is documented.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::common::*;
 
@@ -101,7 +101,7 @@ fn every_function_filter_and_variable() {
     let text = Arc::new(cardstock::template::Typesetting::new(
         &project, "game", fonts,
     ));
-    let env = cardstock::template::environment(Arc::new(OnceLock::new()), text);
+    let env = cardstock::template::environment(text);
     let (constants, ours): (Vec<_>, Vec<_>) = env
         .globals()
         .filter(|(n, _)| !builtin.iter().any(|b| b == n) && !n.starts_with("__"))
