@@ -730,3 +730,54 @@ fn layout(l: &toml::Spanned<LayoutFile>) -> Result<Layouts, (Diagnostic, std::op
     }
     Ok((all, kinds))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error of a profile whose `[profile]` table is `head`: its message,
+    /// hint and the text it points at.
+    fn refused(head: &str) -> (String, Option<String>, String) {
+        let text = format!("[profile]\nname = \"Shop\"\n{head}\n");
+        let mut files = crate::source::MemoryFiles::new();
+        files.insert("profiles/shop.toml", text.clone());
+        let loaded = load(&Project::new(files), "shop");
+        assert!(loaded.value.is_none(), "{head}");
+        let d = &loaded.diags.items[0];
+        let at = d
+            .span
+            .clone()
+            .map_or(String::new(), |s| text[s].to_string());
+        (d.message.clone(), d.hint.clone(), at)
+    }
+
+    #[test]
+    fn each_keyword_and_length_is_refused_at_its_value_with_a_hint() {
+        let (m, h, at) = refused("output = \"poster\"");
+        assert_eq!(m, "unknown profile output `poster`");
+        assert_eq!(
+            h.as_deref(),
+            Some("use one of: sheets, gutterfold, face-png, face-pdf, tts")
+        );
+        assert_eq!(at, "\"poster\"");
+        let (m, h, _) = refused("output = \"sheets\"\norder = \"up\"");
+        assert_eq!(m, "unknown order `up`");
+        assert_eq!(h.as_deref(), Some("use front-back or back-front"));
+        let (m, _, _) = refused("output = \"sheets\"\ncolor = \"cmy\"");
+        assert_eq!(m, "unknown colour `cmy`");
+        let (m, h, _) = refused("output = \"face-pdf\"\ncolor = \"cmyk\"\ncondition = \"FOGRA39\"\nblack_text = \"rich\"");
+        assert_eq!(m, "unknown black_text `rich`");
+        assert_eq!(
+            h.as_deref(),
+            Some("use k (black and grey text and thin lines on the black plate alone) or process")
+        );
+        let (m, _, at) = refused("output = \"sheets\"\nsafe = \"3\"");
+        assert_eq!(m, crate::units::LengthError::NoUnit("3".into()).to_string());
+        assert_eq!(at, "\"3\"");
+        let (m, _, _) = refused("output = \"sheets\"\nsmall_print = \"warn\"");
+        assert_eq!(
+            m,
+            "`small_print` is a key of a CMYK profile, and this one is not"
+        );
+    }
+}
