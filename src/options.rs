@@ -1,5 +1,6 @@
 //! What a build makes, resolved before the game is loaded: paper, formats, the
-//! print profile, and the run settings templates see.
+//! print profile, and the run settings templates see. [`resolve`] makes them
+//! from what a command asks.
 
 use std::path::PathBuf;
 
@@ -9,7 +10,9 @@ use crate::layout::Media;
 use crate::model::{Paper, Target, PAPERS};
 use crate::profile::Profile;
 
-pub use crate::units::{FILE_DPI, PREVIEW_DPI};
+pub mod resolve;
+
+pub use resolve::{Asked, Pictures, Resolved};
 
 /// The paper named `name` (`--paper`), or an error listing the papers.
 pub fn paper_named(name: &str) -> Result<Paper, Diagnostic> {
@@ -18,24 +21,6 @@ pub fn paper_named(name: &str) -> Result<Paper, Diagnostic> {
         Diagnostic::error(format!("unknown paper `{name}`"))
             .hint(format!("use one of: {}", names.join(", ")))
     })
-}
-
-/// `dpi` given as `what` (`--dpi`) if it is in `range`, else an error with `hint`.
-pub fn dpi_within(
-    dpi: f64,
-    range: std::ops::RangeInclusive<f64>,
-    what: &str,
-    hint: &str,
-) -> Result<f64, Diagnostic> {
-    if range.contains(&dpi) {
-        return Ok(dpi);
-    }
-    Err(Diagnostic::error(format!(
-        "{what} {dpi} is outside {}..{}",
-        range.start(),
-        range.end()
-    ))
-    .hint(hint.to_string()))
 }
 
 /// What to produce.

@@ -18,21 +18,10 @@ use serde::Serialize;
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::export::png::PngError;
 use crate::faces::{FaceStore, ParseCache, Rendered};
-use crate::layout::Paper;
 use crate::model::Game;
+use crate::options::Resolved;
 use crate::pipeline::{self, Built, Finished, Incremental};
 use crate::project::Project;
-
-/// What to preview.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Paper of the print-and-play sheets.
-    pub paper: Paper,
-    /// Print profile (`--profile`); `None`: the game's own, else home.
-    pub profile: Option<String>,
-    /// Resolution of the face images, in dots per inch.
-    pub dpi: f64,
-}
 
 /// Resolution of the sheet-mark images drawn over a sheet's faces.
 pub const MARKS_DPI: f64 = 72.0;
@@ -332,36 +321,68 @@ impl Cache {
 }
 
 /// Builds game `id` of `project` for the preview: the whole pipeline except
-/// encoding files. Give it a fresh project (`Project::fresh`) for every build.
-pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Preview {
+/// encoding files, with the options `serve` resolved
+/// ([`crate::options::Asked::resolve`] for the screen). Give it a fresh project
+/// (`Project::fresh`) for every build.
+pub fn build(project: &Project, id: &str, opts: &Resolved, cache: &Cache) -> Preview {
     let start = std::time::Instant::now();
-    let mut preview = Preview {
-        game: id.to_string(),
-        name: None,
-        profile: String::new(),
-        profile_name: String::new(),
-        ok: false,
-        took_ms: 0.0,
-        dpi: opts.dpi,
-        sets: Vec::new(),
-        faces: Vec::new(),
-        sheets: Vec::new(),
-        rulebook: Vec::new(),
-        diagnostics: Vec::new(),
-        proof: None,
-        pictures: HashMap::new(),
-        press: None,
-    };
-    let profile = crate::profile::for_game(project, id, opts.profile.as_deref());
-    let Some(profile) = profile.value else {
-        let mut all = Diagnostics::default();
-        all.extend(profile.diags.items.into_iter().map(|d| d.with("game", id)));
-        preview.diagnostics = diags(project, all);
+    let mut preview = Preview::empty(id, opts.options.dpi);
+    let Some(popts) = game_options(project, id, opts, &mut preview) else {
         return preview;
     };
-    preview.profile = profile.id.clone();
-    preview.profile_name = profile.name.clone();
-    if let Some(color) = &profile.print {
+    cache.start_counting();
+    let (built, seen, pages) = run(project, id, &popts, cache, &preview);
+    preview.name = built.name.clone();
+    preview.ok = seen.is_some() && !built.diags.has_errors();
+    if let (true, Some(seen)) = (preview.ok, seen) {
+        keep_good(&mut preview, cache, seen, pages);
+        preview.sets = sets(&built, &preview.faces);
+    }
+    preview.diagnostics = diags(project, built.diags);
+    preview.took_ms = (start.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
+    preview
+}
+
+impl Preview {
+    /// A preview of game `id` with nothing in it yet.
+    fn empty(id: &str, dpi: f64) -> Preview {
+        Preview {
+            game: id.to_string(),
+            name: None,
+            profile: String::new(),
+            profile_name: String::new(),
+            ok: false,
+            took_ms: 0.0,
+            dpi,
+            sets: Vec::new(),
+            faces: Vec::new(),
+            sheets: Vec::new(),
+            rulebook: Vec::new(),
+            diagnostics: Vec::new(),
+            proof: None,
+            pictures: HashMap::new(),
+            press: None,
+        }
+    }
+}
+
+/// The options of game `id` for the preview ([`Resolved::for_game`], encoding
+/// nothing), with its profile and soft proof noted in `preview`; `None`, with
+/// the problems in `preview`, when they had an error.
+fn game_options(
+    project: &Project,
+    id: &str,
+    opts: &Resolved,
+    preview: &mut Preview,
+) -> Option<crate::options::Options> {
+    let resolved = opts.for_game(project, id);
+    let Some(game) = resolved.value else {
+        preview.diagnostics = diags(project, resolved.diags);
+        return None;
+    };
+    preview.profile = game.profile.id.clone();
+    preview.profile_name = game.profile.name.clone();
+    if let Some(color) = &game.profile.print {
         match crate::color::Press::for_color(color) {
             Ok(p) => {
                 preview.proof = Some(color.condition.name.to_string());
@@ -371,38 +392,48 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
                 let mut ds = Diagnostics::default();
                 ds.push(Diagnostic::error(e.to_string()).with("game", id));
                 preview.diagnostics = diags(project, ds);
-                return preview;
+                return None;
             }
         }
     }
-    let press = preview.press.clone();
-    let press = press.as_deref();
-    let popts = crate::options::Options {
-        paper: opts.paper,
+    Some(crate::options::Options {
         pdf: true,
         svg: false,
         png: false,
-        dpi: opts.dpi,
-        profile,
         compress: false,
         encode: false,
-        ..crate::options::Options::default()
-    };
-    let mut seen = None;
-    {
+        ..game
+    })
+}
+
+impl Cache {
+    /// Sets the counts of faces parsed and preflighted to 0, for a new build.
+    fn start_counting(&self) {
         use std::sync::atomic::Ordering::Relaxed;
-        let counters = [&cache.parsed.made, &cache.parsed.reused];
-        let checks = [&cache.preflight.made, &cache.preflight.reused];
+        let counters = [&self.parsed.made, &self.parsed.reused];
+        let checks = [&self.preflight.made, &self.preflight.reused];
         counters
             .iter()
             .chain(&checks)
             .for_each(|c| c.store(0, Relaxed));
     }
+}
+
+/// Runs the pipeline for the preview and reads what the page shows out of a
+/// finished build: its faces, sheets and pictures, and the rulebook's pages.
+fn run(
+    project: &Project,
+    id: &str,
+    popts: &crate::options::Options,
+    cache: &Cache,
+    preview: &Preview,
+) -> (Built, Option<Read>, Vec<(RulebookPage, Picture)>) {
+    let (dpi, press) = (preview.dpi, preview.press.as_deref());
     // A face whose picture the last good build had parsed without a problem (its
     // tree is kept) is not parsed again.
     let images = Mutex::new(crate::image::Linked::new(project, id));
     let known = |store: &FaceStore, i: usize| {
-        let hash = picture_hash(store, i, opts.dpi, press, &images);
+        let hash = picture_hash(store, i, dpi, press, &images);
         cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
     };
     let incremental = Incremental {
@@ -412,9 +443,10 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
         ..Incremental::default()
     };
     let folder = popts.folder();
+    let mut seen = None;
     let mut pages = Vec::new();
     let (built, finished) =
-        pipeline::build_choosing(project, id, &popts, incremental, |_, _| true.into());
+        pipeline::build_choosing(project, id, popts, incremental, |_, _| true.into());
     if let Some(Finished { checked, rendered }) = &finished {
         let (game, r) = (&checked.game, rendered);
         let last = checked.last.as_ref();
@@ -433,54 +465,59 @@ pub fn build(project: &Project, id: &str, opts: &Options, cache: &Cache) -> Prev
             game,
             r,
             &built,
-            (opts.dpi, press),
+            (dpi, press),
             cache,
             &images,
             since.as_ref(),
         ));
-        pages = rulebook_pages(game, r, &built, opts.dpi, &images);
+        pages = rulebook_pages(game, r, &built, dpi, &images);
     }
     // The faces' trees the page does not keep go now, not at the end.
     drop(finished);
-    preview.name = built.name.clone();
-    preview.ok = seen.is_some() && !built.diags.has_errors();
-    if preview.ok {
-        // Parsed trees the build did not use are faces edited away.
-        cache.parsed.keep_used();
-        cache.preflight.keep_used();
-        if let (Some((_, _, pictures)), Ok(mut trees)) = (&seen, cache.trees.lock()) {
-            trees.retain(|h, _| pictures.contains_key(h));
-        }
-        if let Some((faces, sheets, pictures)) = seen {
-            preview.faces = faces;
-            preview.sheets = sheets;
-            preview.pictures = pictures;
-        }
-        for (page, picture) in pages {
-            preview.pictures.insert(page.hash.clone(), picture);
-            preview.rulebook.push(page);
-        }
-        preview.sets = built
-            .counts
-            .iter()
-            .map(|c| Set {
-                id: c.id.clone(),
-                name: preview
-                    .faces
-                    .iter()
-                    .find(|f| f.set == c.id)
-                    .map(|f| f.set_name.clone())
-                    .unwrap_or_else(|| c.id.clone()),
-                kind: c.kind.name().to_string(),
-                faces: c.faces,
-                parts: c.parts,
-                expected: c.expected,
-            })
-            .collect();
+    (built, seen, pages)
+}
+
+/// Puts a good build's faces, sheets and pictures into `preview`, and keeps in
+/// `cache` only what this build used.
+fn keep_good(
+    preview: &mut Preview,
+    cache: &Cache,
+    (faces, sheets, pictures): Read,
+    pages: Vec<(RulebookPage, Picture)>,
+) {
+    // Parsed trees the build did not use are faces edited away.
+    cache.parsed.keep_used();
+    cache.preflight.keep_used();
+    if let Ok(mut trees) = cache.trees.lock() {
+        trees.retain(|h, _| pictures.contains_key(h));
     }
-    preview.diagnostics = diags(project, built.diags);
-    preview.took_ms = (start.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
-    preview
+    preview.faces = faces;
+    preview.sheets = sheets;
+    preview.pictures = pictures;
+    for (page, picture) in pages {
+        preview.pictures.insert(page.hash.clone(), picture);
+        preview.rulebook.push(page);
+    }
+}
+
+/// The component sets of a build, named as their faces are.
+fn sets(built: &Built, faces: &[Face]) -> Vec<Set> {
+    built
+        .counts
+        .iter()
+        .map(|c| Set {
+            id: c.id.clone(),
+            name: faces
+                .iter()
+                .find(|f| f.set == c.id)
+                .map(|f| f.set_name.clone())
+                .unwrap_or_else(|| c.id.clone()),
+            kind: c.kind.name().to_string(),
+            faces: c.faces,
+            parts: c.parts,
+            expected: c.expected,
+        })
+        .collect()
 }
 
 type Read = (Vec<Face>, Vec<Sheet>, HashMap<String, Picture>);
@@ -534,14 +571,31 @@ fn read(
     images: &Mutex<crate::image::Linked>,
     since: Option<&(u32, crate::prints::Changes)>,
 ) -> Read {
-    let mut hashes: BTreeMap<usize, String> = BTreeMap::new();
-    let mut hash_of = |i: usize| {
-        hashes
-            .entry(i)
-            .or_insert_with(|| picture_hash(&r.store, i, dpi, press, images))
-            .clone()
+    let mut reader = Reader {
+        project,
+        game,
+        r,
+        dpi,
+        press,
+        since,
+        images,
+        prints: places(built),
+        hashes: BTreeMap::new(),
+        first_id: BTreeMap::new(),
     };
-    // Where each picture prints: file -> pages.
+    let mut faces: Vec<Face> = Vec::new();
+    for ci in 0..game.components.len() {
+        faces.append(&mut reader.set_faces(ci));
+    }
+    let Some(mut pictures) = face_pictures(cache, r, &reader.hashes) else {
+        return (faces, Vec::new(), HashMap::new());
+    };
+    let sheets = sheets(built, &reader, &mut pictures);
+    (faces, sheets, pictures)
+}
+
+/// Where each picture of a build prints: picture -> files and their pages.
+fn places(built: &Built) -> BTreeMap<usize, Vec<Place>> {
     let mut prints: BTreeMap<usize, Vec<Place>> = BTreeMap::new();
     for p in &built.printed {
         for &f in &p.faces {
@@ -559,93 +613,75 @@ fn read(
             }
         }
     }
-    let mut faces: Vec<Face> = Vec::new();
-    let mut first_id: BTreeMap<usize, String> = BTreeMap::new();
-    for (ci, comp) in game.components.iter().enumerate() {
-        let slots = &r.slots[ci];
+    prints
+}
+
+/// What reading a build's faces needs, and what it finds on the way: each
+/// picture's hash and the id of the first face showing it.
+struct Reader<'a, 'r, 'i> {
+    project: &'a Project,
+    game: &'a Game,
+    r: &'a Rendered<'r>,
+    dpi: f64,
+    press: Option<&'a crate::color::Press>,
+    since: Option<&'a (u32, crate::prints::Changes)>,
+    images: &'a Mutex<crate::image::Linked<'i>>,
+    /// Where each picture prints ([`places`]).
+    prints: BTreeMap<usize, Vec<Place>>,
+    /// Each picture's hash, made when first asked.
+    hashes: BTreeMap<usize, String>,
+    /// The id of the first face showing each picture.
+    first_id: BTreeMap<usize, String>,
+}
+
+/// What the faces of one slot (a row's front and its back) show of their row.
+struct RowView {
+    data: serde_json::Value,
+    item: serde_json::Value,
+    source: Option<Location>,
+    /// The art file of an art front.
+    art: Option<String>,
+    /// What changed on the part since the last print.
+    changed: Option<(String, bool)>,
+}
+
+impl Reader<'_, '_, '_> {
+    /// The hash of picture `i`.
+    fn hash(&mut self, i: usize) -> String {
+        let (r, dpi, press, images) = (self.r, self.dpi, self.press, self.images);
+        self.hashes
+            .entry(i)
+            .or_insert_with(|| picture_hash(&r.store, i, dpi, press, images))
+            .clone()
+    }
+
+    /// The faces of set `ci`: a front of every slot, then each distinct back once
+    /// (with the copies of every face it backs).
+    fn set_faces(&mut self, ci: usize) -> Vec<Face> {
+        let (game, r) = (self.game, self.r);
+        let comp = &game.components[ci];
         let table = comp
             .def
             .table
             .as_ref()
             .and_then(|t| game.tables.get(t.get_ref()));
+        let mut faces = Vec::new();
         // Each distinct back once, after the fronts: (picture, faces it backs).
         let mut backs: Vec<(usize, usize)> = Vec::new();
         let mut back_faces: Vec<Face> = Vec::new();
-        for (i, s) in slots.iter().enumerate() {
-            let row = s.plan.row.and_then(|k| Some((table?, k)));
-            let data = row
-                .and_then(|(t, k)| t.rows.get(k))
-                .map(row_json)
-                .unwrap_or(serde_json::Value::Null);
-            let source = row.and_then(|(t, k)| row_location(project, t, k));
-            let item = s
-                .plan
-                .item
-                .as_ref()
-                .map(json)
-                .unwrap_or(serde_json::Value::Null);
-            let art = crate::render::art_file(&s.plan).map(display);
-            let part = since.and_then(|(_, c)| c.of(ci, i));
-            let mut sides = vec![(s.front, "front")];
-            if let Some(b) = s.back {
-                match backs.iter().position(|(p, _)| *p == b) {
-                    Some(k) => {
-                        back_faces[k].copies += s.plan.qty as u64;
-                        backs[k].1 += 1;
-                    }
-                    None => {
-                        backs.push((b, 1));
-                        sides.push((b, "back"));
-                    }
+        for (i, s) in r.slots[ci].iter().enumerate() {
+            let row = self.row_view(ci, i, s, table);
+            faces.push(self.face(ci, i, s, (s.front, "front"), &row));
+            let Some(b) = s.back else { continue };
+            match backs.iter().position(|(p, _)| *p == b) {
+                Some(k) => {
+                    back_faces[k].copies += s.plan.qty as u64;
+                    backs[k].1 += 1;
                 }
-            }
-            for (pic, side) in sides {
-                let id = format!("{}/{:03}-{side}", comp.id(), i + 1);
-                first_id.entry(pic).or_insert_with(|| id.clone());
-                let (w, h) = r.store.sizes[pic];
-                let template = match (&art, side) {
-                    (Some(a), "front") => a.clone(),
-                    _ => template_path(
-                        game,
-                        &if side == "front" {
-                            comp.front_name()
-                        } else {
-                            comp.back_name()
-                        },
-                    ),
-                };
-                let list = if side == "front" {
-                    &mut faces
-                } else {
-                    &mut back_faces
-                };
-                list.push(Face {
-                    id,
-                    hash: hash_of(pic),
-                    set: comp.id().to_string(),
-                    set_name: comp.name(),
-                    side,
-                    label: s.plan.name.clone(),
-                    data: data.clone(),
-                    item: item.clone(),
-                    source: source.clone(),
-                    template,
-                    trim_mm: [comp.size.width, comp.size.height],
-                    bleed_mm: comp.bleed,
-                    shape: shape_name(s.plan.shape),
-                    copies: s.plan.qty as u64,
-                    px: [
-                        crate::units::mm_to_px(w, dpi).round().max(1.0) as u32,
-                        crate::units::mm_to_px(h, dpi).round().max(1.0) as u32,
-                    ],
-                    prints: prints.get(&pic).cloned().unwrap_or_default(),
-                    moved: moved(press, &r.store.svg(pic)),
-                    revision: s.plan.revision,
-                    since: since.map(|(n, _)| *n),
-                    changed: part
-                        .filter(|p| side == "front" || p.back)
-                        .map(|p| p.summary()),
-                });
+                None => {
+                    backs.push((b, 1));
+                    back_faces.push(self.face(ci, i, s, (b, "back"), &row));
+                }
             }
         }
         for (f, (_, n)) in back_faces.iter_mut().zip(&backs).filter(|(_, b)| b.1 > 1) {
@@ -656,12 +692,103 @@ fn read(
             f.source = None;
         }
         faces.append(&mut back_faces);
+        faces
     }
+
+    /// What slot `i` of set `ci` shows of its row.
+    fn row_view(
+        &self,
+        ci: usize,
+        i: usize,
+        s: &crate::faces::Slot,
+        table: Option<&crate::model::Table>,
+    ) -> RowView {
+        let row = s.plan.row.and_then(|k| Some((table?, k)));
+        let part = self.since.and_then(|(_, c)| c.of(ci, i));
+        RowView {
+            data: row
+                .and_then(|(t, k)| t.rows.get(k))
+                .map(row_json)
+                .unwrap_or(serde_json::Value::Null),
+            item: s
+                .plan
+                .item
+                .as_ref()
+                .map(json)
+                .unwrap_or(serde_json::Value::Null),
+            source: row.and_then(|(t, k)| row_location(self.project, t, k)),
+            art: crate::render::art_file(&s.plan).map(display),
+            changed: part.map(|p| (p.summary(), p.back)),
+        }
+    }
+
+    /// The face showing picture `pic` on `side` of slot `i` of set `ci`.
+    fn face(
+        &mut self,
+        ci: usize,
+        i: usize,
+        s: &crate::faces::Slot,
+        (pic, side): (usize, &'static str),
+        row: &RowView,
+    ) -> Face {
+        let (game, r, dpi) = (self.game, self.r, self.dpi);
+        let comp = &game.components[ci];
+        let id = format!("{}/{:03}-{side}", comp.id(), i + 1);
+        self.first_id.entry(pic).or_insert_with(|| id.clone());
+        let (w, h) = r.store.sizes[pic];
+        let template = match (&row.art, side) {
+            (Some(a), "front") => a.clone(),
+            _ => template_path(
+                game,
+                &if side == "front" {
+                    comp.front_name()
+                } else {
+                    comp.back_name()
+                },
+            ),
+        };
+        Face {
+            id,
+            hash: self.hash(pic),
+            set: comp.id().to_string(),
+            set_name: comp.name(),
+            side,
+            label: s.plan.name.clone(),
+            data: row.data.clone(),
+            item: row.item.clone(),
+            source: row.source.clone(),
+            template,
+            trim_mm: [comp.size.width, comp.size.height],
+            bleed_mm: comp.bleed,
+            shape: shape_name(s.plan.shape),
+            copies: s.plan.qty as u64,
+            px: [
+                crate::units::mm_to_px(w, dpi).round().max(1.0) as u32,
+                crate::units::mm_to_px(h, dpi).round().max(1.0) as u32,
+            ],
+            prints: self.prints.get(&pic).cloned().unwrap_or_default(),
+            moved: moved(self.press, &r.store.svg(pic)),
+            revision: s.plan.revision,
+            since: self.since.map(|(n, _)| *n),
+            changed: row
+                .changed
+                .as_ref()
+                .filter(|(_, back)| side == "front" || *back)
+                .map(|(summary, _)| summary.clone()),
+        }
+    }
+}
+
+/// The pictures of the faces `hashes` names, each tree shared with the last
+/// build's when it had the same hash; `None` if the cache is poisoned.
+fn face_pictures(
+    cache: &Cache,
+    r: &Rendered,
+    hashes: &BTreeMap<usize, String>,
+) -> Option<HashMap<String, Picture>> {
     let mut pictures = HashMap::new();
-    let Ok(mut trees) = cache.trees.lock() else {
-        return (faces, Vec::new(), pictures);
-    };
-    for (&i, hash) in &hashes {
+    let mut trees = cache.trees.lock().ok()?;
+    for (&i, hash) in hashes {
         // The tree of a picture the last build had too is shared, not copied.
         let picture = match trees.get(hash) {
             Some(t) => t.clone(),
@@ -680,7 +807,18 @@ fn read(
             },
         );
     }
-    drop(trees);
+    Some(pictures)
+}
+
+/// The pages of the profile's files (and its image files), each with its faces;
+/// the pictures of their marks go into `pictures`.
+fn sheets(built: &Built, faces: &Reader, pictures: &mut HashMap<String, Picture>) -> Vec<Sheet> {
+    let placed = |f: usize| {
+        (
+            faces.first_id.get(&f).cloned().unwrap_or_default(),
+            faces.hashes.get(&f).cloned().unwrap_or_default(),
+        )
+    };
     let mut sheets = Vec::new();
     for p in &built.printed {
         let mut sheet = Sheet {
@@ -703,9 +841,10 @@ fn read(
                 });
                 sheet.marks = Some(marks);
                 for pl in &s.placements {
+                    let (face, hash) = placed(pl.face);
                     sheet.placements.push(Placement {
-                        face: first_id.get(&pl.face).cloned().unwrap_or_default(),
-                        hash: hashes.get(&pl.face).cloned().unwrap_or_default(),
+                        face,
+                        hash,
                         rect: [pl.x, pl.y, pl.w, pl.h].map(mm),
                         clip: [pl.clip.x, pl.clip.y, pl.clip.w, pl.clip.h].map(mm),
                         rotate: pl.rotate180,
@@ -716,9 +855,10 @@ fn read(
             None => {
                 // An image file: its faces in a row, for the list.
                 for &f in &p.faces {
+                    let (face, hash) = placed(f);
                     sheet.placements.push(Placement {
-                        face: first_id.get(&f).cloned().unwrap_or_default(),
-                        hash: hashes.get(&f).cloned().unwrap_or_default(),
+                        face,
+                        hash,
                         rect: [0.0; 4],
                         clip: [0.0; 4],
                         rotate: false,
@@ -729,7 +869,7 @@ fn read(
         }
         sheets.push(sheet);
     }
-    (faces, sheets, pictures)
+    sheets
 }
 
 /// A template name as a project path: `templates/<game>/card.svg`, or

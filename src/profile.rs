@@ -34,21 +34,6 @@ pub enum Output {
     Tts,
 }
 
-impl Output {
-    const NAMES: [&'static str; 5] = ["sheets", "gutterfold", "face-png", "face-pdf", "tts"];
-
-    fn parse(s: &str) -> Option<Output> {
-        Some(match s {
-            "sheets" => Output::Sheets,
-            "gutterfold" => Output::Gutterfold,
-            "face-png" => Output::FacePng,
-            "face-pdf" => Output::FacePdf,
-            "tts" => Output::Tts,
-            _ => return None,
-        })
-    }
-}
-
 /// How a PNG file stores colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PngColor {
@@ -58,16 +43,6 @@ pub enum PngColor {
     /// Red, green and blue only, flattened onto white: for a shop that refuses an
     /// alpha channel.
     Rgb,
-}
-
-impl PngColor {
-    fn parse(s: &str) -> Option<PngColor> {
-        match s {
-            "rgba" => Some(PngColor::Rgba),
-            "rgb" => Some(PngColor::Rgb),
-            _ => None,
-        }
-    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -362,144 +337,39 @@ pub fn load(project: &Project, id: &str) -> Reported<Option<Profile>> {
 
 /// A profile from its file's values, each checked (the first problem is an error
 /// at its value).
+///
+/// The keywords (`output`, `order`, `color`, `black_text`, `small_print`) and
+/// lengths are read here, not by serde enums and a length type in the schema:
+/// serde would say "unknown variant" among the file's type errors, without the
+/// hint each of these gives (`docs/reference.md` and the fixtures hold them).
 fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
-    let at = |d: Diagnostic, span| d.at(rel, Some(span)).with("profile", id);
-    let output = Output::parse(file.profile.output.get_ref()).ok_or_else(|| {
-        at(
-            Diagnostic::error(format!(
-                "unknown profile output `{}`",
-                file.profile.output.get_ref()
-            )),
-            file.profile.output.span(),
-        )
-        .hint(format!("use one of: {}", Output::NAMES.join(", ")))
-    })?;
-    let safe = match &file.profile.safe {
-        None => 3.0,
-        Some(s) => {
-            parse_length(s.get_ref()).map_err(|e| at(Diagnostic::error(e.to_string()), s.span()))?
-        }
-    };
-    let printer_margin = match &file.profile.printer_margin {
-        None => crate::layout::DEFAULT_PRINTER_MARGIN,
-        Some(m) => {
-            let v = parse_length(m.get_ref())
-                .map_err(|e| at(Diagnostic::error(e.to_string()), m.span()))?;
-            if !(0.0..=MAX_PRINTER_MARGIN).contains(&v) {
-                return Err(at(
-                    Diagnostic::error(format!(
-                        "printer_margin {} mm is outside 0..{MAX_PRINTER_MARGIN} mm",
-                        crate::units::fmt_num(v)
-                    )),
-                    m.span(),
-                )
-                .hint("laser printers leave about 4.2mm blank at each edge, inkjets about 3mm"));
-            }
-            v
-        }
-    };
-    let back_first = match &file.profile.order {
+    let at = |KeyError(d, span): KeyError| d.at(rel, Some(span)).with("profile", id);
+    let h = &file.profile;
+    let output = keyword(&h.output, &OUTPUTS, "unknown profile output", None).map_err(at)?;
+    let safe = h.safe.as_ref().map_or(Ok(3.0), length).map_err(at)?;
+    let printer_margin = printer_margin(h).map_err(at)?;
+    let back_first = match &h.order {
         None => false,
-        Some(o) if o.get_ref() == "back-front" => true,
-        Some(o) if o.get_ref() == "front-back" => false,
-        Some(o) => {
-            return Err(at(
-                Diagnostic::error(format!("unknown order `{}`", o.get_ref())),
-                o.span(),
-            )
-            .hint("use front-back or back-front"))
-        }
+        Some(o) => keyword(
+            o,
+            &ORDERS,
+            "unknown order",
+            Some("use front-back or back-front"),
+        )
+        .map_err(at)?,
     };
-    let cmyk = file
-        .profile
-        .color
-        .as_ref()
-        .filter(|c| c.get_ref() == "cmyk");
-    let color = match &file.profile.color {
-        None => PngColor::Rgba,
-        // A CMYK shop's PNGs (a proof) have no alpha channel.
-        Some(_) if cmyk.is_some() => PngColor::Rgb,
-        Some(c) => PngColor::parse(c.get_ref()).ok_or_else(|| {
-            at(
-                Diagnostic::error(format!("unknown colour `{}`", c.get_ref())),
-                c.span(),
-            )
-            .hint("use rgb (PNGs without an alpha channel, flattened onto white), rgba, or cmyk (PDFs for a print shop's printing condition)")
-        })?,
-    };
-    let print = match cmyk {
-        Some(c) => Some(print_color(&file.profile, output, c.span()).map_err(|d| at(d.0, d.1))?),
-        None => {
-            no_print_keys(&file.profile).map_err(|d| at(d.0, d.1))?;
-            None
-        }
-    };
-    let bleed = match &file.profile.bleed {
-        None => None,
-        Some(b) => {
-            let v = parse_length(b.get_ref())
-                .map_err(|e| at(Diagnostic::error(e.to_string()), b.span()))?;
-            if output != Output::FacePdf || !file.sizes.is_empty() || !(0.0..=20.0).contains(&v) {
-                return Err(at(
-                    Diagnostic::error("`bleed` is for face PDFs of every part at its own size, 0 to 20 mm"),
-                    b.span(),
-                )
-                .hint("use it with output = \"face-pdf\" and no [sizes]; a shop with products gives their full sizes in [sizes]"));
-            }
-            Some(v)
-        }
-    };
-    let dpi = match &file.profile.dpi {
-        None => 300.0,
-        Some(d) if crate::units::FILE_DPI.contains(d.get_ref()) => *d.get_ref(),
-        Some(d) => {
-            let (lo, hi) = crate::units::FILE_DPI.into_inner();
-            return Err(at(
-                Diagnostic::error(format!("profile dpi {} is outside {lo}..{hi}", d.get_ref())),
-                d.span(),
-            )
-            .hint("print shops ask for 300 dpi"));
-        }
-    };
-    let path = match &file.profile.path {
+    let (color, print) = colors(h, output).map_err(at)?;
+    let bleed = bleed(h, output, !file.sizes.is_empty()).map_err(at)?;
+    let dpi = dpi(h).map_err(at)?;
+    let path = match &h.path {
         None => FilePattern::default_pattern(),
         Some(p) => FilePattern::parse(p.get_ref(), Some((rel.to_path_buf(), p.span())))
             .map_err(|d| d.with("profile", id))?,
     };
-    let mut sizes = BTreeMap::new();
-    for (name, v) in &file.sizes {
-        let [w, h] = v.get_ref();
-        let w = parse_length(w).map_err(|e| at(Diagnostic::error(e.to_string()), v.span()))?;
-        let h = parse_length(h).map_err(|e| at(Diagnostic::error(e.to_string()), v.span()))?;
-        if let Some(trim) = Size::named(name) {
-            if w < trim.width || h < trim.height {
-                return Err(at(
-                    Diagnostic::error(format!(
-                        "size {name}: the shop's full size is smaller than the part ({} x {} mm)",
-                        trim.width, trim.height
-                    )),
-                    v.span(),
-                )
-                .hint("give the full size with bleed, e.g. poker = [\"2.75in\", \"3.75in\"]"));
-            }
-        } else {
-            return Err(at(
-                Diagnostic::error(format!("unknown part size `{name}`")),
-                v.span(),
-            )
-            .hint("use a size name cardstock knows (docs/reference.md, Sizes)"));
-        }
-        sizes.insert(
-            name.clone(),
-            Size {
-                width: w,
-                height: h,
-            },
-        );
-    }
+    let sizes = sizes(&file.sizes).map_err(at)?;
     let layout = match &file.layout {
         None => Default::default(),
-        Some(l) => layout(l).map_err(|(d, span)| at(d, span))?,
+        Some(l) => layout(l).map_err(|(d, span)| at(KeyError(d, span)))?,
     };
     Ok(Profile {
         layout,
@@ -517,6 +387,153 @@ fn from_file(file: File, id: &str, rel: &Path) -> Result<Profile, Diagnostic> {
         print,
         small_text: Default::default(),
     })
+}
+
+/// The words of `output` and what each writes.
+const OUTPUTS: [(&str, Output); 5] = [
+    ("sheets", Output::Sheets),
+    ("gutterfold", Output::Gutterfold),
+    ("face-png", Output::FacePng),
+    ("face-pdf", Output::FacePdf),
+    ("tts", Output::Tts),
+];
+
+/// The words of `order`: whether the back comes first.
+const ORDERS: [(&str, bool); 2] = [("front-back", false), ("back-front", true)];
+
+/// The words of a PNG `color` (`cmyk` is read apart: [`colors`]).
+const PNG_COLORS: [(&str, PngColor); 2] = [("rgba", PngColor::Rgba), ("rgb", PngColor::Rgb)];
+
+/// The value `words` gives the word `v`, else "`what` `v`" at it, with `hint`
+/// (default: the words).
+fn keyword<T: Copy>(
+    v: &toml::Spanned<String>,
+    words: &[(&str, T)],
+    what: &str,
+    hint: Option<&str>,
+) -> Result<T, KeyError> {
+    match words.iter().find(|(w, _)| *w == v.get_ref()) {
+        Some((_, t)) => Ok(*t),
+        None => {
+            let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+            let hint =
+                hint.map_or_else(|| format!("use one of: {}", names.join(", ")), String::from);
+            Err(key_error(
+                format!("{what} `{}`", v.get_ref()),
+                v.span(),
+                &hint,
+            ))
+        }
+    }
+}
+
+/// A length in a profile (`"3mm"`, `"0.125in"`), in mm.
+fn length(v: &toml::Spanned<String>) -> Result<f64, KeyError> {
+    parse_length(v.get_ref()).map_err(|e| KeyError(Diagnostic::error(e.to_string()), v.span()))
+}
+
+/// `printer_margin`: 0 to [`MAX_PRINTER_MARGIN`] mm, default 4.2 mm.
+fn printer_margin(h: &Head) -> Result<f64, KeyError> {
+    let Some(m) = &h.printer_margin else {
+        return Ok(crate::layout::DEFAULT_PRINTER_MARGIN);
+    };
+    let v = length(m)?;
+    if !(0.0..=MAX_PRINTER_MARGIN).contains(&v) {
+        return Err(key_error(
+            format!(
+                "printer_margin {} mm is outside 0..{MAX_PRINTER_MARGIN} mm",
+                crate::units::fmt_num(v)
+            ),
+            m.span(),
+            "laser printers leave about 4.2mm blank at each edge, inkjets about 3mm",
+        ));
+    }
+    Ok(v)
+}
+
+/// `color` and the print colour keys: how PNGs store colour, and the CMYK a
+/// `color = "cmyk"` profile prints in.
+fn colors(
+    h: &Head,
+    output: Output,
+) -> Result<(PngColor, Option<crate::color::PrintColor>), KeyError> {
+    let Some(c) = &h.color else {
+        no_print_keys(h)?;
+        return Ok((PngColor::Rgba, None));
+    };
+    if c.get_ref() == "cmyk" {
+        // A CMYK shop's PNGs (a proof) have no alpha channel.
+        return Ok((PngColor::Rgb, Some(print_color(h, output, c.span())?)));
+    }
+    let hint = "use rgb (PNGs without an alpha channel, flattened onto white), rgba, or cmyk (PDFs for a print shop's printing condition)";
+    let color = keyword(c, &PNG_COLORS, "unknown colour", Some(hint))?;
+    no_print_keys(h)?;
+    Ok((color, None))
+}
+
+/// `bleed`: for face PDFs of every part at its own size (no `[sizes]`), 0 to 20 mm.
+fn bleed(h: &Head, output: Output, has_sizes: bool) -> Result<Option<f64>, KeyError> {
+    let Some(b) = &h.bleed else {
+        return Ok(None);
+    };
+    let v = length(b)?;
+    if output != Output::FacePdf || has_sizes || !(0.0..=20.0).contains(&v) {
+        return Err(key_error(
+            "`bleed` is for face PDFs of every part at its own size, 0 to 20 mm",
+            b.span(),
+            "use it with output = \"face-pdf\" and no [sizes]; a shop with products gives their full sizes in [sizes]",
+        ));
+    }
+    Ok(Some(v))
+}
+
+/// `dpi`: within [`crate::units::FILE_DPI`], default 300.
+fn dpi(h: &Head) -> Result<f64, KeyError> {
+    match &h.dpi {
+        None => Ok(300.0),
+        Some(d) if crate::units::FILE_DPI.contains(d.get_ref()) => Ok(*d.get_ref()),
+        Some(d) => {
+            let (lo, hi) = crate::units::FILE_DPI.into_inner();
+            Err(key_error(
+                format!("profile dpi {} is outside {lo}..{hi}", d.get_ref()),
+                d.span(),
+                "print shops ask for 300 dpi",
+            ))
+        }
+    }
+}
+
+/// `[sizes]`: each part size's full size at the shop, at least the part's.
+fn sizes(
+    sizes: &BTreeMap<String, toml::Spanned<[String; 2]>>,
+) -> Result<BTreeMap<String, Size>, KeyError> {
+    let mut out = BTreeMap::new();
+    for (name, v) in sizes {
+        let [w, h] = v.get_ref();
+        let length = |t: &str| {
+            parse_length(t).map_err(|e| KeyError(Diagnostic::error(e.to_string()), v.span()))
+        };
+        let (width, height) = (length(w)?, length(h)?);
+        let Some(trim) = Size::named(name) else {
+            return Err(key_error(
+                format!("unknown part size `{name}`"),
+                v.span(),
+                "use a size name cardstock knows (docs/reference.md, Sizes)",
+            ));
+        };
+        if width < trim.width || height < trim.height {
+            return Err(key_error(
+                format!(
+                    "size {name}: the shop's full size is smaller than the part ({} x {} mm)",
+                    trim.width, trim.height
+                ),
+                v.span(),
+                "give the full size with bleed, e.g. poker = [\"2.75in\", \"3.75in\"]",
+            ));
+        }
+        out.insert(name.clone(), Size { width, height });
+    }
+    Ok(out)
 }
 
 /// A problem with a profile key: the message and where.
@@ -554,7 +571,7 @@ fn print_color(
     output: Output,
     color_span: std::ops::Range<usize>,
 ) -> Result<crate::color::PrintColor, KeyError> {
-    use crate::color::{BlackText, Cmyk, Condition, Pdfx, PrintColor, CONDITIONS};
+    use crate::color::{BlackText, Pdfx, PrintColor};
     if output != Output::FacePdf {
         return Err(key_error(
             "CMYK is written into face PDFs only",
@@ -562,30 +579,7 @@ fn print_color(
             "use output = \"face-pdf\" with color = \"cmyk\"",
         ));
     }
-    let names: Vec<&str> = CONDITIONS.iter().map(|c| c.name).collect();
-    let condition = match &h.condition {
-        None => {
-            return Err(key_error(
-                "a CMYK profile names its printing condition",
-                color_span,
-                &format!(
-                    "add condition = \"{}\" (one of: {})",
-                    names[0],
-                    names.join(", ")
-                ),
-            ))
-        }
-        Some(c) => Condition::named(c.get_ref()).ok_or_else(|| {
-            key_error(
-                format!(
-                    "cardstock has no ICC profile for the printing condition `{}`",
-                    c.get_ref()
-                ),
-                c.span(),
-                &format!("use one of: {}", names.join(", ")),
-            )
-        })?,
-    };
+    let condition = condition(h, color_span)?;
     let pdfx = match &h.pdfx {
         None => None,
         Some(p) => Some(Pdfx::parse(p.get_ref()).ok_or_else(|| {
@@ -596,64 +590,25 @@ fn print_color(
             )
         })?),
     };
-    let ink_limit = match &h.ink_limit {
-        None => f64::from(condition.built_limit),
-        Some(l) if (150.0..=400.0).contains(l.get_ref()) => *l.get_ref(),
-        Some(l) => {
-            return Err(key_error(
-                format!("ink_limit {} % is outside 150..400 %", l.get_ref()),
-                l.span(),
-                "print shops give a total ink limit of 240 % to 340 %",
-            ))
-        }
+    let ink_limit = ink_limit(h, condition)?;
+    let rich_black = rich_black(h, ink_limit)?;
+    let black_text = match &h.black_text {
+        None => BlackText::K,
+        Some(b) => keyword(
+            b,
+            &[("k", BlackText::K), ("process", BlackText::Process)],
+            "unknown black_text",
+            Some("use k (black and grey text and thin lines on the black plate alone) or process"),
+        )?,
     };
-    let rich_black = match &h.rich_black {
-        None => None,
-        Some(r) => {
-            let v = *r.get_ref();
-            let total: f64 = v.iter().sum();
-            if v.iter().any(|c| !(0.0..=100.0).contains(c)) || total > ink_limit {
-                return Err(key_error(
-                    format!(
-                        "rich_black [{}] is not four inks of 0 to 100 % within the ink limit ({} %)",
-                        v.map(crate::units::fmt_num).join(", "),
-                        crate::units::fmt_num(ink_limit)
-                    ),
-                    r.span(),
-                    "give cyan, magenta, yellow and black in percent, e.g. [60, 40, 40, 100]",
-                ));
-            }
-            Some(Cmyk::from_percent(v))
-        }
-    };
-    let black_text =
-        match h
-            .black_text
-            .as_ref()
-            .map(|b| (b.get_ref().as_str(), b.span()))
-        {
-            None | Some(("k", _)) => BlackText::K,
-            Some(("process", _)) => BlackText::Process,
-            Some((other, span)) => return Err(key_error(
-                format!("unknown black_text `{other}`"),
-                span,
-                "use k (black and grey text and thin lines on the black plate alone) or process",
-            )),
-        };
-    let small_print_is_error = match h
-        .small_print
-        .as_ref()
-        .map(|b| (b.get_ref().as_str(), b.span()))
-    {
-        None | Some(("warn", _)) => false,
-        Some(("error", _)) => true,
-        Some((other, span)) => {
-            return Err(key_error(
-                format!("unknown small_print `{other}`"),
-                span,
-                "use warn or error",
-            ))
-        }
+    let small_print_is_error = match &h.small_print {
+        None => false,
+        Some(b) => keyword(
+            b,
+            &[("warn", false), ("error", true)],
+            "unknown small_print",
+            Some("use warn or error"),
+        )?,
     };
     Ok(PrintColor {
         condition,
@@ -663,6 +618,70 @@ fn print_color(
         black_text,
         small_print_is_error,
     })
+}
+
+/// `condition`: the printing condition a CMYK profile names (required).
+fn condition(
+    h: &Head,
+    color_span: std::ops::Range<usize>,
+) -> Result<&'static crate::color::Condition, KeyError> {
+    use crate::color::{Condition, CONDITIONS};
+    let names: Vec<&str> = CONDITIONS.iter().map(|c| c.name).collect();
+    let Some(c) = &h.condition else {
+        return Err(key_error(
+            "a CMYK profile names its printing condition",
+            color_span,
+            &format!(
+                "add condition = \"{}\" (one of: {})",
+                names[0],
+                names.join(", ")
+            ),
+        ));
+    };
+    Condition::named(c.get_ref()).ok_or_else(|| {
+        key_error(
+            format!(
+                "cardstock has no ICC profile for the printing condition `{}`",
+                c.get_ref()
+            ),
+            c.span(),
+            &format!("use one of: {}", names.join(", ")),
+        )
+    })
+}
+
+/// `ink_limit`: 150 to 400 %, default the condition's.
+fn ink_limit(h: &Head, condition: &crate::color::Condition) -> Result<f64, KeyError> {
+    match &h.ink_limit {
+        None => Ok(f64::from(condition.built_limit)),
+        Some(l) if (150.0..=400.0).contains(l.get_ref()) => Ok(*l.get_ref()),
+        Some(l) => Err(key_error(
+            format!("ink_limit {} % is outside 150..400 %", l.get_ref()),
+            l.span(),
+            "print shops give a total ink limit of 240 % to 340 %",
+        )),
+    }
+}
+
+/// `rich_black`: four inks of 0 to 100 % within the ink limit.
+fn rich_black(h: &Head, ink_limit: f64) -> Result<Option<crate::color::Cmyk>, KeyError> {
+    let Some(r) = &h.rich_black else {
+        return Ok(None);
+    };
+    let v = *r.get_ref();
+    let total: f64 = v.iter().sum();
+    if v.iter().any(|c| !(0.0..=100.0).contains(c)) || total > ink_limit {
+        return Err(key_error(
+            format!(
+                "rich_black [{}] is not four inks of 0 to 100 % within the ink limit ({} %)",
+                v.map(crate::units::fmt_num).join(", "),
+                crate::units::fmt_num(ink_limit)
+            ),
+            r.span(),
+            "give cyan, magenta, yellow and black in percent, e.g. [60, 40, 40, 100]",
+        ));
+    }
+    Ok(Some(crate::color::Cmyk::from_percent(v)))
 }
 
 /// A profile's sheet layouts: for every kind, and for each kind it names.
@@ -710,4 +729,55 @@ fn layout(l: &toml::Spanned<LayoutFile>) -> Result<Layouts, (Diagnostic, std::op
         kinds.push((kind, r));
     }
     Ok((all, kinds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error of a profile whose `[profile]` table is `head`: its message,
+    /// hint and the text it points at.
+    fn refused(head: &str) -> (String, Option<String>, String) {
+        let text = format!("[profile]\nname = \"Shop\"\n{head}\n");
+        let mut files = crate::source::MemoryFiles::new();
+        files.insert("profiles/shop.toml", text.clone());
+        let loaded = load(&Project::new(files), "shop");
+        assert!(loaded.value.is_none(), "{head}");
+        let d = &loaded.diags.items[0];
+        let at = d
+            .span
+            .clone()
+            .map_or(String::new(), |s| text[s].to_string());
+        (d.message.clone(), d.hint.clone(), at)
+    }
+
+    #[test]
+    fn each_keyword_and_length_is_refused_at_its_value_with_a_hint() {
+        let (m, h, at) = refused("output = \"poster\"");
+        assert_eq!(m, "unknown profile output `poster`");
+        assert_eq!(
+            h.as_deref(),
+            Some("use one of: sheets, gutterfold, face-png, face-pdf, tts")
+        );
+        assert_eq!(at, "\"poster\"");
+        let (m, h, _) = refused("output = \"sheets\"\norder = \"up\"");
+        assert_eq!(m, "unknown order `up`");
+        assert_eq!(h.as_deref(), Some("use front-back or back-front"));
+        let (m, _, _) = refused("output = \"sheets\"\ncolor = \"cmy\"");
+        assert_eq!(m, "unknown colour `cmy`");
+        let (m, h, _) = refused("output = \"face-pdf\"\ncolor = \"cmyk\"\ncondition = \"FOGRA39\"\nblack_text = \"rich\"");
+        assert_eq!(m, "unknown black_text `rich`");
+        assert_eq!(
+            h.as_deref(),
+            Some("use k (black and grey text and thin lines on the black plate alone) or process")
+        );
+        let (m, _, at) = refused("output = \"sheets\"\nsafe = \"3\"");
+        assert_eq!(m, crate::units::LengthError::NoUnit("3".into()).to_string());
+        assert_eq!(at, "\"3\"");
+        let (m, _, _) = refused("output = \"sheets\"\nsmall_print = \"warn\"");
+        assert_eq!(
+            m,
+            "`small_print` is a key of a CMYK profile, and this one is not"
+        );
+    }
 }

@@ -7,7 +7,8 @@ pub const MM_PER_IN: f64 = 25.4;
 pub const PT_PER_MM: f64 = 72.0 / MM_PER_IN;
 
 /// The resolutions of the image files cardstock writes, in dpi (`build --dpi`, a
-/// profile's `dpi`): from a thumbnail to a fine-art print.
+/// profile's `dpi`): from a thumbnail to a fine-art print. Why two limits:
+/// [`crate::options::Pictures`].
 pub const FILE_DPI: std::ops::RangeInclusive<f64> = 10.0..=2400.0;
 
 /// The resolutions of the live preview's pictures, in dpi (`serve --dpi`): a

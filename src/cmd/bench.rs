@@ -190,8 +190,23 @@ pub fn run(args: &Args) -> i32 {
             .map(|n| n.get())
             .unwrap_or(1)
     ));
-    for id in project.games().into_iter().filter(|_| !args.deck_only) {
-        let (stages, total, built) = measure(project, &id, &Options::default(), args.runs);
+    if !args.deck_only {
+        each_game(project, args.runs);
+        side_by_side(project, args.runs);
+    }
+    if let Err(status) = the_deck(args) {
+        return status;
+    }
+    if let Some(mb) = peak_mb() {
+        super::say(&format!("peak memory {mb:.0} MB\n"));
+    }
+    0
+}
+
+/// Measures every game alone and lists its PDFs.
+fn each_game(project: &Project, runs: usize) {
+    for id in project.games() {
+        let (stages, total, built) = measure(project, &id, &Options::default(), runs);
         if built.diags.has_errors() {
             super::say(&format!("{id:<22} has errors; run cardstock check {id}\n"));
             continue;
@@ -209,76 +224,83 @@ pub fn run(args: &Args) -> i32 {
             .collect();
         super::say(&format!("{:<22} {}\n", "", pdfs.join(" · ")));
     }
-    if !args.deck_only {
-        // The games side by side, as `cardstock build` runs them (without writing).
-        let ids = project.games();
-        let mut walls = Vec::new();
-        for _ in 0..args.runs.max(1) {
-            let fresh = project.fresh();
-            let start = std::time::Instant::now();
-            let jobs: Vec<_> = ids
-                .iter()
-                .map(|id| {
-                    let fresh = &fresh;
-                    move || build(fresh, id, &Options::default(), Incremental::default())
-                })
-                .collect();
-            drop(cardstock::threads::in_parallel(jobs));
-            walls.push(start.elapsed());
-        }
-        super::say(&format!(
-            "{:<22} total {:>7} ms  (every game, side by side)\n",
-            format!("all {} games", ids.len()),
-            ms(median(walls))
-        ));
+}
+
+/// Measures the games side by side, as `cardstock build` runs them (without
+/// writing).
+fn side_by_side(project: &Project, runs: usize) {
+    let ids = project.games();
+    let mut walls = Vec::new();
+    for _ in 0..runs.max(1) {
+        let fresh = project.fresh();
+        let start = std::time::Instant::now();
+        let jobs: Vec<_> = ids
+            .iter()
+            .map(|id| {
+                let fresh = &fresh;
+                move || build(fresh, id, &Options::default(), Incremental::default())
+            })
+            .collect();
+        drop(cardstock::threads::in_parallel(jobs));
+        walls.push(start.elapsed());
     }
-    {
-        let tmp = match &args.keep_deck {
-            Some(d) => d.clone(),
-            None => std::env::temp_dir().join(format!("cardstock-bench-{}", std::process::id())),
-        };
-        match deck_project(&tmp) {
-            Ok(n) => {
-                let deck = match Project::disk(&tmp) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        super::say(&format!("deck: {e}\n"));
-                        return 1;
-                    }
-                };
-                let (stages, total, built) = measure(&deck, "deck", &Options::default(), args.runs);
-                report(&format!("{n}-card deck, PDF"), &stages, total);
-                let bytes = built
-                    .outputs
-                    .files()
-                    .iter()
-                    .find(|f| f.path.extension().is_some_and(|x| x == "pdf"))
-                    .map(|f| f.body.len())
-                    .unwrap_or(0);
-                super::say(&format!(
-                    "{:<22} {} pages, {} KB\n",
-                    "",
-                    built.pages,
-                    bytes / 1024
-                ));
-                let png = Options {
-                    pdf: false,
-                    png: true,
-                    ..Options::default()
-                };
-                let (stages, total, _) = measure(&deck, "deck", &png, args.runs.min(3));
-                report(&format!("{n}-card deck, PNG 300dpi"), &stages, total);
-            }
-            Err(e) => super::say(&format!("deck: {e}\n")),
+    super::say(&format!(
+        "{:<22} total {:>7} ms  (every game, side by side)\n",
+        format!("all {} games", ids.len()),
+        ms(median(walls))
+    ));
+}
+
+/// Measures the deck of finished SVG art (PDF, then PNG), made in `--keep-deck`'s
+/// folder or a temporary one; the exit status when its project cannot be opened.
+fn the_deck(args: &Args) -> Result<(), i32> {
+    let tmp = match &args.keep_deck {
+        Some(d) => d.clone(),
+        None => std::env::temp_dir().join(format!("cardstock-bench-{}", std::process::id())),
+    };
+    match deck_project(&tmp) {
+        Ok(n) => {
+            let deck = match Project::disk(&tmp) {
+                Ok(p) => p,
+                Err(e) => {
+                    super::say(&format!("deck: {e}\n"));
+                    return Err(1);
+                }
+            };
+            measure_deck(&deck, n, args.runs);
         }
-        if args.keep_deck.is_none() {
-            let _ = std::fs::remove_dir_all(&tmp);
-        } else {
-            super::say(&format!("deck project kept in {}\n", tmp.display()));
-        }
+        Err(e) => super::say(&format!("deck: {e}\n")),
     }
-    if let Some(mb) = peak_mb() {
-        super::say(&format!("peak memory {mb:.0} MB\n"));
+    if args.keep_deck.is_none() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    } else {
+        super::say(&format!("deck project kept in {}\n", tmp.display()));
     }
-    0
+    Ok(())
+}
+
+/// Measures the `n`-card deck as a PDF and as PNGs at 300 dpi.
+fn measure_deck(deck: &Project, n: usize, runs: usize) {
+    let (stages, total, built) = measure(deck, "deck", &Options::default(), runs);
+    report(&format!("{n}-card deck, PDF"), &stages, total);
+    let bytes = built
+        .outputs
+        .files()
+        .iter()
+        .find(|f| f.path.extension().is_some_and(|x| x == "pdf"))
+        .map(|f| f.body.len())
+        .unwrap_or(0);
+    super::say(&format!(
+        "{:<22} {} pages, {} KB\n",
+        "",
+        built.pages,
+        bytes / 1024
+    ));
+    let png = Options {
+        pdf: false,
+        png: true,
+        ..Options::default()
+    };
+    let (stages, total, _) = measure(deck, "deck", &png, runs.min(3));
+    report(&format!("{n}-card deck, PNG 300dpi"), &stages, total);
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::faces::ParseCache;
-use cardstock::options::Options;
+use cardstock::options::{Asked, Options, Pictures, Resolved};
 use cardstock::output::{self, check_out_dir, DiskPngCache};
 use cardstock::pipeline::{build, Built, Incremental};
 use cardstock::project::Project;
@@ -67,191 +67,74 @@ pub struct Args {
     pub common: super::Common,
 }
 
-/// Everything a build needs, checked once: the project, options, output folder and
-/// games (shared with `watch`).
+/// Everything a build needs, checked once: the project, the options every game
+/// shares, output folder and games (shared with `watch`, `printed` and `reprint`).
 pub struct Plan {
     pub root: PathBuf,
     pub project: Project,
-    pub opts: Options,
+    pub resolved: Resolved,
     pub out: PathBuf,
     pub games: Vec<String>,
 }
 
-fn fail(d: Diagnostic) -> Diagnostics {
-    let mut ds = Diagnostics::default();
-    ds.push(d);
-    ds
-}
-
-/// Reads `--back-offset X,Y` (mm, within ±20).
-fn back_offset(o: &str) -> Result<(f64, f64), Diagnostic> {
-    let parts: Vec<Option<f64>> = o
-        .split(',')
-        .map(|p| {
-            p.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && v.abs() <= 20.0)
-        })
-        .collect();
-    match parts[..] {
-        [Some(x), Some(y)] => Ok((x, y)),
-        _ => Err(Diagnostic::error(format!(
-            "--back-offset `{o}` is not two numbers of mm within ±20"
-        ))
-        .hint("write it as X,Y in mm, e.g. --back-offset 1.5,-0.5")),
-    }
-}
-
-/// Reads `--base-url URL`: an absolute http(s) or file URL, without a trailing `/`.
-fn base_url(url: &str) -> Result<String, Diagnostic> {
-    let lower = url.to_ascii_lowercase();
-    let scheme = ["http://", "https://", "file://"]
-        .iter()
-        .any(|s| lower.starts_with(s) && lower.len() > s.len());
-    if !scheme || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(Diagnostic::error(format!(
-            "--base-url `{url}` is not an absolute http, https or file URL"
-        ))
-        .hint("give the address the output folder is served at, e.g. --base-url https://example.org/games (spaces written as %20)"));
-    }
-    Ok(url.trim_end_matches('/').to_string())
-}
-
-/// A `file://` URL for a local folder, with the characters a URL cannot hold
-/// percent-encoded.
-fn file_url(dir: &Path) -> String {
-    let path = dir.to_string_lossy().replace('\\', "/");
-    let root = if path.starts_with('/') { "" } else { "/" }; // C:/... on Windows
-    format!("file://{root}{}", cardstock::options::url_path(&path))
-}
-
-/// Reads `--printer-margin LENGTH` (0 to 15 mm).
-fn printer_margin(m: &str) -> Result<f64, Diagnostic> {
-    let max = cardstock::profile::MAX_PRINTER_MARGIN;
-    match cardstock::units::parse_length(m) {
-        Ok(v) if (0.0..=max).contains(&v) => Ok(v),
-        Ok(v) => Err(Diagnostic::error(format!(
-            "--printer-margin {} mm is outside 0..{max} mm",
-            cardstock::units::fmt_num(v)
-        ))
-        .hint("laser printers leave about 4.2mm blank at each edge, inkjets about 3mm")),
-        Err(e) => Err(Diagnostic::error(format!("--printer-margin `{m}`: {e}"))
-            .hint("write a length with its unit, e.g. --printer-margin 3mm")),
-    }
-}
-
-/// Checks the arguments; on a problem returns the diagnostics to print.
-pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
-    let found = args
-        .common
-        .project()
-        .map_err(|e| fail(Diagnostic::error(e)))?;
-    let paper = cardstock::options::paper_named(&args.paper).map_err(fail)?;
-    let mut opts = Options {
-        paper,
-        pdf: false,
-        svg: false,
-        png: false,
-        dpi: args.dpi,
-        copies: args.copies,
-        ..Options::default()
-    };
-    for f in &args.format {
-        match f.trim() {
-            "pdf" => opts.pdf = true,
-            "svg" => opts.svg = true,
-            "png" => opts.png = true,
-            other => {
-                return Err(fail(
-                    Diagnostic::error(format!("unknown format `{other}`"))
-                        .hint("use pdf, svg or png, comma-separated"),
-                ))
-            }
+impl Args {
+    /// The build options as the command line gives them.
+    pub fn asked(&self) -> Asked {
+        Asked {
+            paper: self.paper.clone(),
+            formats: self.format.clone(),
+            dpi: self.dpi,
+            copies: self.copies,
+            profile: self.profile.clone(),
+            back_offset: self.back_offset.clone(),
+            printer_margin: self.printer_margin.clone(),
+            base_url: self.base_url.clone(),
+            proof: self.proof,
         }
     }
-    cardstock::options::dpi_within(
-        args.dpi,
-        cardstock::options::FILE_DPI,
-        "--dpi",
-        "300 is what print shops ask for",
-    )
-    .map_err(fail)?;
-    if args.copies.is_some_and(|c| !(1..=10_000).contains(&c)) {
-        return Err(fail(
-            Diagnostic::error("--copies must be between 1 and 10000")
-                .hint("a pad of 40 sheets is typical"),
-        ));
-    }
-    if let Some(o) = &args.back_offset {
-        opts.back_offset = back_offset(o).map_err(fail)?;
-    }
-    if let Some(u) = &args.base_url {
-        base_url(u).map_err(fail)?;
-    }
-    if let Some(m) = &args.printer_margin {
-        opts.printer_margin = Some(printer_margin(m).map_err(fail)?);
-    }
+}
+
+/// Checks the arguments: the options ([`Asked::resolve`]), the output folder and
+/// the games, every problem of them; `None` when there is one.
+pub fn prepare(args: &Args) -> Reported<Option<Plan>> {
+    let found = match args.common.project() {
+        Ok(found) => found,
+        Err(e) => return Reported::new(None, [Diagnostic::error(e)]),
+    };
+    let mut problems = Diagnostics::default();
+    let resolved = args
+        .asked()
+        .resolve(Pictures::Files)
+        .into_value(&mut problems);
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| found.root.join("output"));
-    check_out_dir(&found.root, &out)
-        .map_err(|e| fail(Diagnostic::error(e.to_string()).hint(e.hint())))?;
-    let games = super::select_games(&found.project, &args.games).map_err(fail)?;
-    opts.spill_into = Some(out.clone());
-    Ok(Plan {
+    if let Err(e) = check_out_dir(&found.root, &out) {
+        problems.push(Diagnostic::error(e.to_string()).hint(e.hint()));
+    }
+    let games = super::select_games(&found.project, &args.games)
+        .map_err(|d| problems.push(d))
+        .ok();
+    let (Some(mut resolved), Some(games), false) = (resolved, games, problems.has_errors()) else {
+        return Reported::new(None, problems.items);
+    };
+    resolved.files_at = Some(std::path::absolute(&out).unwrap_or_else(|_| out.clone()));
+    resolved.options.spill_into = Some(out.clone());
+    Some(Plan {
         root: found.root,
         project: found.project,
-        opts,
+        resolved,
         out,
         games,
     })
+    .into()
 }
 
-/// The options for one game: its own default profile (`[game] profile`) unless
-/// `--profile` names one, and the output folder's absolute location; `None` when
-/// they had an error.
-pub fn game_options(plan: &Plan, args: &Args, id: &str) -> Reported<Option<Options>> {
-    let mut opts = plan.opts.clone();
-    let profile = cardstock::profile::for_game(&plan.project, id, args.profile.as_deref());
-    let Some(chosen) = profile.value else {
-        return Reported::new(None, profile.diags.items);
-    };
-    opts.profile = chosen;
-    let fail = |d: Diagnostic| Reported::new(None, [d]);
-    if args.proof && opts.profile.print.is_none() {
-        return fail(
-            Diagnostic::error(format!(
-                "--proof shows a print shop's CMYK, and the profile `{}` prints in RGB",
-                opts.profile.id
-            ))
-            .hint("use a CMYK profile: --profile drivethrucards or --profile offset"),
-        );
-    }
-    opts.proof = args.proof;
-    let abs_out = std::path::absolute(&plan.out).unwrap_or_else(|_| plan.out.clone());
-    opts.url_base = match &args.base_url {
-        Some(u) => match base_url(u) {
-            Ok(u) => cardstock::options::url_join(&u, id),
-            Err(d) => return fail(d),
-        },
-        None => file_url(&abs_out.join(id)),
-    };
-    Some(opts).into()
-}
-
-/// [`game_options`] for a command that goes on with its other games: the problems
-/// go into `diags`, named for the game, and `None` is returned.
-pub fn game_options_or_report(
-    plan: &Plan,
-    args: &Args,
-    id: &str,
-    diags: &mut Diagnostics,
-) -> Option<Options> {
-    let options = game_options(plan, args, id);
-    diags.extend(options.diags.items.into_iter().map(|d| d.with("game", id)));
-    options.value
+/// The options of game `id` ([`Resolved::for_game`]) for a command that goes on
+/// with its other games: the problems go into `diags` and `None` is returned.
+pub fn game_options_or_report(plan: &Plan, id: &str, diags: &mut Diagnostics) -> Option<Options> {
+    plan.resolved.for_game(&plan.project, id).into_value(diags)
 }
 
 /// Writes built games into the output folder, one at a time, holding the folder's
@@ -355,7 +238,7 @@ pub fn build_game(
         out: String::new(),
         err: String::new(),
     };
-    let Some(opts) = game_options_or_report(plan, args, id, &mut report.built.diags) else {
+    let Some(opts) = game_options_or_report(plan, id, &mut report.built.diags) else {
         return report;
     };
     let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));
@@ -414,9 +297,9 @@ pub fn build_game(
 /// cores (each game's stages also use the rayon pool), their reports printed in the
 /// order the games were named; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let plan = match prepare(args) {
-        Ok(p) => p,
-        Err(d) => return super::finish(d, &(), false),
+    let prepared = prepare(args);
+    let Some(plan) = prepared.value else {
+        return super::finish(prepared.diags, &(), false);
     };
     let bar = super::progress(plan.games.len() as u64);
     let writer = Writer::with_bar(&plan.out, &bar);

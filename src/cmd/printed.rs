@@ -88,9 +88,9 @@ pub fn today() -> String {
 /// Runs `printed`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
     let bargs = args.print.build_args(&args.games, None, &args.common);
-    let plan = match build::prepare(&bargs) {
-        Ok(p) => p,
-        Err(d) => return super::finish(d, &(), false),
+    let prepared = build::prepare(&bargs);
+    let Some(plan) = prepared.value else {
+        return super::finish(prepared.diags, &(), false);
     };
     let date = today();
     let mut diags = Diagnostics::default();
@@ -113,7 +113,7 @@ fn record(
     diags: &mut Diagnostics,
 ) -> Result<(), Diagnostic> {
     let project = &plan.project;
-    let Some(mut opts) = build::game_options_or_report(plan, bargs, id, diags) else {
+    let Some(mut opts) = build::game_options_or_report(plan, id, diags) else {
         return Ok(());
     };
     opts.encode = false;

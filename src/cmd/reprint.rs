@@ -35,9 +35,9 @@ pub fn run(args: &Args) -> i32 {
     let bargs = args
         .print
         .build_args(&args.games, args.out.clone(), &args.common);
-    let plan = match build::prepare(&bargs) {
-        Ok(p) => p,
-        Err(d) => return super::finish(d, &(), false),
+    let prepared = build::prepare(&bargs);
+    let Some(plan) = prepared.value else {
+        return super::finish(prepared.diags, &(), false);
     };
     let writer = build::Writer::new(&plan.out);
     let mut diags = Diagnostics::default();
@@ -120,13 +120,13 @@ fn reprint(
     diags: &mut Diagnostics,
 ) -> Result<(), Diagnostic> {
     let project = &plan.project;
-    let Some(mut opts) = build::game_options_or_report(plan, bargs, id, diags) else {
+    let Some(mut opts) = build::game_options_or_report(plan, id, diags) else {
         return Ok(());
     };
     opts.reprint = true;
     let folder = opts.folder();
     let png = DiskPngCache::new(&plan.out, &Path::new(id).join(".cache"));
-    let mut found: Option<(Changes, String, Vec<Diagnostic>)> = None;
+    let mut found: Option<(Changes, String, Diagnostics)> = None;
     let (mut built, _) = build_choosing(
         project,
         id,
@@ -149,40 +149,60 @@ fn reprint(
                     let per_face = opts.profile.output == cardstock::profile::Output::FacePng;
                     let any = keep_changed(r, &changes, per_face);
                     let name = checked.game.meta.name.clone();
-                    found = Some((changes, name, prints::key::by_place(&checked.game)));
+                    let by_place = Diagnostics {
+                        items: prints::key::by_place(&checked.game),
+                    };
+                    found = Some((changes, name, by_place));
                     Reported::new(any, notes)
                 }
                 Err(d) => Reported::new(false, [d]),
             }
         },
     );
-    let Some((changes, name, by_place)) = found.filter(|_| !built.diags.has_errors()) else {
+    let mut found = found.filter(|_| !built.diags.has_errors());
+    if let Some((_, _, by_place)) = &mut found {
+        built.diags.extend(std::mem::take(&mut by_place.items));
+    }
+    let denied = bargs.common.deny_warnings && built.diags.warnings() > 0;
+    let (Some((changes, name, _)), false) = (found, denied) else {
         super::tell(&format!(
             "{id}: not reprinted (the previous reprint is as it was)\n"
         ));
         diags.extend(built.diags.items);
         return Ok(());
     };
-    built.diags.extend(by_place);
-    if bargs.common.deny_warnings && built.diags.warnings() > 0 {
-        super::tell(&format!(
-            "{id}: not reprinted (the previous reprint is as it was)\n"
-        ));
-        diags.extend(built.diags.items);
-        return Ok(());
-    }
-    let text = prints::report::markdown(&name, &changes);
+    publish(
+        plan,
+        writer,
+        (id, &folder, &opts.profile.id),
+        built,
+        (&name, &changes),
+        diags,
+    )
+}
+
+/// Adds `changes.md` and the manifest (of `profile`'s files) to a reprint's files,
+/// writes them into `<game>/<folder>` and says what changed.
+fn publish(
+    plan: &build::Plan,
+    writer: &build::Writer,
+    (id, folder, profile): (&str, &str, &str),
+    mut built: cardstock::pipeline::Built,
+    (name, changes): (&str, &Changes),
+    diags: &mut Diagnostics,
+) -> Result<(), Diagnostic> {
+    let text = prints::report::markdown(name, changes);
     built.outputs.add(
         format!("{folder}/changes.md"),
         format!("what changed since print {}", changes.number),
         text.clone().into_bytes(),
     );
-    let manifest = built.outputs.manifest(id, &opts.profile.id);
+    let manifest = built.outputs.manifest(id, profile);
     built
         .outputs
         .add(format!("{folder}/manifest.json"), "this list", manifest);
     diags.extend(std::mem::take(&mut built.diags).items);
-    writer.write_folder(&built, id, &folder)?;
+    writer.write_folder(&built, id, folder)?;
     super::say(&text);
     let pdfs = built
         .outputs
@@ -192,8 +212,8 @@ fn reprint(
         .count();
     super::say(&format!(
         "{id}: {} -> {} ({pdfs} files to print)\n",
-        prints::report::summary(&changes),
-        plan.out.join(id).join(&folder).display()
+        prints::report::summary(changes),
+        plan.out.join(id).join(folder).display()
     ));
     Ok(())
 }

@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 use http::{Method, Request, Response, Server};
 
 use super::changes::{art_changed, fingerprint, Changes, Fingerprint};
-use cardstock::diag::{Diagnostic, Diagnostics};
+use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::preview::{self, Preview};
 use cardstock::project::Project;
 
@@ -129,19 +129,15 @@ struct Plan {
     root: PathBuf,
     project: Project,
     games: Vec<String>,
-    opts: preview::Options,
+    opts: cardstock::options::Resolved,
     ip: IpAddr,
 }
 
 /// Runs `serve` until interrupted; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let plan = match prepare(args) {
-        Ok(p) => p,
-        Err(d) => {
-            let mut ds = Diagnostics::default();
-            ds.push(d);
-            return super::finish(ds, &(), false);
-        }
+    let prepared = prepare(args);
+    let Some(plan) = prepared.value else {
+        return super::finish(prepared.diags, &(), false);
     };
     if !plan.ip.is_loopback() {
         super::tell(&format!(
@@ -211,38 +207,49 @@ pub fn run(args: &Args) -> i32 {
     follow(&plan, &shared, caches, seen)
 }
 
-/// Checks the arguments; on a problem returns it.
-fn prepare(args: &Args) -> Result<Plan, Diagnostic> {
-    let found = args.common.project().map_err(Diagnostic::error)?;
-    let fail = |d: Diagnostic| d;
-    let paper = cardstock::options::paper_named(&args.paper)?;
-    cardstock::options::dpi_within(
-        args.dpi,
-        cardstock::options::PREVIEW_DPI,
-        "--dpi",
-        "150 is sharp on most screens",
-    )?;
-    let games = super::select_games(&found.project, &args.games)?;
-    let ip = match args.host.as_str() {
-        "localhost" => IpAddr::from([127, 0, 0, 1]),
-        h => h.parse::<IpAddr>().map_err(|_| {
-            fail(
-                Diagnostic::error(format!("--host `{h}` is not an IP address"))
-                    .hint("use 127.0.0.1 (this machine only), or an address of this machine"),
-            )
-        })?,
+/// Checks the arguments (the options: [`cardstock::options::Asked::resolve`] for
+/// the screen), every problem of them; `None` when there is one.
+fn prepare(args: &Args) -> Reported<Option<Plan>> {
+    let found = match args.common.project() {
+        Ok(found) => found,
+        Err(e) => return Reported::new(None, [Diagnostic::error(e)]),
     };
-    Ok(Plan {
+    let mut problems = Diagnostics::default();
+    let asked = cardstock::options::Asked {
+        paper: args.paper.clone(),
+        profile: args.profile.clone(),
+        dpi: args.dpi,
+        ..Default::default()
+    };
+    let resolved = asked
+        .resolve(cardstock::options::Pictures::Screen)
+        .into_value(&mut problems);
+    let games = super::select_games(&found.project, &args.games)
+        .map_err(|d| problems.push(d))
+        .ok();
+    let ip = match args.host.as_str() {
+        "localhost" => Some(IpAddr::from([127, 0, 0, 1])),
+        h => h
+            .parse::<IpAddr>()
+            .map_err(|_| {
+                problems.push(
+                    Diagnostic::error(format!("--host `{h}` is not an IP address"))
+                        .hint("use 127.0.0.1 (this machine only), or an address of this machine"),
+                )
+            })
+            .ok(),
+    };
+    let (Some(opts), Some(games), Some(ip)) = (resolved, games, ip) else {
+        return Reported::new(None, problems.items);
+    };
+    Some(Plan {
         root: found.root,
         project: found.project,
         games,
-        opts: preview::Options {
-            paper,
-            profile: args.profile.clone(),
-            dpi: args.dpi,
-        },
+        opts,
         ip,
     })
+    .into()
 }
 
 /// The build loop: on every save, rebuilds the games it touches and sends each
@@ -700,18 +707,7 @@ impl Frame {
 /// page goes away (or stops reading: [`PAGE_BACKLOG`], and each frame must be
 /// taken within the server's write time-out).
 fn websocket(shared: &Arc<Shared>, rq: Request) {
-    let key = rq.header("Sec-WebSocket-Key").map(str::to_string);
-    let upgrade = rq
-        .header("Upgrade")
-        .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
-    // Only the page itself may listen (a browser always sends the Origin; the
-    // Host was checked).
-    let origin_ok = match (rq.header("Origin"), rq.header("Host")) {
-        (Some(o), Some(h)) => o == format!("http://{h}"),
-        (None, _) => true,
-        _ => false,
-    };
-    let Some(key) = key.filter(|_| upgrade && origin_ok) else {
+    let Some(key) = websocket_key(&rq) else {
         return rq.respond(not_found());
     };
     let (tx, rx) = mpsc::channel::<Frame>();
@@ -752,6 +748,35 @@ fn websocket(shared: &Arc<Shared>, rq: Request) {
         dropped.store(true, Ordering::SeqCst);
         return;
     }
+    send_frames(&mut ws, &rx, &queued, &dropped);
+    dropped.store(true, Ordering::SeqCst);
+}
+
+/// The key of a WebSocket upgrade the page itself asks for, else `None`.
+fn websocket_key(rq: &Request) -> Option<String> {
+    let key = rq.header("Sec-WebSocket-Key").map(str::to_string);
+    let upgrade = rq
+        .header("Upgrade")
+        .is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+    // Only the page itself may listen (a browser always sends the Origin; the
+    // Host was checked).
+    let origin_ok = match (rq.header("Origin"), rq.header("Host")) {
+        (Some(o), Some(h)) => o == format!("http://{h}"),
+        (None, _) => true,
+        _ => false,
+    };
+    key.filter(|_| upgrade && origin_ok)
+}
+
+/// Sends a page its frames as they come, pinging it when quiet, until it goes
+/// away, is dropped, or its queue closes.
+fn send_frames(
+    ws: &mut tungstenite::WebSocket<std::net::TcpStream>,
+    rx: &mpsc::Receiver<Frame>,
+    queued: &AtomicUsize,
+    dropped: &AtomicBool,
+) {
+    use tungstenite::Message;
     let mut quiet = Duration::ZERO;
     loop {
         let frame = rx.recv_timeout(TICK);
@@ -770,7 +795,7 @@ fn websocket(shared: &Arc<Shared>, rq: Request) {
                 frame.extend_from_slice(&png);
                 ws.send(Message::binary(frame))
             }
-            Err(mpsc::RecvTimeoutError::Timeout) if gone(&mut ws) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) if gone(ws) => break,
             // A ping now and then finds pages that went away without a word.
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 quiet += TICK;
@@ -780,13 +805,12 @@ fn websocket(shared: &Arc<Shared>, rq: Request) {
                 quiet = Duration::ZERO;
                 ws.send(Message::Ping(Default::default()))
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         if sent.is_err() {
             break;
         }
     }
-    dropped.store(true, Ordering::SeqCst);
 }
 
 /// How often an idle page's connection is looked at (a page that closed frees

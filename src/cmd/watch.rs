@@ -18,14 +18,12 @@ pub struct WatchArgs {
 
 /// Runs `watch`; returns the exit status of the last build.
 pub fn run(args: &WatchArgs) -> i32 {
-    let plan = match super::build::prepare(&args.build) {
-        // Uncompressed PDFs: about 7x larger, written in 60 % of the time.
-        Ok(mut p) => {
-            p.opts.compress = false;
-            p
-        }
-        Err(d) => return super::finish(d, &(), false),
+    let prepared = super::build::prepare(&args.build);
+    let Some(mut plan) = prepared.value else {
+        return super::finish(prepared.diags, &(), false);
     };
+    // Uncompressed PDFs: about 7x larger, written in 60 % of the time.
+    plan.resolved.options.compress = false;
     let root = plan.root.clone();
     let mut caches: Vec<ParseCache> = plan.games.iter().map(|_| ParseCache::default()).collect();
     let mut last = Vec::new();

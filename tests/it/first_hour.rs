@@ -264,11 +264,13 @@ fn names_people_read_have_no_backticks() {
     }
     // The live preview's faces.
     let project = cardstock::project::Project::disk(tmp.path()).unwrap();
-    let opts = cardstock::preview::Options {
-        paper: cardstock::layout::Paper::named("letter").unwrap(),
-        profile: None,
+    let opts = cardstock::options::Asked {
         dpi: 20.0,
-    };
+        ..Default::default()
+    }
+    .resolve(cardstock::options::Pictures::Screen)
+    .value
+    .expect("the options are right");
     let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
     assert!(p.ok, "{:?}", p.diagnostics);
     let labels: Vec<&str> = p.faces.iter().map(|f| f.label.as_str()).collect();
