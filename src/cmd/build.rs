@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::faces::ParseCache;
 use cardstock::options::Options;
-use cardstock::output::{self, check_out_dir, DiskPngCache};
+use cardstock::output::{self, check_out_dir, DiskPngCache, Sink};
 use cardstock::pipeline::{build, Built, Incremental};
 use cardstock::project::Project;
 
@@ -199,7 +199,6 @@ pub fn prepare(args: &Args) -> Result<Plan, Diagnostics> {
     check_out_dir(&found.root, &out)
         .map_err(|e| fail(Diagnostic::error(e.to_string()).hint(e.hint())))?;
     let games = super::select_games(&found.project, &args.games).map_err(fail)?;
-    opts.spill_into = Some(out.clone());
     Ok(Plan {
         root: found.root,
         project: found.project,
@@ -369,6 +368,8 @@ pub fn build_game(
             png: Some(&png),
             ..Incremental::default()
         },
+        // Past the memory budget the files wait in the output folder.
+        Sink::Spill(&plan.out),
     );
     let failed =
         built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{pdf_file, Delivered};
+use super::{Delivered, Pdfs};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::export::png::PngCache;
 use crate::faces::Rendered;
@@ -13,14 +13,15 @@ use crate::options::Options;
 use crate::profile::pattern::{FilePattern, Unfilled, BUILT_IN};
 use crate::render::{art_file, FacePlan};
 
-/// One PNG per face at the shop's pixel size.
+/// One PNG per face at the shop's pixel size, into `delivered` (empty).
 pub(super) fn png_files(
     game: &Game,
     r: &Rendered,
     opts: &Options,
     cache: Option<&dyn PngCache>,
+    delivered: Delivered,
 ) -> Reported<Delivered> {
-    match png_outputs(game, r, opts, cache) {
+    match png_outputs(game, r, opts, cache, delivered) {
         Ok(d) => d.into(),
         Err(d) => Reported::new(Delivered::default(), [d.with("game", &game.id)]),
     }
@@ -31,10 +32,10 @@ fn png_outputs(
     r: &Rendered,
     opts: &Options,
     cache: Option<&dyn PngCache>,
+    mut delivered: Delivered,
 ) -> Result<Delivered, Diagnostic> {
     let p = &opts.profile;
     let prefix = &opts.folder();
-    let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     let err = |e: crate::export::png::PngError| Diagnostic::error(e.to_string());
     for file in face_files(game, r, &p.path).map_err(|d| d.with("profile", &p.id))? {
@@ -301,10 +302,16 @@ fn same_names(r: &Rendered, pattern: &FilePattern, files: &[FaceFile]) -> Result
     ))
 }
 
-/// One face per PDF page at the shop's page size, a PDF per component set.
-pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
+/// One face per PDF page at the shop's page size, a PDF per component set,
+/// written through `pdfs` into `delivered` (empty).
+pub(super) fn pdf_files(
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    pdfs: &Pdfs,
+    mut delivered: Delivered,
+) -> Reported<Delivered> {
     let prefix = &opts.folder();
-    let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     // (file, what it is, title, pages): one PDF per component set.
     let mut files = Vec::new();
@@ -366,7 +373,7 @@ pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<D
     let written = crate::threads::in_parallel(
         files
             .iter()
-            .map(|(_, _, title, pages)| move || pdf_file(r, opts, title, pages, &[], true))
+            .map(|(_, _, title, pages)| move || pdfs.write(title, pages, &[], true))
             .collect(),
     );
     let mut diags = Vec::new();
