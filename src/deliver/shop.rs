@@ -7,7 +7,7 @@ use super::{Delivered, Pdfs};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::export::png::PngCache;
 use crate::faces::Rendered;
-use crate::layout;
+use crate::layout::{self, Sheet};
 use crate::model::{Component, Game, Row, Table};
 use crate::options::Options;
 use crate::profile::pattern::{FilePattern, Unfilled, BUILT_IN};
@@ -302,6 +302,35 @@ fn same_names(r: &Rendered, pattern: &FilePattern, files: &[FaceFile]) -> Result
     ))
 }
 
+/// The pages of a set's PDF: each copy of each slot's front, then its back
+/// (`back_first`: back then front), one face a page.
+fn face_pages(comp: &Component, slots: &[crate::faces::Slot], back_first: bool) -> Vec<Sheet> {
+    let mut pages = Vec::new();
+    for s in slots {
+        for _ in 0..s.plan.qty {
+            let front = layout::one_up(
+                s.front,
+                comp.size,
+                comp.bleed,
+                &format!("{} front", s.plan.name),
+            );
+            match s.back {
+                Some(b) => {
+                    let back =
+                        layout::one_up(b, comp.size, comp.bleed, &format!("{} back", s.plan.name));
+                    if back_first {
+                        pages.extend([back, front]);
+                    } else {
+                        pages.extend([front, back]);
+                    }
+                }
+                None => pages.push(front),
+            }
+        }
+    }
+    pages
+}
+
 /// One face per PDF page at the shop's page size, a PDF per component set,
 /// written through `pdfs` into `delivered` (empty).
 pub(super) fn pdf_files(
@@ -319,33 +348,7 @@ pub(super) fn pdf_files(
         if !comp.exported || r.slots[ci].is_empty() {
             continue;
         }
-        let mut pages = Vec::new();
-        for s in &r.slots[ci] {
-            for _ in 0..s.plan.qty {
-                let front = layout::one_up(
-                    s.front,
-                    comp.size,
-                    comp.bleed,
-                    &format!("{} front", s.plan.name),
-                );
-                match s.back {
-                    Some(b) => {
-                        let back = layout::one_up(
-                            b,
-                            comp.size,
-                            comp.bleed,
-                            &format!("{} back", s.plan.name),
-                        );
-                        if opts.profile.back_first {
-                            pages.extend([back, front]);
-                        } else {
-                            pages.extend([front, back]);
-                        }
-                    }
-                    None => pages.push(front),
-                }
-            }
-        }
+        let pages = face_pages(comp, &r.slots[ci], opts.profile.back_first);
         let order = if opts.profile.back_first {
             "back then front"
         } else {
