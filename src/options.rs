@@ -2,8 +2,6 @@
 //! print profile, and the run settings templates see. [`resolve`] makes them
 //! from what a command asks.
 
-use std::path::PathBuf;
-
 use crate::diag::Diagnostic;
 use crate::eval::Settings;
 use crate::layout::Media;
@@ -52,10 +50,6 @@ pub struct Options {
     /// Encode the profile's files (PDF, PNG, ...). Off for the live preview, which
     /// needs only where each face prints (the `printed` list delivery still makes).
     pub encode: bool,
-    /// The output folder, where the build's files wait on disk once
-    /// [`crate::output::MEMORY_BUDGET`] of them are in memory; `None` holds them
-    /// all in memory (the live preview and the benchmark, which write nothing).
-    pub spill_into: Option<PathBuf>,
     /// `build --proof`: a PNG of every face as it will print (the profile's CMYK
     /// back to the screen), in `<profile>/proof/`.
     pub proof: bool,
@@ -79,7 +73,6 @@ impl Default for Options {
             compress: true,
             printer_margin: None,
             encode: true,
-            spill_into: None,
             proof: false,
             reprint: false,
         }

@@ -18,7 +18,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
-pub use files::{Body, OutputFile, Outputs, Stamp, MEMORY_BUDGET};
+pub use files::{Body, OutputFile, Outputs, Sink, Stamp, MEMORY_BUDGET};
 pub use new_file::write_new;
 
 /// Why output could not be written.

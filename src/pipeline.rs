@@ -3,7 +3,7 @@
 //! counts, assertions) → render (SVG text) → parse (every face) → preflight →
 //! deliver (layout and export). Each stage returns its value with its problems;
 //! a stage with errors stops the game there. Writes nothing: the caller gets the
-//! files and every diagnostic.
+//! files (waiting where the caller's [`Sink`] says) and every diagnostic.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use crate::faces::{render_all, FaceStore, ParseCache, Rendered};
 use crate::model::{load_game, Game};
 use crate::network::Network;
 use crate::options::Options;
-use crate::output::Outputs;
+use crate::output::{Outputs, Sink};
 use crate::project::Project;
 use crate::render::{self, FacePlan, Renderer};
 use crate::template::Templates;
@@ -351,9 +351,61 @@ fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Bui
     !built.diags.has_errors()
 }
 
-/// Runs a game through the whole pipeline.
-pub fn build(project: &Project, id: &str, opts: &Options, incremental: Incremental) -> Built {
-    build_choosing(project, id, opts, incremental, |_, _| true.into()).0
+/// The checks once every face parsed: `settings.copies` that no set uses, and
+/// the preflight's findings (`found` while parsing, else checked now, with the
+/// live preview's kept findings).
+fn checks_after_parsing(
+    project: &Project,
+    checked: &Checked,
+    rendered: &Rendered,
+    found: Option<Found>,
+    opts: &Options,
+    incremental: Incremental,
+    built: &mut Built,
+) {
+    let settings = opts.settings();
+    built.take(crate::eval::unused_copies(
+        &checked.game,
+        &checked.base,
+        &settings,
+    ));
+    let start = Instant::now();
+    let renderer = Renderer {
+        project,
+        game: &checked.game,
+        tpl: &checked.tpl,
+        base: &checked.base,
+    };
+    match found {
+        Some(found) => built.take(crate::preflight::report(
+            &renderer,
+            rendered,
+            &opts.profile,
+            found,
+        )),
+        None => {
+            built.take(crate::preflight::check_cached(
+                &renderer,
+                &checked.plans,
+                rendered,
+                &opts.profile,
+                incremental.preflight,
+            ));
+            built.time("preflight", start);
+        }
+    }
+}
+
+/// Runs a game through the whole pipeline; its files wait where `sink` says
+/// until the caller writes them.
+pub fn build(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    incremental: Incremental,
+    sink: Sink,
+) -> Built {
+    build_choosing(project, id, opts, incremental, sink, |_, _| true.into()).0
 }
 
 /// Like [`build`], with `choose` called once every face rendered, parsed and
@@ -367,6 +419,7 @@ pub fn build_choosing<'a>(
     id: &str,
     opts: &Options,
     incremental: Incremental<'a>,
+    sink: Sink,
     choose: impl FnOnce(&Checked, &mut Rendered) -> Reported<bool>,
 ) -> (Built, Option<Finished<'a>>) {
     let mut built = Built::default();
@@ -388,48 +441,27 @@ pub fn build_choosing<'a>(
     ) else {
         return (built, None);
     };
-    let settings = opts.settings();
-    built.take(crate::eval::unused_copies(
-        &checked.game,
-        &checked.base,
-        &settings,
-    ));
-    let start = Instant::now();
-    let renderer = Renderer {
+    checks_after_parsing(
         project,
-        game: &checked.game,
-        tpl: &checked.tpl,
-        base: &checked.base,
-    };
-    match found {
-        Some(found) => built.take(crate::preflight::report(
-            &renderer,
-            &rendered,
-            &opts.profile,
-            found,
-        )),
-        None => {
-            built.take(crate::preflight::check_cached(
-                &renderer,
-                &checked.plans,
-                &rendered,
-                &opts.profile,
-                incremental.preflight,
-            ));
-            built.time("preflight", start);
-        }
-    }
+        &checked,
+        &rendered,
+        found,
+        opts,
+        incremental,
+        &mut built,
+    );
     // A build with errors delivers nothing, but its delivery is still checked.
     if !built.diags.has_errors() && !built.take(choose(&checked, &mut rendered)) {
         return (built, Some(Finished { checked, rendered }));
     }
-    let delivered = built.take(crate::deliver::deliver(
-        &checked.game,
-        &rendered,
-        built.rulebook.as_ref(),
-        opts,
-        incremental.png,
-    ));
+    let input = crate::deliver::Input {
+        r: &rendered,
+        book: built.rulebook.as_ref(),
+        cache: incremental.png,
+        sink,
+    };
+    let delivered = crate::deliver::deliver(&checked.game, &input, opts);
+    let delivered = built.take(delivered);
     for (name, d) in delivered.timings {
         built.add_time(name, d);
     }

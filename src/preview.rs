@@ -445,8 +445,14 @@ fn run(
     let folder = popts.folder();
     let mut seen = None;
     let mut pages = Vec::new();
-    let (built, finished) =
-        pipeline::build_choosing(project, id, popts, incremental, |_, _| true.into());
+    let (built, finished) = pipeline::build_choosing(
+        project,
+        id,
+        popts,
+        incremental,
+        crate::output::Sink::Memory,
+        |_, _| true.into(),
+    );
     if let Some(Finished { checked, rendered }) = &finished {
         let (game, r) = (&checked.game, rendered);
         let last = checked.last.as_ref();

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use cardstock::options::Options;
+use cardstock::output::Sink;
 use cardstock::pipeline::{build, Built, Incremental};
 use cardstock::project::Project;
 
@@ -51,7 +52,13 @@ fn measure(
     let mut last = Built::default();
     for _ in 0..runs.max(1) {
         let start = std::time::Instant::now();
-        last = build(&project.fresh(), id, opts, Incremental::default());
+        last = build(
+            &project.fresh(),
+            id,
+            opts,
+            Incremental::default(),
+            Sink::Memory,
+        );
         totals.push(start.elapsed());
         for (n, d) in &last.timings {
             if !order.contains(n) {
@@ -150,6 +157,7 @@ fn deck_project(dir: &Path) -> Result<usize, String> {
         "mini",
         &opts,
         Incremental::default(),
+        Sink::Memory,
     );
     if built.diags.has_errors() {
         return Err(format!(
@@ -238,7 +246,15 @@ fn side_by_side(project: &Project, runs: usize) {
             .iter()
             .map(|id| {
                 let fresh = &fresh;
-                move || build(fresh, id, &Options::default(), Incremental::default())
+                move || {
+                    build(
+                        fresh,
+                        id,
+                        &Options::default(),
+                        Incremental::default(),
+                        Sink::Memory,
+                    )
+                }
             })
             .collect();
         drop(cardstock::threads::in_parallel(jobs));

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::faces::ParseCache;
 use cardstock::options::{Asked, Options, Pictures, Resolved};
-use cardstock::output::{self, check_out_dir, DiskPngCache};
+use cardstock::output::{self, check_out_dir, DiskPngCache, Sink};
 use cardstock::pipeline::{build, Built, Incremental};
 use cardstock::project::Project;
 
@@ -120,7 +120,6 @@ pub fn prepare(args: &Args) -> Reported<Option<Plan>> {
         return Reported::new(None, problems.items);
     };
     resolved.files_at = Some(std::path::absolute(&out).unwrap_or_else(|_| out.clone()));
-    resolved.options.spill_into = Some(out.clone());
     Some(Plan {
         root: found.root,
         project: found.project,
@@ -252,6 +251,8 @@ pub fn build_game(
             png: Some(&png),
             ..Incremental::default()
         },
+        // Past the memory budget the files wait in the output folder.
+        Sink::Spill(&plan.out),
     );
     let failed =
         built.diags.has_errors() || (args.common.deny_warnings && built.diags.warnings() > 0);

@@ -2,6 +2,7 @@
 
 use cardstock::diag::Diagnostics;
 use cardstock::options::Options;
+use cardstock::output::Sink;
 use cardstock::pipeline::{build, Incremental};
 
 /// Arguments of `check`.
@@ -35,7 +36,7 @@ pub fn run(args: &Args) -> i32 {
         ..Options::default()
     };
     for id in &games {
-        let built = build(project, id, &opts, Incremental::default());
+        let built = build(project, id, &opts, Incremental::default(), Sink::Memory);
         let ok = !built.diags.has_errors();
         let ran = built.asserts;
         let asserts = match (ran.asserts, ran.checks) {

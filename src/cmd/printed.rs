@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use cardstock::diag::{Diagnostic, Diagnostics};
+use cardstock::output::Sink;
 use cardstock::pipeline::{build_choosing, Finished, Incremental};
 use cardstock::prints::{self, Current, Record};
 
@@ -117,7 +118,6 @@ fn record(
         return Ok(());
     };
     opts.encode = false;
-    opts.spill_into = None;
     let listed = prints::list(project, id)?;
     let next = prints::next(id, &listed, date, note);
     let head = Record {
@@ -132,9 +132,14 @@ fn record(
     };
     let mut written = None;
     let mut by_place = Vec::new();
-    let (built, finished) = build_choosing(project, id, &opts, Incremental::default(), |_, _| {
-        true.into()
-    });
+    let (built, finished) = build_choosing(
+        project,
+        id,
+        &opts,
+        Incremental::default(),
+        Sink::Memory,
+        |_, _| true.into(),
+    );
     if let Some(Finished { checked, rendered }) = finished.filter(|_| !built.diags.has_errors()) {
         let current = Current::of(
             project,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use cardstock::diag::{Diagnostic, Diagnostics, Reported};
 use cardstock::faces::Rendered;
-use cardstock::output::DiskPngCache;
+use cardstock::output::{DiskPngCache, Sink};
 use cardstock::pipeline::{build_choosing, Checked, Incremental};
 use cardstock::prints::{self, Changes, Current};
 
@@ -135,6 +135,7 @@ fn reprint(
             png: Some(&png),
             ..Incremental::default()
         },
+        Sink::Spill(&plan.out),
         |checked, r| {
             let mut notes = Vec::new();
             let compared = record_of(project, checked, since).and_then(|record| {

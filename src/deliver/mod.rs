@@ -10,14 +10,14 @@ mod tts;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::diag::{Diagnostic, Reported};
+use crate::diag::{Diagnostic, Diagnostics, Reported};
 use crate::export::pdf;
 use crate::export::png::{self, PngCache, PngColor, PngError};
 use crate::faces::Rendered;
 use crate::layout::Sheet;
 use crate::model::Game;
 use crate::options::Options;
-use crate::output::{Body, Outputs};
+use crate::output::{Body, Outputs, Sink};
 use crate::profile::Output;
 
 /// What delivering a game produced: the files (not yet written), the number of
@@ -48,18 +48,10 @@ pub struct Printed {
 }
 
 impl Delivered {
-    /// Nothing delivered yet; files past [`crate::output::MEMORY_BUDGET`] will
-    /// wait in the output folder when the options name it.
-    fn new(opts: &Options, game: &Game) -> Delivered {
+    /// Nothing delivered yet; the game's files will wait where `sink` says.
+    fn new(sink: Sink, game: &Game) -> Delivered {
         Delivered {
-            outputs: match &opts.spill_into {
-                Some(out) => Outputs::spilling_into(
-                    out,
-                    std::path::Path::new(&game.id),
-                    crate::output::MEMORY_BUDGET,
-                ),
-                None => Outputs::default(),
-            },
+            outputs: Outputs::new(sink, std::path::Path::new(&game.id)),
             ..Delivered::default()
         }
     }
@@ -89,64 +81,52 @@ impl Delivered {
     }
 }
 
+/// What a delivery's files are made from besides the options: the rendered
+/// faces, the game's typeset rulebook, the PNG files kept between builds, and where
+/// the files wait until the command writes them (the command's choice).
+pub struct Input<'a> {
+    pub r: &'a Rendered<'a>,
+    pub book: Option<&'a crate::rulebook::Rulebook>,
+    pub cache: Option<&'a dyn PngCache>,
+    pub sink: Sink<'a>,
+}
+
 /// The files of a game for `opts.profile`, every one under `<profile>/` with a
-/// `manifest.json` listing what it is. `cache` keeps rasterised faces between
-/// builds.
-pub fn deliver(
-    game: &Game,
-    r: &Rendered,
-    book: Option<&crate::rulebook::Rulebook>,
-    opts: &Options,
-    cache: Option<&dyn PngCache>,
-) -> Reported<Delivered> {
-    let prefix = opts.folder();
+/// `manifest.json` listing what it is: the profile's files, then the rulebook's
+/// PDFs, the faces as SVG and PNG and their soft proofs, as the options ask.
+pub fn deliver(game: &Game, input: &Input, opts: &Options) -> Reported<Delivered> {
+    let r = input.r;
     let start = std::time::Instant::now();
     // A PNG of every face (unless the profile's files are those), made after the
     // profile's files: the faces' trees are kept for it.
-    let face_pngs = opts.png && opts.profile.output != Output::FacePng;
-    if face_pngs && opts.encode {
-        r.store.will_use(0..r.store.len());
-    }
-    if opts.proof && opts.encode {
+    if opts.encode && (face_pngs(opts) || opts.proof) {
         r.store.will_use(0..r.store.len());
     }
     // The rulebook's PDFs (written after the profile's files) plan their faces'
     // uses first, so that no tree is dropped before they draw it.
     let rules_start = std::time::Instant::now();
-    let mut skipped = Vec::new();
-    let book = book.filter(|_| opts.pdf && opts.encode && !opts.reprint);
-    // A rulebook is written whole or not at all: with a profile that leaves out
-    // sets its figures show, it is left to a profile that prints everything.
-    let book = book.filter(|b| {
-        let missing = rulebook::missing_sets(game, r, b);
-        if !missing.is_empty() {
-            skipped.push(
-                Diagnostic::warning(format!(
-                    "the rulebook is not written for the profile `{}`: its figures show {}, which this profile does not print",
-                    opts.profile.id,
-                    missing.join(", ")
-                ))
-                .with("game", &game.id)
-                .hint("build the rulebook with a profile that prints every part: --profile home"),
-            );
-        }
-        missing.is_empty()
-    });
-    let rules = match book {
-        Some(b) => match rulebook::plan(game, r, b, opts) {
-            Ok(p) => Some((b, p)),
-            Err(d) => return Reported::new(Delivered::new(opts, game), [d]),
-        },
-        None => None,
-    };
+    let mut diags = Diagnostics::default();
+    let rules = rulebook_planned(game, r, input.book, opts).into_value(&mut diags);
     let rules_planned = rules_start.elapsed();
-    let mut result = match opts.profile.output {
-        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts),
-        Output::FacePng => shop::png_files(game, r, opts, cache),
-        Output::FacePdf => shop::pdf_files(game, r, opts),
-        Output::Tts => tts::deliver(game, r, opts, cache),
+    let empty = Delivered::new(input.sink, game);
+    // The print shop's colour, made once for every file.
+    let shop = match shop(opts) {
+        Ok(shop) if !diags.has_errors() => shop,
+        Ok(_) => return Reported::new(empty, diags.items),
+        Err(d) => return Reported::new(empty, [d.with("game", &game.id)]),
     };
-    result.diags.extend(skipped);
+    let pdfs = Pdfs {
+        r,
+        compress: opts.compress,
+        shop: shop.as_ref(),
+    };
+    let mut result = match opts.profile.output {
+        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts, &pdfs, empty),
+        Output::FacePng => shop::png_files(game, r, opts, input.cache, empty),
+        Output::FacePdf => shop::pdf_files(game, r, opts, &pdfs, empty),
+        Output::Tts => tts::deliver(game, r, opts, empty),
+    };
+    result.diags.extend(diags.items);
     result.value.timings.push((
         match opts.profile.output {
             Output::FacePng | Output::Tts => "png",
@@ -159,7 +139,14 @@ pub fn deliver(
     }
     if let Some((book, planned)) = &rules {
         let start = std::time::Instant::now();
-        if let Err(d) = rulebook::write(game, planned, book, opts, &mut result.value) {
+        if let Err(d) = rulebook::write(
+            game,
+            planned,
+            book,
+            &pdfs,
+            &opts.profile.id,
+            &mut result.value,
+        ) {
             result.diags.push(d);
             return result;
         }
@@ -169,6 +156,76 @@ pub fn deliver(
             .timings
             .push(("rulebook pdf", rules_planned + pdf));
     }
+    face_files(game, input, opts, shop.as_ref(), &mut result);
+    // A reprint's manifest is added by its caller, with the list of changes.
+    if !opts.reprint {
+        let outputs = &mut result.value.outputs;
+        let manifest = outputs.manifest(&game.id, &opts.profile.id);
+        outputs.add(
+            format!("{}/manifest.json", opts.folder()),
+            "this list",
+            manifest,
+        );
+    }
+    result
+}
+
+/// Whether the build writes a PNG of every face besides the profile's files
+/// (not when the profile's files are those).
+fn face_pngs(opts: &Options) -> bool {
+    opts.png && opts.profile.output != Output::FacePng
+}
+
+/// The print shop's colour of a CMYK profile, made once for every file of the
+/// delivery (`None`: an RGB profile, or nothing is encoded).
+fn shop(opts: &Options) -> Result<Option<pdf::Shop>, Diagnostic> {
+    let Some(color) = opts.profile.print.as_ref().filter(|_| opts.encode) else {
+        return Ok(None);
+    };
+    pdf::Shop::new(color, opts.profile.dpi)
+        .map(Some)
+        .map_err(|e| Diagnostic::error(e.to_string()))
+}
+
+/// The rulebook to write with the profile's files, laid out (`None`: the game has
+/// none, nothing is encoded, or the profile leaves out sets its figures show: a
+/// rulebook is written whole or not at all, a warning says why).
+fn rulebook_planned<'a>(
+    game: &Game,
+    r: &'a Rendered<'a>,
+    book: Option<&'a crate::rulebook::Rulebook>,
+    opts: &Options,
+) -> Reported<Option<(&'a crate::rulebook::Rulebook, rulebook::Planned<'a>)>> {
+    let Some(book) = book.filter(|_| opts.pdf && opts.encode && !opts.reprint) else {
+        return None.into();
+    };
+    let missing = rulebook::missing_sets(game, r, book);
+    if !missing.is_empty() {
+        let skipped = Diagnostic::warning(format!(
+            "the rulebook is not written for the profile `{}`: its figures show {}, which this profile does not print",
+            opts.profile.id,
+            missing.join(", ")
+        ))
+        .with("game", &game.id)
+        .hint("build the rulebook with a profile that prints every part: --profile home");
+        return Reported::new(None, [skipped]);
+    }
+    match rulebook::plan(game, r, book, opts) {
+        Ok(p) => Some((book, p)).into(),
+        Err(d) => Reported::new(None, [d]),
+    }
+}
+
+/// Adds the faces' own files the options ask for: every face as SVG, as PNG and
+/// as a soft proof in the print shop's CMYK.
+fn face_files(
+    game: &Game,
+    input: &Input,
+    opts: &Options,
+    shop: Option<&pdf::Shop>,
+    result: &mut Reported<Delivered>,
+) {
+    let (r, prefix) = (input.r, opts.folder());
     let delivered = &mut result.value;
     if opts.svg {
         for (i, name) in r.store.names.iter().enumerate() {
@@ -179,52 +236,54 @@ pub fn deliver(
             );
         }
     }
-    if face_pngs {
+    if face_pngs(opts) {
         let start = std::time::Instant::now();
-        let pngs = png_all(r, opts.dpi, cache, &delivered.outputs, &prefix);
+        let pngs = png_all(r, opts.dpi, input.cache, &delivered.outputs, &prefix);
         delivered.timings.push(("png", start.elapsed()));
-        for ((path, body), name) in pngs.into_iter().zip(&r.store.names) {
-            match body {
-                Ok(b) => delivered.outputs.push(
-                    path,
-                    format!("face (PNG, {} dpi, bleed included)", opts.dpi),
-                    b,
-                ),
-                Err(e) => result
-                    .diags
-                    .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
-            }
-        }
+        let what = |_: &str| format!("face (PNG, {} dpi, bleed included)", opts.dpi);
+        add_made(
+            game,
+            pngs,
+            &r.store.names,
+            what,
+            delivered,
+            &mut result.diags,
+        );
     }
-    if let Some(color) = opts.profile.print.as_ref().filter(|_| opts.proof) {
+    if let Some(shop) = shop.filter(|_| opts.proof) {
         let start = std::time::Instant::now();
-        match proofs(r, opts.dpi, color, &delivered.outputs, &prefix) {
-            Ok(files) => {
-                for ((path, body), name) in files.into_iter().zip(&r.store.names) {
-                    match body {
-                        Ok(b) => delivered.outputs.push(
-                            path,
-                            format!("soft proof of {name} ({} dpi): as it will print", opts.dpi),
-                            b,
-                        ),
-                        Err(e) => result
-                            .diags
-                            .push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
-                    }
-                }
-            }
-            Err(d) => result.diags.push(d.with("game", &game.id)),
-        }
+        let files = proofs(r, opts.dpi, &shop.press, &delivered.outputs, &prefix);
+        let what =
+            |name: &str| format!("soft proof of {name} ({} dpi): as it will print", opts.dpi);
+        add_made(
+            game,
+            files,
+            &r.store.names,
+            what,
+            delivered,
+            &mut result.diags,
+        );
         delivered.timings.push(("proof", start.elapsed()));
     }
-    // A reprint's manifest is added by its caller, with the list of changes.
-    if !opts.reprint {
-        let manifest = delivered.outputs.manifest(&game.id, &opts.profile.id);
-        delivered
-            .outputs
-            .add(format!("{prefix}/manifest.json"), "this list", manifest);
+}
+
+/// Adds files made on all cores, one per face (`names`: the faces' names, in the
+/// same order), each described by `what(face name)`; a file that failed is an
+/// error naming its face.
+fn add_made(
+    game: &Game,
+    made: Made,
+    names: &[String],
+    what: impl Fn(&str) -> String,
+    delivered: &mut Delivered,
+    diags: &mut Diagnostics,
+) {
+    for ((path, body), name) in made.into_iter().zip(names) {
+        match body {
+            Ok(b) => delivered.outputs.push(path, what(name), b),
+            Err(e) => diags.push(Diagnostic::error(format!("{name}: {e}")).with("game", &game.id)),
+        }
     }
-    result
 }
 
 /// Every distinct face as PNG at `dpi` (`<prefix>/png/<name>.png`), rasterised on
@@ -253,19 +312,17 @@ fn png_all(
 /// Files made on all cores, each its path and its body (or why it failed).
 type Made = Vec<(PathBuf, Result<Body, PngError>)>;
 
-/// Every distinct face's soft proof at `dpi` (`<prefix>/proof/<name>.png`), on
-/// all cores.
+/// Every distinct face's soft proof at `dpi` (`<prefix>/proof/<name>.png`) as
+/// `press` prints it, on all cores.
 fn proofs(
     r: &Rendered,
     dpi: f64,
-    color: &crate::color::PrintColor,
+    press: &crate::color::Press,
     outputs: &Outputs,
     prefix: &str,
-) -> Result<Made, Diagnostic> {
+) -> Made {
     use rayon::prelude::*;
-    let press =
-        crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
-    Ok((0..r.store.len())
+    (0..r.store.len())
         .into_par_iter()
         .map(|i| {
             let path = PathBuf::from(format!("{prefix}/proof/{}.png", r.store.names[i]));
@@ -274,12 +331,12 @@ fn proofs(
                 .store
                 .picture(i)
                 .ok_or(PngError::MissingFace(i))
-                .and_then(|p| png::write_proof(&p, w, h, dpi, &press));
+                .and_then(|p| png::write_proof(&p, w, h, dpi, press));
             r.store.used(i);
             let body = png.map(|png| outputs.body(&path, png));
             (path, body)
         })
-        .collect())
+        .collect()
 }
 
 /// One face as PNG at `dpi` (tagged with it), from the cache when the same SVG was
@@ -322,56 +379,51 @@ pub(crate) fn face_png(
     Ok(bytes)
 }
 
-/// Writes `sheets` as one PDF; with `with_faces`, the sheets show the game's faces.
-fn pdf_file(
-    r: &Rendered,
-    opts: &Options,
-    title: &str,
-    sheets: &[Sheet],
-    bookmarks: &[pdf::Bookmark],
-    with_faces: bool,
-) -> Result<Vec<u8>, Diagnostic> {
-    let faces = |i| r.store.picture(i);
-    let none = |_| None;
-    let faces: &crate::export::Faces = if with_faces { &faces } else { &none };
-    let drawn = |i| r.store.used(i);
-    let ignored = |_| {};
-    let drawn: &(dyn Fn(usize) + Sync) = if with_faces { &drawn } else { &ignored };
-    if let Some(color) = opts.profile.print.as_ref().filter(|_| with_faces) {
-        let press =
-            crate::color::Press::for_color(color).map_err(|e| Diagnostic::error(e.to_string()))?;
+/// Writes a delivery's PDFs of the game's faces, in the print shop's colour (made
+/// once for every file of the delivery) or in RGB.
+pub(crate) struct Pdfs<'a> {
+    r: &'a Rendered<'a>,
+    compress: bool,
+    /// A CMYK profile's print shop; `None`: RGB.
+    shop: Option<&'a pdf::Shop>,
+}
+
+impl Pdfs<'_> {
+    /// `sheets` as one PDF; with `with_faces`, the sheets show the game's faces
+    /// (without, they are drawn in RGB: the duplex calibration page).
+    fn write(
+        &self,
+        title: &str,
+        sheets: &[Sheet],
+        bookmarks: &[pdf::Bookmark],
+        with_faces: bool,
+    ) -> Result<Vec<u8>, Diagnostic> {
+        let r = self.r;
+        let faces = |i| r.store.picture(i);
+        let none = |_| None;
+        let drawn = |i| r.store.used(i);
+        let ignored = |_| {};
         let given = |i| crate::export::cmyk::given(&r.store.svg(i));
-        let print = pdf::Print {
-            press: &press,
+        let print = self.shop.filter(|_| with_faces).map(|shop| pdf::Print {
+            shop,
             given: &given,
-            dpi: opts.profile.dpi,
-        };
-        return pdf::write_print(
+        });
+        pdf::write(&pdf::Job {
             title,
             sheets,
-            faces,
-            drawn,
-            &r.digests,
-            &[],
-            opts.compress,
-            &print,
-        )
-        .map_err(|e| Diagnostic::error(e.to_string()));
+            faces: if with_faces { &faces } else { &none },
+            drawn: if with_faces { &drawn } else { &ignored },
+            digests: &r.digests,
+            bookmarks,
+            compress: self.compress,
+            print: print.as_ref(),
+        })
+        .map_err(|e| Diagnostic::error(e.to_string()))
     }
-    pdf::write(
-        title,
-        sheets,
-        faces,
-        drawn,
-        &r.digests,
-        bookmarks,
-        opts.compress,
-    )
-    .map_err(|e| Diagnostic::error(e.to_string()))
 }
 
 /// Plans the uses of the faces' trees by PDFs about to be drawn, one set of
-/// `sheets` each ([`pdf_file`] with faces): each PDF draws a face once, and the
+/// `sheets` each ([`Pdfs::write`] with faces): each PDF draws a face once, and the
 /// face's tree is dropped when the last PDF that draws it has (not kept to the
 /// store's budget), so drawing a thousand pad sheets holds a few trees at a time.
 fn will_draw<'s>(r: &Rendered, pdfs: impl IntoIterator<Item = &'s [Sheet]>) {

@@ -101,7 +101,7 @@ pub fn face_index(r: &Rendered, f: FaceRef) -> Option<usize> {
 
 /// The sets whose faces the rulebook's figures show and this build does not
 /// make (a shop profile leaves out what the shop does not print), by name.
-pub fn missing_sets(game: &Game, r: &Rendered, book: &Rulebook) -> Vec<String> {
+pub(super) fn missing_sets(game: &Game, r: &Rendered, book: &Rulebook) -> Vec<String> {
     let mut sets: Vec<usize> = book
         .pages
         .iter()
@@ -302,7 +302,7 @@ pub fn pages(
 }
 
 /// The rulebook's two PDFs laid out, before they are written.
-pub struct Planned<'a> {
+pub(super) struct Planned<'a> {
     pics: Pictures<'a>,
     reading: Vec<Sheet>,
     booklet: Vec<Sheet>,
@@ -311,7 +311,7 @@ pub struct Planned<'a> {
 /// Parses the rulebook's pages and lays out both PDFs, and tells the face store
 /// each use of a face they will draw (so that drawing them does not parse a face
 /// again, and a face's tree is dropped once the last file has drawn it).
-pub fn plan<'a>(
+pub(super) fn plan<'a>(
     game: &Game,
     r: &'a Rendered<'a>,
     book: &Rulebook,
@@ -344,12 +344,15 @@ pub fn plan<'a>(
     })
 }
 
-/// Writes the two rulebook PDFs laid out by [`plan`] into `delivered`'s files.
-pub fn write(
+/// Writes the two rulebook PDFs laid out by [`plan`] into `delivered`'s files
+/// (under the folder `profile`), through `pdfs`: a CMYK profile's rulebook is CMYK too,
+/// through the same print shop as its faces (and PDF/X when it asks for it).
+pub(super) fn write(
     game: &Game,
     planned: &Planned,
     book: &Rulebook,
-    opts: &Options,
+    pdfs: &super::Pdfs,
+    profile: &str,
     delivered: &mut super::Delivered,
 ) -> Result<(), Diagnostic> {
     let Planned {
@@ -358,7 +361,6 @@ pub fn write(
         booklet,
     } = planned;
     let r = pics.r;
-    let prefix = &opts.profile.id;
     let faces = |i| pics.picture(i);
     let drawn = |i: usize| {
         if let Some(Source::Face(f)) = pics.sources.get(i) {
@@ -367,52 +369,31 @@ pub fn write(
     };
     let error =
         |e: pdf::PdfError| Diagnostic::error(format!("rulebook: {e}")).with("game", &game.id);
-    // A CMYK profile's rulebook is CMYK too, through the same conversion as its
-    // faces (and PDF/X when the profile asks for it).
-    let press = match &opts.profile.print {
-        Some(color) => Some(
-            crate::color::Press::for_color(color)
-                .map_err(|e| Diagnostic::error(e.to_string()).with("game", &game.id))?,
-        ),
-        None => None,
-    };
     let given = |i: usize| match pics.sources.get(i) {
         Some(Source::Face(f)) => crate::export::cmyk::given(&r.store.svg(*f)),
         Some(Source::Page(k)) => crate::export::cmyk::given(&book.pages[*k].svg),
         None => crate::export::cmyk::given(""),
     };
-    let to_pdf = |title: &str, sheets: &[Sheet], marks: &[Bookmark]| match &press {
-        Some(press) => {
-            let print = pdf::Print {
-                press,
-                given: &given,
-                dpi: opts.profile.dpi,
-            };
-            pdf::write_print(
-                title,
-                sheets,
-                &faces,
-                &drawn,
-                &r.digests,
-                marks,
-                opts.compress,
-                &print,
-            )
-        }
-        None => pdf::write(
+    let print = pdfs.shop.map(|shop| pdf::Print {
+        shop,
+        given: &given,
+    });
+    let to_pdf = |title: &str, sheets: &[Sheet], bookmarks: &[Bookmark]| {
+        pdf::write(&pdf::Job {
             title,
             sheets,
-            &faces,
-            &drawn,
-            &r.digests,
-            marks,
-            opts.compress,
-        ),
+            faces: &faces,
+            drawn: &drawn,
+            digests: &r.digests,
+            bookmarks,
+            compress: pdfs.compress,
+            print: print.as_ref(),
+        })
     };
     let title = format!("{} — rules", book.title);
     let bytes = to_pdf(&title, reading, &bookmarks(book)).map_err(error)?;
     delivered.outputs.add(
-        format!("{prefix}/{}-rules.pdf", game.id),
+        format!("{profile}/{}-rules.pdf", game.id),
         "the rulebook, pages in reading order",
         bytes,
     );
@@ -420,7 +401,7 @@ pub fn write(
         .and_then(|b| pdf::ask_to_print(b, Printing::ShortEdge))
         .map_err(error)?;
     delivered.outputs.add(
-        format!("{prefix}/{}-rules-booklet.pdf", game.id),
+        format!("{profile}/{}-rules-booklet.pdf", game.id),
         "the rulebook as a booklet: print double-sided, flip on the short edge, fold, staple",
         bytes,
     );

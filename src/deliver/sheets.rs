@@ -7,7 +7,7 @@
 //! to `<game>-one-sided.pdf`, which asks for one-sided printing; a game with only
 //! one kind has `<game>.pdf` alone.
 
-use super::{pdf_file, Delivered};
+use super::{Delivered, Pdfs};
 use crate::diag::{Diagnostic, Reported};
 use crate::export::pdf::{self, Bookmark, Printing};
 use crate::faces::{Rendered, Slot};
@@ -391,9 +391,15 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, opts: &Options) -> Vec<PdfFile<'
 }
 
 /// The home print: the sheets PDFs, pad-size and real-size PDFs, and the duplex
-/// calibration page when anything is printed double-sided.
-pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
-    let mut delivered = Delivered::new(opts, game);
+/// calibration page when anything is printed double-sided, written through `pdfs`
+/// into `delivered` (empty).
+pub(super) fn deliver(
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    pdfs: &Pdfs,
+    mut delivered: Delivered,
+) -> Reported<Delivered> {
     let laid = lay_out(game, r, opts);
     if laid.diags.has_errors() {
         return Reported {
@@ -410,8 +416,56 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
             diags,
         };
     }
+    let calibration = layout::calibration(opts.paper, opts.back_offset);
+    let files = pdf_files(game, &laid, opts, &calibration);
+    for f in files.iter().filter(|f| f.with_faces) {
+        delivered.record(&f.path, f.sheets);
+    }
+    if !opts.encode {
+        return Reported {
+            value: delivered,
+            diags,
+        };
+    }
+    // The files are independent: write them side by side.
+    super::will_draw(r, files.iter().filter(|f| f.with_faces).map(|f| f.sheets));
+    let written = crate::threads::in_parallel(
+        files
+            .iter()
+            .map(|f| {
+                move || {
+                    pdfs.write(&f.title, f.sheets, f.bookmarks, f.with_faces)
+                        .and_then(|bytes| {
+                            pdf::ask_to_print(bytes, f.printing)
+                                .map_err(|e| Diagnostic::error(e.to_string()))
+                        })
+                }
+            })
+            .collect(),
+    );
+    for (f, bytes) in files.iter().zip(written) {
+        match bytes {
+            Ok(b) => delivered.outputs.add(f.path.clone(), f.what.clone(), b),
+            Err(d) => diags.push(d.with("game", &game.id)),
+        }
+    }
+    Reported {
+        value: delivered,
+        diags,
+    }
+}
+
+/// Every PDF of the home print: the sheets ([`sheet_files`]), each pad at its
+/// size, each board at real size, and the duplex `calibration` page when anything
+/// prints double-sided (not in a reprint).
+fn pdf_files<'s>(
+    game: &Game,
+    laid: &'s Laid,
+    opts: &Options,
+    calibration: &'s [Sheet],
+) -> Vec<PdfFile<'s>> {
     let prefix = &opts.folder();
-    let mut files = sheet_files(game, &laid, opts);
+    let mut files = sheet_files(game, laid, opts);
     for (name, pages) in &laid.pads {
         files.push(PdfFile {
             path: format!("{prefix}/{name}.pdf"),
@@ -434,52 +488,16 @@ pub(super) fn deliver(game: &Game, r: &Rendered, opts: &Options) -> Reported<Del
             printing: Printing::OneSided,
         });
     }
-    let calibration = layout::calibration(opts.paper, opts.back_offset);
     if !laid.duplex.sheets.is_empty() && !opts.reprint {
         files.push(PdfFile {
             path: format!("{prefix}/duplex-calibration.pdf"),
             what: "duplex calibration: print both pages double-sided, read the offset for --back-offset".into(),
             title: "Duplex calibration".into(),
-            sheets: &calibration,
+            sheets: calibration,
             bookmarks: &[],
             with_faces: false,
             printing: Printing::LongEdge,
         });
     }
-    for f in files.iter().filter(|f| f.with_faces) {
-        delivered.record(&f.path, f.sheets);
-    }
-    if !opts.encode {
-        return Reported {
-            value: delivered,
-            diags,
-        };
-    }
-    // The files are independent: write them side by side.
-    super::will_draw(r, files.iter().filter(|f| f.with_faces).map(|f| f.sheets));
-    let written = crate::threads::in_parallel(
-        files
-            .iter()
-            .map(|f| {
-                move || {
-                    pdf_file(r, opts, &f.title, f.sheets, f.bookmarks, f.with_faces).and_then(
-                        |bytes| {
-                            pdf::ask_to_print(bytes, f.printing)
-                                .map_err(|e| Diagnostic::error(e.to_string()))
-                        },
-                    )
-                }
-            })
-            .collect(),
-    );
-    for (f, bytes) in files.iter().zip(written) {
-        match bytes {
-            Ok(b) => delivered.outputs.add(f.path.clone(), f.what.clone(), b),
-            Err(d) => diags.push(d.with("game", &game.id)),
-        }
-    }
-    Reported {
-        value: delivered,
-        diags,
-    }
+    files
 }

@@ -3,24 +3,25 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{pdf_file, Delivered};
+use super::{Delivered, Pdfs};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::export::png::PngCache;
 use crate::faces::Rendered;
-use crate::layout;
+use crate::layout::{self, Sheet};
 use crate::model::{Component, Game, Row, Table};
 use crate::options::Options;
 use crate::profile::pattern::{FilePattern, Unfilled, BUILT_IN};
 use crate::render::{art_file, FacePlan};
 
-/// One PNG per face at the shop's pixel size.
+/// One PNG per face at the shop's pixel size, into `delivered` (empty).
 pub(super) fn png_files(
     game: &Game,
     r: &Rendered,
     opts: &Options,
     cache: Option<&dyn PngCache>,
+    delivered: Delivered,
 ) -> Reported<Delivered> {
-    match png_outputs(game, r, opts, cache) {
+    match png_outputs(game, r, opts, cache, delivered) {
         Ok(d) => d.into(),
         Err(d) => Reported::new(Delivered::default(), [d.with("game", &game.id)]),
     }
@@ -31,10 +32,10 @@ fn png_outputs(
     r: &Rendered,
     opts: &Options,
     cache: Option<&dyn PngCache>,
+    mut delivered: Delivered,
 ) -> Result<Delivered, Diagnostic> {
     let p = &opts.profile;
     let prefix = &opts.folder();
-    let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     let err = |e: crate::export::png::PngError| Diagnostic::error(e.to_string());
     for file in face_files(game, r, &p.path).map_err(|d| d.with("profile", &p.id))? {
@@ -301,10 +302,45 @@ fn same_names(r: &Rendered, pattern: &FilePattern, files: &[FaceFile]) -> Result
     ))
 }
 
-/// One face per PDF page at the shop's page size, a PDF per component set.
-pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<Delivered> {
+/// The pages of a set's PDF: each copy of each slot's front, then its back
+/// (`back_first`: back then front), one face a page.
+fn face_pages(comp: &Component, slots: &[crate::faces::Slot], back_first: bool) -> Vec<Sheet> {
+    let mut pages = Vec::new();
+    for s in slots {
+        for _ in 0..s.plan.qty {
+            let front = layout::one_up(
+                s.front,
+                comp.size,
+                comp.bleed,
+                &format!("{} front", s.plan.name),
+            );
+            match s.back {
+                Some(b) => {
+                    let back =
+                        layout::one_up(b, comp.size, comp.bleed, &format!("{} back", s.plan.name));
+                    if back_first {
+                        pages.extend([back, front]);
+                    } else {
+                        pages.extend([front, back]);
+                    }
+                }
+                None => pages.push(front),
+            }
+        }
+    }
+    pages
+}
+
+/// One face per PDF page at the shop's page size, a PDF per component set,
+/// written through `pdfs` into `delivered` (empty).
+pub(super) fn pdf_files(
+    game: &Game,
+    r: &Rendered,
+    opts: &Options,
+    pdfs: &Pdfs,
+    mut delivered: Delivered,
+) -> Reported<Delivered> {
     let prefix = &opts.folder();
-    let mut delivered = Delivered::new(opts, game);
     let built = &mut delivered;
     // (file, what it is, title, pages): one PDF per component set.
     let mut files = Vec::new();
@@ -312,33 +348,7 @@ pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<D
         if !comp.exported || r.slots[ci].is_empty() {
             continue;
         }
-        let mut pages = Vec::new();
-        for s in &r.slots[ci] {
-            for _ in 0..s.plan.qty {
-                let front = layout::one_up(
-                    s.front,
-                    comp.size,
-                    comp.bleed,
-                    &format!("{} front", s.plan.name),
-                );
-                match s.back {
-                    Some(b) => {
-                        let back = layout::one_up(
-                            b,
-                            comp.size,
-                            comp.bleed,
-                            &format!("{} back", s.plan.name),
-                        );
-                        if opts.profile.back_first {
-                            pages.extend([back, front]);
-                        } else {
-                            pages.extend([front, back]);
-                        }
-                    }
-                    None => pages.push(front),
-                }
-            }
-        }
+        let pages = face_pages(comp, &r.slots[ci], opts.profile.back_first);
         let order = if opts.profile.back_first {
             "back then front"
         } else {
@@ -366,7 +376,7 @@ pub(super) fn pdf_files(game: &Game, r: &Rendered, opts: &Options) -> Reported<D
     let written = crate::threads::in_parallel(
         files
             .iter()
-            .map(|(_, _, title, pages)| move || pdf_file(r, opts, title, pages, &[], true))
+            .map(|(_, _, title, pages)| move || pdfs.write(title, pages, &[], true))
             .collect(),
     );
     let mut diags = Vec::new();

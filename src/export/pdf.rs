@@ -221,88 +221,42 @@ fn path(segments: &[Segment]) -> Option<Path> {
     pb.finish()
 }
 
-/// Draws a sheet's marks: lines stroked 0.25 pt (cut lines over their white
-/// halos, every halo first so that none covers a neighbour's line), labels as real
-/// text.
-///
-/// For a print shop (`press`), the marks' colours go through its CMYK too: black
-/// and grey on the black plate alone, white as no ink.
-fn draw_marks(
-    surface: &mut Surface,
-    marks: &[Mark],
-    font: &Font,
-    press: Option<&crate::color::Press>,
-) {
-    let paint = |c: [u8; 3], role: crate::color::Role| -> krilla::paint::Paint {
-        match press {
+/// The paint of a mark's colour: RGB, or for a print shop its CMYK (black and
+/// grey on the black plate alone, white as no ink).
+#[derive(Clone, Copy)]
+struct Ink<'a>(Option<&'a crate::color::Press>);
+
+impl Ink<'_> {
+    fn paint(self, c: [u8; 3], role: crate::color::Role) -> krilla::paint::Paint {
+        match self.0 {
             Some(press) => {
                 let [a, b, c, d] = press.convert(c, role).0;
                 krilla::color::cmyk::Color::new(a, b, c, d).into()
             }
             None => rgb_paint(c),
         }
-    };
+    }
+}
+
+/// Draws a sheet's marks: lines stroked 0.25 pt (cut lines over their white
+/// halos, every halo first so that none covers a neighbour's line), labels as real
+/// text, in `ink`.
+fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font, ink: Ink) {
     surface.set_fill(None);
     for m in marks {
         let (Some(width), Some(p)) = (m.stroke().halo(), path(&m.segments())) else {
             continue;
         };
         surface.set_stroke(Some(Stroke {
-            paint: paint([0xff, 0xff, 0xff], crate::color::Role::Line { width }),
+            paint: ink.paint([0xff, 0xff, 0xff], crate::color::Role::Line { width }),
             width: pt(width),
             ..Stroke::default()
         }));
         surface.draw_path(&p);
     }
     for m in marks {
-        if let Mark::Label {
-            at,
-            size,
-            anchor,
-            upwards,
-            text,
-        } = m
-        {
-            let dx = anchor.start(crate::layout::marks::label_width(text, *size).unwrap_or(0.0));
-            surface.set_stroke(None);
-            surface.set_fill(Some(Fill {
-                paint: paint(crate::layout::marks::LABEL_RGB, crate::color::Role::Text),
-                ..Fill::default()
-            }));
-            if *upwards {
-                surface.push_transform(&Transform::from_rotate_at(-90.0, pt(at.0), pt(at.1)));
-            }
-            let glyphs: Vec<KrillaGlyph> =
-                crate::text::label_glyphs(text, &crate::layout::marks::label_font())
-                    .map(|(glyphs, upem)| {
-                        let em = |v: i32| v as f32 / upem as f32;
-                        glyphs
-                            .into_iter()
-                            .map(|g| {
-                                KrillaGlyph::new(
-                                    GlyphId::new(g.id),
-                                    em(g.x_advance),
-                                    em(g.x_offset),
-                                    em(g.y_offset),
-                                    em(g.y_advance),
-                                    g.range,
-                                    None,
-                                )
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-            surface.draw_glyphs(
-                Point::from_xy(pt(at.0 + dx), pt(at.1)),
-                &glyphs,
-                font.clone(),
-                text,
-                pt(*size),
-                false,
-            );
-            if *upwards {
-                surface.pop();
-            }
+        if let Mark::Label { .. } = m {
+            draw_label(surface, m, font, ink);
             continue;
         }
         let Some(p) = path(&m.segments()) else {
@@ -311,7 +265,7 @@ fn draw_marks(
         let stroke = m.stroke();
         surface.set_fill(None);
         surface.set_stroke(Some(Stroke {
-            paint: paint(stroke.rgb(), crate::color::Role::Line { width: MARK_WIDTH }),
+            paint: ink.paint(stroke.rgb(), crate::color::Role::Line { width: MARK_WIDTH }),
             width: pt(MARK_WIDTH),
             dash: stroke.dash().map(|[on, off]| StrokeDash {
                 array: vec![pt(on), pt(off)],
@@ -325,6 +279,63 @@ fn draw_marks(
     surface.set_fill(None);
 }
 
+/// Draws a label mark as real text in the label font (nothing for another mark).
+fn draw_label(surface: &mut Surface, label: &Mark, font: &Font, ink: Ink) {
+    let Mark::Label {
+        at,
+        size,
+        anchor,
+        upwards,
+        text,
+    } = label
+    else {
+        return;
+    };
+    let dx = anchor.start(crate::layout::marks::label_width(text, *size).unwrap_or(0.0));
+    surface.set_stroke(None);
+    surface.set_fill(Some(Fill {
+        paint: ink.paint(crate::layout::marks::LABEL_RGB, crate::color::Role::Text),
+        ..Fill::default()
+    }));
+    if *upwards {
+        surface.push_transform(&Transform::from_rotate_at(-90.0, pt(at.0), pt(at.1)));
+    }
+    surface.draw_glyphs(
+        Point::from_xy(pt(at.0 + dx), pt(at.1)),
+        &label_glyphs(text),
+        font.clone(),
+        text,
+        pt(*size),
+        false,
+    );
+    if *upwards {
+        surface.pop();
+    }
+}
+
+/// `text` shaped in the label font, as krilla's glyphs (none if it cannot be).
+fn label_glyphs(text: &str) -> Vec<KrillaGlyph> {
+    crate::text::label_glyphs(text, &crate::layout::marks::label_font())
+        .map(|(glyphs, upem)| {
+            let em = |v: i32| v as f32 / upem as f32;
+            glyphs
+                .into_iter()
+                .map(|g| {
+                    KrillaGlyph::new(
+                        GlyphId::new(g.id),
+                        em(g.x_advance),
+                        em(g.x_offset),
+                        em(g.y_offset),
+                        em(g.y_advance),
+                        g.range,
+                        None,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The font labels are set in (the embedded Lato).
 fn label_font() -> Result<Font, PdfError> {
     let data = crate::fonts::FONTS
@@ -335,74 +346,73 @@ fn label_font() -> Result<Font, PdfError> {
     Font::new(data.into(), 0).ok_or(PdfError::Font)
 }
 
-/// Writes `sheets` as one PDF. `faces(i)` is the picture of face index `i`;
-/// `drawn(i)` is told when face `i` is drawn for good (each face is drawn once,
-/// then placed wherever it prints). `compress` deflates the content streams: about
-/// 7x smaller files for about 40 % more time (watch mode turns it off to stay
-/// interactive).
-pub fn write(
-    title: &str,
-    sheets: &[Sheet],
-    faces: &super::Faces,
-    drawn: &(dyn Fn(usize) + Sync),
-    digests: &Digests,
-    bookmarks: &[Bookmark],
-    compress: bool,
-) -> Result<Vec<u8>, PdfError> {
-    let job = Job {
-        title,
-        sheets,
-        faces,
-        drawn,
-        digests,
-        bookmarks,
-        compress,
-        print: None,
-    };
-    write_job(job)
+/// A PDF to write ([`write`]): its pages, where their faces come from and how
+/// they are coloured.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    /// The document's title (its metadata).
+    pub title: &'a str,
+    pub sheets: &'a [Sheet],
+    /// `faces(i)` is the picture of face index `i`.
+    pub faces: &'a super::Faces<'a>,
+    /// Told when face `i` is drawn for good (each face is drawn once, then placed
+    /// wherever it prints).
+    pub drawn: &'a (dyn Fn(usize) + Sync),
+    /// The faces' trees hashed for the content they share ([`super::repeats`]).
+    pub digests: &'a Digests,
+    pub bookmarks: &'a [Bookmark],
+    /// Deflates the content streams: about 7x smaller files for about 40 % more
+    /// time (watch mode turns it off to stay interactive).
+    pub compress: bool,
+    /// A print shop's CMYK; `None`: the faces' own RGB.
+    pub print: Option<&'a Print<'a>>,
 }
 
-/// A print shop's CMYK for [`write_print`].
-pub struct Print<'a> {
-    pub press: &'a crate::color::Press,
-    /// The CMYK each face gives itself (`data-cmyk`), by face index.
-    pub given: &'a (dyn Fn(usize) -> super::cmyk::Given + Sync),
+/// A print shop's colour for every PDF of a build, made once and shared by its
+/// files: the press that converts the colours and, when the shop asks for PDF/X,
+/// the output intent (its ICC profile compressed once).
+pub struct Shop {
+    pub press: std::sync::Arc<crate::color::Press>,
+    pub intent: Option<super::pdfx::Intent>,
     /// The shop's resolution, for a face whose transparency is flattened to pixels.
     pub dpi: f64,
 }
 
-/// [`write`] for a print shop: every colour CMYK for `print`'s printing
-/// condition, and, when its profile asks for PDF/X, a PDF/X file (a face with
-/// transparency PDF/X-1a cannot hold drawn as CMYK pixels, its text above them).
-#[allow(clippy::too_many_arguments)]
-pub fn write_print(
-    title: &str,
-    sheets: &[Sheet],
-    faces: &super::Faces,
-    drawn: &(dyn Fn(usize) + Sync),
-    digests: &Digests,
-    bookmarks: &[Bookmark],
-    compress: bool,
-    print: &Print,
-) -> Result<Vec<u8>, PdfError> {
-    let job = Job {
-        title,
-        sheets,
-        faces,
-        drawn,
-        digests,
-        bookmarks,
-        compress,
-        print: Some(print),
-    };
-    let pdf = write_job(job)?;
-    let Some(standard) = print.press.color.pdfx else {
+impl Shop {
+    /// The shop of the printing colour `color`, flattening at `dpi`.
+    pub fn new(
+        color: &crate::color::PrintColor,
+        dpi: f64,
+    ) -> Result<Shop, crate::color::PressError> {
+        Ok(Shop {
+            press: crate::color::Press::for_color(color)?,
+            intent: color
+                .pdfx
+                .map(|standard| super::pdfx::Intent::new(standard, color.condition)),
+            dpi,
+        })
+    }
+}
+
+/// One PDF in a print shop's CMYK ([`Job::print`]).
+pub struct Print<'a> {
+    pub shop: &'a Shop,
+    /// The CMYK each face gives itself (`data-cmyk`), by face index.
+    pub given: &'a (dyn Fn(usize) -> super::cmyk::Given + Sync),
+}
+
+/// Writes `job` as one PDF. For a print shop ([`Job::print`]) every colour is
+/// CMYK for its printing condition, and, when it asks for PDF/X, the file is a
+/// PDF/X file (a face with transparency PDF/X-1a cannot hold drawn as CMYK
+/// pixels, its text above them).
+pub fn write(job: &Job) -> Result<Vec<u8>, PdfError> {
+    let pdf = write_job(*job)?;
+    let Some(intent) = job.print.and_then(|p| p.shop.intent.as_ref()) else {
         return Ok(pdf);
     };
     let finish = super::pdfx::Finish {
-        standard,
-        condition: print.press.color.condition,
-        title,
+        intent,
+        title: job.title,
         printing: None,
     };
     super::pdfx::finish(&pdf, &finish)
@@ -462,19 +472,6 @@ impl Ahead {
     }
 }
 
-/// What [`write`] was asked for.
-#[derive(Clone, Copy)]
-struct Job<'a> {
-    title: &'a str,
-    sheets: &'a [Sheet],
-    faces: &'a super::Faces<'a>,
-    drawn: &'a (dyn Fn(usize) + Sync),
-    digests: &'a Digests,
-    bookmarks: &'a [Bookmark],
-    compress: bool,
-    print: Option<&'a Print<'a>>,
-}
-
 /// A face in the print shop's CMYK (its trees one over the other). `face` is its
 /// index and width in mm. Under PDF/X-1a a tree that would use transparency is
 /// drawn as CMYK pixels at the shop's resolution, the texts nothing covers drawn
@@ -491,13 +488,14 @@ fn draw_print(
     use super::cmyk::{raster_without, texts_on_top, transparent, FaceColors};
     let given = (print.given)(face);
     let flatten = print
+        .shop
         .press
         .color
         .pdfx
         .is_some_and(|x| !x.allows_transparency());
     for tree in picture.trees() {
         let colors = FaceColors {
-            press: print.press,
+            press: &print.shop.press,
             given: &given,
             mm: width_mm / f64::from(tree.size().width()),
             keep_alpha: !flatten,
@@ -514,7 +512,7 @@ fn draw_print(
             continue;
         }
         let kept = texts_on_top(tree);
-        let px_per_unit = (print.dpi / 25.4 * colors.mm) as f32;
+        let px_per_unit = (print.shop.dpi / 25.4 * colors.mm) as f32;
         let (w, h) = (
             (tree.size().width() * px_per_unit).ceil().max(1.0) as u32,
             (tree.size().height() * px_per_unit).ceil().max(1.0) as u32,
@@ -570,30 +568,7 @@ fn draw(
     ahead: &Ahead,
     prefetch: &std::thread::Thread,
 ) -> Result<Vec<u8>, PdfError> {
-    let mut settings = SerializeSettings {
-        xmp_metadata: false,
-        enable_tagging: false,
-        compress_content_streams: job.compress,
-        ..SerializeSettings::default()
-    };
-    // PDF/X-1a:2003 is PDF 1.4, PDF/X-4 PDF 1.6: krilla keeps to what they have.
-    let version = match job.print.and_then(|p| p.press.color.pdfx) {
-        Some(crate::color::Pdfx::X1a2003) => Some(krilla::configure::PdfVersion::Pdf14),
-        Some(crate::color::Pdfx::X4) => Some(krilla::configure::PdfVersion::Pdf16),
-        None => None,
-    };
-    if let Some(v) = version {
-        settings.configuration = krilla::configure::ConfigurationBuilder::new()
-            .with_version(v)
-            .finish()
-            .map_err(|e| PdfError::Writer(format!("{e:?}")))?;
-    }
-    let mut doc = Document::new_with(settings);
-    doc.set_metadata(
-        Metadata::new()
-            .title(job.title.to_string())
-            .creator("cardstock".to_string()),
-    );
+    let mut doc = document(&job)?;
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
     let mut repeats = Repeats::learn(
@@ -614,52 +589,24 @@ fn draw(
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
             if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 // Asked for only here: a face placed again is drawn from its graphic.
-                let picture = (job.faces)(pl.face).ok_or(PdfError::MissingFace(pl.face))?;
-                let mut sb = surface.stream_builder();
-                let mut gs = sb.surface();
-                match job.print {
-                    None => {
-                        for tree in picture.trees() {
-                            repeats.prepare(tree, job.digests);
-                            gs.draw_svg_reusing(
-                                tree,
-                                psize,
-                                SvgSettings::default(),
-                                Some(&mut repeats),
-                            );
-                        }
-                    }
-                    Some(print) => draw_print(
-                        &mut gs,
-                        &picture,
-                        psize,
-                        (pl.face, pl.w),
-                        print,
-                        &mut repeats,
-                        job.digests,
-                    ),
-                }
-                gs.finish();
-                slot.insert(Graphic::new(sb.finish(), false));
+                slot.insert(face_graphic(
+                    &mut surface,
+                    &job,
+                    (pl.face, psize, pl.w),
+                    &mut repeats,
+                )?);
                 (job.drawn)(pl.face);
                 ahead.drawn.fetch_add(1, Ordering::Relaxed);
                 prefetch.unpark();
             }
-            let Some(clip) = krect(&pl.clip) else {
-                continue;
-            };
-            let mut pb = PathBuilder::new();
-            pb.push_rect(clip);
-            let Some(path) = pb.finish() else { continue };
-            surface.push_clip_path(&path, &FillRule::NonZero);
-            let [a, b, c, d, e, f] = pl.matrix();
-            let place = Transform::from_row(a as f32, b as f32, c as f32, d as f32, pt(e), pt(f));
-            surface.push_transform(&place);
-            surface.draw_graphic(graphics[&pl.face].clone());
-            surface.pop();
-            surface.pop();
+            place(&mut surface, pl, &graphics[&pl.face]);
         }
-        draw_marks(&mut surface, &s.marks, &font, job.print.map(|p| p.press));
+        draw_marks(
+            &mut surface,
+            &s.marks,
+            &font,
+            Ink(job.print.map(|p| &*p.shop.press)),
+        );
         surface.finish();
         p.finish();
     }
@@ -667,6 +614,86 @@ fn draw(
         doc.set_outline(outline(job.bookmarks));
     }
     doc.finish().map_err(|e| PdfError::Writer(format!("{e:?}")))
+}
+
+/// A new document for `job`: its settings (PDF version of a PDF/X standard,
+/// compression, no XMP and no tags) and metadata (title, creator).
+fn document(job: &Job) -> Result<Document, PdfError> {
+    let mut settings = SerializeSettings {
+        xmp_metadata: false,
+        enable_tagging: false,
+        compress_content_streams: job.compress,
+        ..SerializeSettings::default()
+    };
+    // PDF/X-1a:2003 is PDF 1.4, PDF/X-4 PDF 1.6: krilla keeps to what they have.
+    let version = match job.print.and_then(|p| p.shop.press.color.pdfx) {
+        Some(crate::color::Pdfx::X1a2003) => Some(krilla::configure::PdfVersion::Pdf14),
+        Some(crate::color::Pdfx::X4) => Some(krilla::configure::PdfVersion::Pdf16),
+        None => None,
+    };
+    if let Some(v) = version {
+        settings.configuration = krilla::configure::ConfigurationBuilder::new()
+            .with_version(v)
+            .finish()
+            .map_err(|e| PdfError::Writer(format!("{e:?}")))?;
+    }
+    let mut doc = Document::new_with(settings);
+    doc.set_metadata(
+        Metadata::new()
+            .title(job.title.to_string())
+            .creator("cardstock".to_string()),
+    );
+    Ok(doc)
+}
+
+/// Face `face` drawn once at `psize` (`width_mm` wide), as a graphic to place
+/// wherever it prints: its trees one over the other, in RGB or in the print
+/// shop's CMYK.
+fn face_graphic(
+    surface: &mut Surface,
+    job: &Job,
+    (face, psize, width_mm): (usize, KSize, f64),
+    repeats: &mut Repeats,
+) -> Result<Graphic, PdfError> {
+    let picture = (job.faces)(face).ok_or(PdfError::MissingFace(face))?;
+    let mut sb = surface.stream_builder();
+    let mut gs = sb.surface();
+    match job.print {
+        None => {
+            for tree in picture.trees() {
+                repeats.prepare(tree, job.digests);
+                gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(repeats));
+            }
+        }
+        Some(print) => draw_print(
+            &mut gs,
+            &picture,
+            psize,
+            (face, width_mm),
+            print,
+            repeats,
+            job.digests,
+        ),
+    }
+    gs.finish();
+    Ok(Graphic::new(sb.finish(), false))
+}
+
+/// Places a face's graphic where `pl` says, clipped to the placement's clip.
+fn place(surface: &mut Surface, pl: &crate::layout::Placement, graphic: &Graphic) {
+    let Some(clip) = krect(&pl.clip) else {
+        return;
+    };
+    let mut pb = PathBuilder::new();
+    pb.push_rect(clip);
+    let Some(path) = pb.finish() else { return };
+    surface.push_clip_path(&path, &FillRule::NonZero);
+    let [a, b, c, d, e, f] = pl.matrix();
+    let place = Transform::from_row(a as f32, b as f32, c as f32, d as f32, pt(e), pt(f));
+    surface.push_transform(&place);
+    surface.draw_graphic(graphic.clone());
+    surface.pop();
+    surface.pop();
 }
 
 #[cfg(test)]
@@ -685,15 +712,16 @@ mod tests {
         );
         let mut s = sheet.clone();
         s.placements.clear();
-        write(
-            "t",
-            &[s],
-            &|_| None,
-            &|_| {},
-            &Digests::default(),
-            &[],
-            true,
-        )
+        write(&Job {
+            title: "t",
+            sheets: &[s],
+            faces: &|_| None,
+            drawn: &|_| {},
+            digests: &Digests::default(),
+            bookmarks: &[],
+            compress: true,
+            print: None,
+        })
         .unwrap()
     }
 

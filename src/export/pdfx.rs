@@ -20,11 +20,32 @@ use crate::color::{Condition, Pdfx};
 /// same input gives the same bytes.
 pub const DATE: (u16, u8, u8) = (2000, 1, 1);
 
+/// A PDF/X output intent: the standard, the printing condition and its ICC
+/// profile compressed, made once for every file of a build ([`Intent::new`]).
+#[derive(Debug, Clone)]
+pub struct Intent {
+    pub standard: Pdfx,
+    pub condition: &'static Condition,
+    /// The condition's ICC profile, deflated (the stream every file embeds).
+    profile: Vec<u8>,
+}
+
+impl Intent {
+    /// The output intent of `standard` for `condition` (compresses the ICC profile:
+    /// a few milliseconds, once).
+    pub fn new(standard: Pdfx, condition: &'static Condition) -> Intent {
+        Intent {
+            standard,
+            condition,
+            profile: deflate(condition.icc),
+        }
+    }
+}
+
 /// What [`finish`] makes of a PDF.
 #[derive(Debug, Clone, Copy)]
 pub struct Finish<'a> {
-    pub standard: Pdfx,
-    pub condition: &'static Condition,
+    pub intent: &'a Intent,
     pub title: &'a str,
     /// The viewer preferences to ask for, if any.
     pub printing: Option<Printing>,
@@ -150,7 +171,7 @@ fn xmp(f: &Finish, id: &str) -> String {
     w.modify_date(date);
     w.metadata_date(date);
     w.format("application/pdf");
-    w.pdfx_version(f.standard.version());
+    w.pdfx_version(f.intent.standard.version());
     w.trapped(false);
     w.document_id(&format!("uuid:{id}"));
     w.instance_id(&format!("uuid:{id}"));
@@ -195,18 +216,17 @@ fn new_objects(f: &Finish, next: u32, id: &str) -> (Chunk, [Ref; 4]) {
         oi.pair(Name(b"S"), Name(b"GTS_PDFX"));
         oi.pair(
             Name(b"OutputConditionIdentifier"),
-            TextStr(f.condition.identifier),
+            TextStr(f.intent.condition.identifier),
         );
-        oi.pair(Name(b"OutputCondition"), TextStr(f.condition.info));
+        oi.pair(Name(b"OutputCondition"), TextStr(f.intent.condition.info));
         oi.pair(Name(b"RegistryName"), TextStr("http://www.color.org"));
-        oi.pair(Name(b"Info"), TextStr(f.condition.info));
+        oi.pair(Name(b"Info"), TextStr(f.intent.condition.info));
         oi.pair(Name(b"DestOutputProfile"), icc);
         oi.finish();
     }
     // Written in the order of their numbers ([`finish`] finds them so).
-    let profile = deflate(f.condition.icc);
     chunk
-        .stream(icc, &profile)
+        .stream(icc, &f.intent.profile)
         .filter(pdf_writer::Filter::FlateDecode)
         .pair(Name(b"N"), 4)
         .pair(Name(b"Alternate"), Name(b"DeviceCMYK"));
@@ -222,7 +242,10 @@ fn new_objects(f: &Finish, next: u32, id: &str) -> (Chunk, [Ref; 4]) {
         d.pair(Name(b"Producer"), TextStr("cardstock (krilla)"));
         d.pair(Name(b"CreationDate"), pdf_date());
         d.pair(Name(b"ModDate"), pdf_date());
-        d.pair(Name(b"GTS_PDFXVersion"), TextStr(f.standard.version()));
+        d.pair(
+            Name(b"GTS_PDFXVersion"),
+            TextStr(f.intent.standard.version()),
+        );
         d.pair(Name(b"Trapped"), Name(b"False"));
         d.finish();
     }
@@ -240,11 +263,11 @@ pub fn finish(pdf: &[u8], f: &Finish) -> Result<Vec<u8>, PdfError> {
         .map(|i| trailer[i..].trim_end_matches(">>").to_string())
         .unwrap_or_default();
     let (chunk, [intent, _, meta, new_info]) = new_objects(f, size, &document_uuid(&trailer));
-    let version = match f.standard {
+    let version = match f.intent.standard {
         Pdfx::X1a2003 => "1.4",
         Pdfx::X4 => "1.6",
     };
-    let mut out = Vec::with_capacity(pdf.len() + f.condition.icc.len());
+    let mut out = Vec::with_capacity(pdf.len() + f.intent.condition.icc.len());
     out.extend_from_slice(format!("%PDF-{version}\n").as_bytes());
     out.extend_from_slice(b"%\x80\x80\x80\x80\n\n");
     let mut offsets: BTreeMap<u32, usize> = BTreeMap::new();

@@ -1,6 +1,7 @@
 //! A build's files before they are written: each held in memory while a game's
 //! files are within [`MEMORY_BUDGET`], past it waiting on disk in the build's spill
-//! folder ([`super::spill`]), or found already written (a rebuild).
+//! folder ([`super::spill`]), or found already written (a rebuild), as the
+//! [`Sink`] the command chose says.
 
 use std::borrow::Cow;
 use std::fs;
@@ -16,6 +17,23 @@ use super::{check_plain, holds, real_folders_exist, spill};
 /// than this: memory stays flat in the number of faces. Every seed game's PDFs
 /// fit (the largest game's are 2 MB).
 pub const MEMORY_BUDGET: usize = 16 << 20;
+
+/// Where a build's files wait until the command writes them: chosen by the
+/// command and passed into the build (`pipeline::build`), so that no stage decides
+/// to touch the disk. The stages only hand each file to [`Outputs::body`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Sink<'a> {
+    /// Every file in memory: the command writes nothing, or little (`check`,
+    /// `printed`, `bench`, the live preview, tests).
+    #[default]
+    Memory,
+    /// In memory up to [`MEMORY_BUDGET`] bytes a game; past it each new file
+    /// waits on disk in a private folder of this output folder ([`spill`]), or is
+    /// left where it is when the file already written there holds the same bytes:
+    /// the commands that write into an output folder (`build`, `watch`,
+    /// `reprint`).
+    Spill(&'a Path),
+}
 
 /// Files a build produced, relative to the output folder, not yet written.
 #[derive(Debug, Default)]
@@ -122,10 +140,19 @@ struct SpillTo {
 }
 
 impl Outputs {
+    /// No files yet, for the folder `under` of the output folder (the game's),
+    /// waiting where `sink` says.
+    pub fn new(sink: Sink, under: &Path) -> Outputs {
+        match sink {
+            Sink::Memory => Outputs::default(),
+            Sink::Spill(out) => Outputs::spilling_into(out, under, MEMORY_BUDGET),
+        }
+    }
+
     /// Files for the folder `under` of the output folder `out` ([`write_all`]'s
     /// arguments), that spill to disk, into a private folder of `out`, once
     /// `budget` bytes of them are held in memory.
-    pub fn spilling_into(out: &Path, under: &Path, budget: usize) -> Outputs {
+    pub(crate) fn spilling_into(out: &Path, under: &Path, budget: usize) -> Outputs {
         Outputs {
             files: Vec::new(),
             spill: Some(SpillTo {

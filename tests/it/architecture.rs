@@ -1,6 +1,7 @@
 //! The shape of the library, checked on its source: top-level modules depend on
-//! each other in one direction (no cycles), and only the file source and the
-//! output module touch the disk.
+//! each other in one direction (no cycles), only the file source and the output
+//! module touch the disk, and only a command decides that a build's files wait on
+//! disk.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -187,6 +188,25 @@ fn only_the_file_source_and_the_output_touch_the_disk() {
     }
     let expected: BTreeSet<String> = ["output", "source"].map(String::from).into();
     assert_eq!(readers, expected, "modules that use the file system");
+}
+
+#[test]
+fn only_a_command_chooses_to_spill_files_to_disk() {
+    // A build's files wait on disk only when the command passes a spilling sink:
+    // no stage of the library decides it (the output module defines it).
+    let mut choosers = BTreeSet::new();
+    for (module, text) in library_files() {
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        if module != "output" && (code.contains("Sink::Spill") || code.contains("spilling_into")) {
+            choosers.insert(module);
+        }
+    }
+    assert_eq!(choosers, BTreeSet::new(), "library modules that spill");
+    let build = std::fs::read_to_string(repo().join("src/cmd/build.rs")).unwrap();
+    assert!(
+        build.contains("Sink::Spill(&plan.out)"),
+        "the scan sees the command's sink"
+    );
 }
 
 #[test]

@@ -190,7 +190,7 @@ proptest! {
             memory.insert(&path, bytes);
         }
         let project = Project::new(memory);
-        let built = build(&project, "mini", &Options::default(), Incremental::default());
+        let built = build(&project, "mini", &Options::default(), Incremental::default(), cardstock::output::Sink::Memory);
         // Whatever happened is reported: either output or at least one error.
         prop_assert!(!built.outputs.files().is_empty() || built.diags.has_errors());
         // And every diagnostic renders from the sources already read.

@@ -63,15 +63,16 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, std::sync::Arc<usvg::Tree>) {
         0.0,
         "text",
     );
-    let bytes = pdf::write(
-        "text",
-        std::slice::from_ref(&sheet),
-        &|_| Some(cardstock::export::Stack::one(tree.clone())),
-        &|_| {},
-        &Default::default(),
-        &[],
-        true,
-    )
+    let bytes = pdf::write(&pdf::Job {
+        title: "text",
+        sheets: std::slice::from_ref(&sheet),
+        faces: &|_| Some(cardstock::export::Stack::one(tree.clone())),
+        drawn: &|_| {},
+        digests: &Default::default(),
+        bookmarks: &[],
+        compress: true,
+        print: None,
+    })
     .expect("the PDF is written");
     std::fs::write(dir.join("face.pdf"), &bytes).unwrap();
     (bytes, tree)

@@ -364,28 +364,28 @@ fn dtc_face(svg: &str, dir: &Path) -> PathBuf {
     let profile = cardstock::profile::load(&project, "drivethrucards")
         .value
         .unwrap();
-    let press = cardstock::color::Press::for_color(profile.print.as_ref().unwrap()).unwrap();
+    use cardstock::export::pdf;
+    let shop = pdf::Shop::new(profile.print.as_ref().unwrap(), 300.0).unwrap();
     let size = cardstock::model::Size {
         width: 69.5,
         height: 94.9,
     };
     let sheet = cardstock::layout::one_up(0, size, 0.0, "face");
     let given = |_| cardstock::export::cmyk::Given::new();
-    let print = cardstock::export::pdf::Print {
-        press: &press,
+    let print = pdf::Print {
+        shop: &shop,
         given: &given,
-        dpi: 300.0,
     };
-    let bytes = cardstock::export::pdf::write_print(
-        "face",
-        std::slice::from_ref(&sheet),
-        &|_| Some(cardstock::export::Stack::one(tree.clone())),
-        &|_| {},
-        &Default::default(),
-        &[],
-        true,
-        &print,
-    )
+    let bytes = pdf::write(&pdf::Job {
+        title: "face",
+        sheets: std::slice::from_ref(&sheet),
+        faces: &|_| Some(cardstock::export::Stack::one(tree.clone())),
+        drawn: &|_| {},
+        digests: &Default::default(),
+        bookmarks: &[],
+        compress: true,
+        print: Some(&print),
+    })
     .unwrap();
     let path = dir.join("face.pdf");
     std::fs::write(&path, bytes).unwrap();

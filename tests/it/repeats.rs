@@ -131,15 +131,16 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
     let sheets: Vec<_> = (0..2)
         .map(|i| layout::one_up(i, size, 0.0, "card"))
         .collect();
-    let bytes = pdf::write(
-        "cards",
-        &sheets,
-        &|i| trees.get(i).cloned().map(cardstock::export::Stack::one),
-        &|_| {},
-        &Default::default(),
-        &[],
-        true,
-    )
+    let bytes = pdf::write(&pdf::Job {
+        title: "cards",
+        sheets: &sheets,
+        faces: &|i| trees.get(i).cloned().map(cardstock::export::Stack::one),
+        drawn: &|_| {},
+        digests: &Default::default(),
+        bookmarks: &[],
+        compress: true,
+        print: None,
+    })
     .unwrap();
     let doc = Document::load_mem(&bytes).unwrap();
     // The shared XObject's bounds are drawn clipped away, not as an invisible

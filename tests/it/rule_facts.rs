@@ -83,7 +83,13 @@ fn refused(game: &str, files: &BTreeMap<String, Vec<u8>>) -> Option<String> {
     if load_and_check(&project, game, &opts, &mut built).is_some() {
         // Not refused by the data's checks: the faces (a template's `fail`,
         // text that cannot fit, preflight errors) may still refuse it.
-        built = build(&project, game, &opts, Incremental::default());
+        built = build(
+            &project,
+            game,
+            &opts,
+            Incremental::default(),
+            cardstock::output::Sink::Memory,
+        );
     }
     built
         .diags

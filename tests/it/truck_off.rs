@@ -803,6 +803,7 @@ fn each_sheets_tree_is_dropped_once_the_last_file_has_drawn_it() {
             "truck-off",
             &opts,
             Incremental::default(),
+            cardstock::output::Sink::Memory,
             |_, _| true.into(),
         );
         let kept = finished.map(|f| (f.rendered.store.len(), f.rendered.store.trees_kept()));
@@ -823,6 +824,7 @@ fn each_sheets_tree_is_dropped_once_the_last_file_has_drawn_it() {
         "truck-off",
         &opts,
         Incremental::default(),
+        cardstock::output::Sink::Memory,
         |_, _| true.into(),
     );
     let kept = finished.map(|f| f.rendered.store.trees_kept());

@@ -19,7 +19,7 @@ mod table;
 
 use super::Delivered;
 use crate::diag::{Diagnostic, Reported};
-use crate::export::png::{PngCache, PngError};
+use crate::export::png::PngError;
 use crate::faces::Rendered;
 use crate::model::{Component, Game, Kind};
 use crate::options::Options;
@@ -55,13 +55,12 @@ pub(super) fn deliver(
     game: &Game,
     r: &Rendered,
     opts: &Options,
-    _cache: Option<&dyn PngCache>,
+    mut delivered: Delivered,
 ) -> Reported<Delivered> {
     let mut plan = Plan::new(game, r, opts);
     for ci in 0..game.components.len() {
         plan.component(ci);
     }
-    let mut delivered = Delivered::new(opts, game);
     let mut diags = std::mem::take(&mut plan.warnings);
     for image in &plan.images {
         let path = format!("{}/{}", opts.folder(), image.path);
