@@ -268,7 +268,6 @@ fn references(source: &str) -> Option<Vec<String>> {
 }
 
 /// A context value whose reads are noted in a render's [`Reads`].
-#[derive(Debug)]
 struct Recorded {
     name: &'static str,
     inner: Value,
@@ -278,6 +277,14 @@ struct Recorded {
 impl Recorded {
     fn whole(&self) {
         self.reads.note(Read::Value(self.name.into(), None));
+    }
+}
+
+/// Shown as the value it wraps (minijinja's `debug()` prints the context).
+impl std::fmt::Debug for Recorded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.whole();
+        std::fmt::Debug::fmt(&self.inner, f)
     }
 }
 
