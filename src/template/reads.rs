@@ -1,6 +1,6 @@
 //! What one render of a face read of the game's data, noted while it runs: the
-//! live preview renders a face again only when one of those changed
-//! (`crate::render::recorded`). The render's context carries a [`Reads`] under
+//! live preview renders a face again only when one of those changed (the render
+//! cache of `render`). The render's context carries a [`Reads`] under
 //! [`READS`]; the values it wraps and the functions that reach the tables
 //! (`lookup`, `select` through the table index) note each access in it.
 
