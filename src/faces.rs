@@ -693,6 +693,9 @@ pub fn render_all<'a>(
 ) -> Reported<Option<Rendered<'a>>> {
     let mut linked = crate::image::Linked::new(r.project, &r.game.id);
     let mut diags = Diagnostics::default();
+    if let Some(kept) = r.kept {
+        kept.begin();
+    }
     let mut store = FaceStore::new(
         Images::new(r.project, &r.game.id, r.tpl.fonts().clone()),
         r.tpl.fonts().clone(),
@@ -777,6 +780,9 @@ pub fn render_all<'a>(
         found.dedup_by(|a, b| a.message == b.message && a.file == b.file && a.span == b.span);
         diags.extend(found);
         slots.push(list);
+    }
+    if let Some(kept) = r.kept {
+        kept.finish();
     }
     if diags.has_errors() {
         return Reported { value: None, diags };

@@ -241,6 +241,9 @@ pub struct Incremental<'k> {
     /// Faces known to parse (their trees kept by the caller): they are not parsed
     /// (nor taken from `parsed`) unless a later stage asks for their tree.
     pub known_good: Option<KnownGood<'k>>,
+    /// Rendered faces with what their templates read: a face whose inputs did
+    /// not change is not rendered again (`render::RenderCache`).
+    pub rendered: Option<&'k crate::render::RenderCache>,
 }
 
 /// A game that went through every stage up to delivery: what the live preview,
@@ -264,8 +267,7 @@ type Found = Vec<Vec<crate::preflight::Located>>;
 fn render_and_parse<'a>(
     project: &Project,
     checked: &Checked,
-    cache: Option<&'a ParseCache>,
-    known: Option<KnownGood>,
+    incremental: Incremental<'a>,
     preflight: Option<&crate::profile::Profile>,
     built: &mut Built,
 ) -> Option<(Rendered<'a>, Option<Found>)> {
@@ -275,18 +277,19 @@ fn render_and_parse<'a>(
         game: &checked.game,
         tpl: &checked.tpl,
         base: &checked.base,
+        kept: incremental.rendered,
     };
     let rendered = built.take(render_all(
         &renderer,
         &checked.plans,
-        cache,
+        incremental.parsed,
         checked.previous.as_ref(),
     ))?;
     built.time("render", start);
     let start = Instant::now();
     let store = &rendered.store;
     let mut found = None;
-    let parsed = match known {
+    let parsed = match incremental.known_good {
         None => {
             match preflight {
                 Some(profile) => {
@@ -375,6 +378,7 @@ fn checks_after_parsing(
         game: &checked.game,
         tpl: &checked.tpl,
         base: &checked.base,
+        kept: None,
     };
     match found {
         Some(found) => built.take(crate::preflight::report(
@@ -431,14 +435,9 @@ pub fn build_choosing<'a>(
     }
     // Preflight in the parsing pass, unless the live preview keeps its findings.
     let preflight = incremental.preflight.is_none().then_some(&opts.profile);
-    let Some((mut rendered, found)) = render_and_parse(
-        project,
-        &checked,
-        incremental.parsed,
-        incremental.known_good,
-        preflight,
-        &mut built,
-    ) else {
+    let Some((mut rendered, found)) =
+        render_and_parse(project, &checked, incremental, preflight, &mut built)
+    else {
         return (built, None);
     };
     checks_after_parsing(

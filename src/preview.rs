@@ -287,8 +287,9 @@ impl Preview {
 }
 
 /// What one game's previews keep between builds, each bounded to the faces of
-/// the last good build: parsed faces and their preflight findings, so an edit
-/// parses and checks only the faces it changed, and the last build's pictures by
+/// the last good build: rendered faces with what their templates read, parsed
+/// faces and their preflight findings, so an edit renders, parses and checks
+/// only the faces it changed, and the last build's pictures by
 /// hash, so unchanged ones are shared rather than copied (and keep their hash, so
 /// the page is not sent them again). Keep one per game, and call
 /// [`Cache::images_changed`] when an image file changed.
@@ -297,6 +298,7 @@ pub struct Cache {
     parsed: ParseCache,
     preflight: crate::preflight::Cache,
     trees: Mutex<HashMap<String, crate::export::Stack>>,
+    rendered: crate::render::RenderCache,
 }
 
 impl Cache {
@@ -317,6 +319,14 @@ impl Cache {
             self.parsed.made.load(Relaxed),
             self.preflight.made.load(Relaxed),
         )
+    }
+
+    /// Sides and layers the last build rendered, and those it kept from the build
+    /// before because nothing their templates read changed.
+    pub fn last_renders(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let r = &self.rendered;
+        (r.made.load(Relaxed), r.reused.load(Relaxed))
     }
 }
 
@@ -440,6 +450,7 @@ fn run(
         parsed: Some(&cache.parsed),
         preflight: Some(&cache.preflight),
         known_good: Some(&known),
+        rendered: Some(&cache.rendered),
         ..Incremental::default()
     };
     let folder = popts.folder();

@@ -4,6 +4,7 @@
 
 mod layer;
 mod plan;
+mod recorded;
 pub mod revision;
 
 use std::collections::{BTreeMap, HashMap};
@@ -16,6 +17,7 @@ use rayon::prelude::*;
 
 pub use layer::{Insert, Layer, LayerError, Part};
 pub use plan::{art_file, plan, FacePlan};
+pub use recorded::{RenderCache, RENDER_CACHE_BYTES};
 
 use crate::diag::{Diagnostic, Reported};
 use crate::eval::Context;
@@ -90,6 +92,9 @@ pub struct Renderer<'a> {
     pub tpl: &'a Templates,
     /// The context every template sees (`game`, `rules`, `tables`...).
     pub base: &'a Context,
+    /// Renders kept from the last build (the live preview): a face whose
+    /// template read nothing that changed is not rendered again.
+    pub kept: Option<&'a RenderCache>,
 }
 
 pub(crate) fn comp_diag(game: &Game, comp: &Component, d: Diagnostic) -> Diagnostic {
@@ -205,8 +210,23 @@ impl Renderer<'_> {
     }
 
     /// Renders template `name` with context `c` (`face` in it): the SVG text, and
-    /// every warning and error, naming the face's row if it has one.
+    /// every warning and error, naming the face's row if it has one. With kept
+    /// renders, the kept text when nothing the template read changed.
     fn render_template(
+        &self,
+        comp: &Component,
+        name: &str,
+        c: Context,
+        plan: Option<&FacePlan>,
+    ) -> Reported<Option<String>> {
+        match self.kept {
+            Some(cache) => self.render_kept(cache, comp, name, c, plan),
+            None => self.render_plain(comp, name, c, plan),
+        }
+    }
+
+    /// Renders template `name` with context `c` (see [`Renderer::render_template`]).
+    fn render_plain(
         &self,
         comp: &Component,
         name: &str,

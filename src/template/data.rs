@@ -41,6 +41,7 @@ fn index(state: &State) -> Option<Arc<crate::index::TableIndex>> {
 pub(super) fn lookup(state: &State, table: String, id: String) -> Result<Value, Error> {
     let found = match index(state).and_then(|ix| ix.lookup(&table, &id)) {
         Some(found) => {
+            super::reads::note_table(state, &table);
             state.consume_fuel(1)?;
             found
         }
@@ -74,6 +75,7 @@ pub(super) fn select(
     value: Value,
 ) -> Result<Value, Error> {
     if let Some((rows, work)) = index(state).and_then(|ix| ix.select(&table, &field, &value)) {
+        super::reads::note_table(state, &table);
         state.consume_fuel(work as u64 + 1)?;
         return Ok(Value::from(rows));
     }

@@ -37,6 +37,7 @@ mod load;
 pub mod maths;
 mod numbers;
 pub mod overlap;
+pub mod reads;
 mod text;
 
 pub use diagnostics::{captured_hint, render_error, template_error};

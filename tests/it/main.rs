@@ -29,6 +29,7 @@ mod print_color;
 mod prints;
 mod profiles;
 mod reference;
+mod rendered;
 mod repeats;
 mod robustness;
 mod rule_facts;

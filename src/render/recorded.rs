@@ -1,0 +1,414 @@
+//! Faces rendered again only when what their template read changed (the live
+//! preview, through `pipeline::Incremental::rendered`).
+//!
+//! A render with a [`RenderCache`] wraps the game's values (`game`, `rules`,
+//! `tables`, `settings`, `components`) in objects that note each entry the
+//! template reads ([`Read`]); `lookup` and `select` note the tables they search.
+//! Anything read whole (iterated, printed, counted, serialised) is noted whole.
+//! The template is noted with every template it includes or imports (read from
+//! their sources: a name that is not a string literal leaves the face uncached),
+//! and every face reads [`Read::Shared`]: the fonts, the icons and the
+//! `[network]`. A face's SVG text is kept under what identifies the render (the
+//! game, the set, the template, the face's own values: `row`, `item`, `face` ...)
+//! with a fingerprint (SHA-256) of each thing it read; the next build reuses the
+//! text when every fingerprint is the same, and renders it again otherwise.
+//! Failed renders are not kept (their messages are made again by a plain render).
+//! Kept renders do not charge the faces' fuel budget again.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
+use sha2::Digest as _;
+
+use super::{FacePlan, Renderer};
+use crate::diag::{Diagnostic, Reported, Severity};
+use crate::eval::Context;
+use crate::model::Component;
+use crate::template::reads::{Read, Reads, READS};
+
+/// The context values whose reads are noted.
+const RECORDED: [&str; 5] = ["game", "rules", "tables", "settings", "components"];
+
+/// Bytes of SVG text the cache keeps at most (past it, new renders are not kept).
+pub const RENDER_CACHE_BYTES: usize = 32 << 20;
+
+/// A fingerprint: the SHA-256 of what was read.
+type Print = [u8; 32];
+
+/// Rendered sides kept between builds, each with what it read; and, for the build
+/// under way, the fingerprint of each thing read (made once per build).
+#[derive(Default)]
+pub struct RenderCache {
+    kept: Mutex<HashMap<Print, Kept>>,
+    /// Fingerprints of this build (`None`: cannot be known, the render is not kept).
+    now: Mutex<HashMap<Read, Option<Print>>>,
+    /// Renders made (not kept or changed) / taken from the cache in the last build.
+    pub made: AtomicUsize,
+    pub reused: AtomicUsize,
+}
+
+/// One kept render.
+struct Kept {
+    reads: Vec<(Read, Print)>,
+    text: String,
+    warnings: Vec<Diagnostic>,
+    used: bool,
+}
+
+impl RenderCache {
+    /// A build starts: fingerprints are made anew, the counts start at zero.
+    pub fn begin(&self) {
+        if let Ok(mut now) = self.now.lock() {
+            now.clear();
+        }
+        self.made.store(0, Relaxed);
+        self.reused.store(0, Relaxed);
+    }
+
+    /// The build rendered its faces: renders it did not use are forgotten (faces
+    /// edited away), so the cache holds one build's faces at most.
+    pub fn finish(&self) {
+        if let Ok(mut kept) = self.kept.lock() {
+            kept.retain(|_, k| std::mem::replace(&mut k.used, false));
+        }
+    }
+
+    /// Number of renders kept.
+    pub fn len(&self) -> usize {
+        self.kept.lock().map(|k| k.len()).unwrap_or(0)
+    }
+
+    /// Whether nothing is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The kept render under `key`, if everything it read is as it was.
+    fn reuse(&self, r: &Renderer, key: &Print) -> Option<Reported<Option<String>>> {
+        let reads: Vec<(Read, Print)> = self.kept.lock().ok()?.get(key)?.reads.clone();
+        if reads
+            .iter()
+            .any(|(read, print)| self.fingerprint(r, read).as_ref() != Some(print))
+        {
+            return None;
+        }
+        let mut kept = self.kept.lock().ok()?;
+        let k = kept.get_mut(key)?;
+        k.used = true;
+        self.reused.fetch_add(1, Relaxed);
+        Some(Reported::new(Some(k.text.clone()), k.warnings.clone()))
+    }
+
+    /// Keeps a render that succeeded, with the fingerprints of what it read.
+    fn keep(&self, r: &Renderer, key: Print, reads: Vec<Read>, done: &Reported<Option<String>>) {
+        let Some(text) = &done.value else { return };
+        if done
+            .diags
+            .items
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
+            return;
+        }
+        let mut prints = Vec::with_capacity(reads.len());
+        for read in reads {
+            let Some(p) = self.fingerprint(r, &read) else {
+                return;
+            };
+            prints.push((read, p));
+        }
+        let Ok(mut kept) = self.kept.lock() else {
+            return;
+        };
+        let bytes: usize = kept.values().map(|k| k.text.len()).sum();
+        if bytes + text.len() > RENDER_CACHE_BYTES {
+            return;
+        }
+        kept.insert(
+            key,
+            Kept {
+                reads: prints,
+                text: text.clone(),
+                warnings: done.diags.items.clone(),
+                used: true,
+            },
+        );
+    }
+
+    /// The fingerprint of `read` in this build (made once).
+    fn fingerprint(&self, r: &Renderer, read: &Read) -> Option<Print> {
+        if let Some(p) = self.now.lock().ok()?.get(read) {
+            return *p;
+        }
+        let p = match read {
+            Read::Value(name, key) => Some(value_print(r.base, name, key.as_deref())),
+            Read::Template(name) => self.template_print(r, name),
+            Read::Shared => Some(shared_print(r)),
+        };
+        self.now.lock().ok()?.insert(read.clone(), p);
+        p
+    }
+
+    /// The fingerprint of template `name` and of every template it includes or
+    /// imports; `None` when one names another with an expression.
+    fn template_print(&self, r: &Renderer, name: &str) -> Option<Print> {
+        let mut h = sha2::Sha256::new();
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![name.to_string()];
+        while let Some(n) = todo.pop() {
+            if !seen.insert(n.clone()) {
+                continue;
+            }
+            h.update(n.as_bytes());
+            h.update([0]);
+            match r.tpl.env.get_template(&n) {
+                Ok(t) => {
+                    h.update(t.source().as_bytes());
+                    todo.extend(references(t.source())?);
+                }
+                Err(e) => h.update(format!("missing: {e}").as_bytes()),
+            }
+            h.update([0xff]);
+        }
+        Some(h.finalize().into())
+    }
+}
+
+/// The fingerprint of entry `key` of context value `name` (all of it for `None`).
+fn value_print(base: &Context, name: &str, key: Option<&str>) -> Print {
+    let mut d = Digester(sha2::Sha256::new());
+    let value = base.get(name).cloned().unwrap_or(Value::UNDEFINED);
+    let _ = match (name, key) {
+        // `settings` says whether it was read in its `Debug`: its entries instead.
+        ("settings", None) => write!(
+            d,
+            "{:?} {:?}",
+            entry(&value, "paper"),
+            entry(&value, "copies")
+        ),
+        (_, None) => write!(d, "{value:?}"),
+        (_, Some(k)) => write!(d, "{:?}", entry(&value, k)),
+    };
+    d.0.finalize().into()
+}
+
+/// Entry `key` of `value` (undefined if it has none).
+fn entry(value: &Value, key: &str) -> Value {
+    value
+        .get_item(&Value::from(key))
+        .unwrap_or(Value::UNDEFINED)
+}
+
+/// The fingerprint of what every face may read unnoted: the fonts, every icon file
+/// of the game and of `templates/common/`, the `[network]`.
+fn shared_print(r: &Renderer) -> Print {
+    let mut d = Digester(sha2::Sha256::new());
+    d.0.update(r.tpl.fonts().fingerprint().to_le_bytes());
+    for dir in [r.game.id.as_str(), "common"] {
+        let folder = crate::template::template_file(dir).join("icons");
+        let mut names: Vec<String> = r
+            .project
+            .list(&folder)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        names.sort();
+        for n in names {
+            let text = r
+                .project
+                .read_text(&folder.join(&n), crate::project::MAX_TEMPLATE_BYTES);
+            let _ = write!(d, "{n}\0{:?}\0", text.as_deref().map_err(|e| e.to_string()));
+        }
+    }
+    let _ = write!(d, "{:?}", r.tpl.network.get());
+    d.0.finalize().into()
+}
+
+/// Writes formatted text into a hash.
+struct Digester(sha2::Sha256);
+
+impl std::fmt::Write for Digester {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.update(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// The templates `source` includes, imports or extends; `None` when one is named
+/// by an expression rather than a string. Comments and raw blocks may add names
+/// that are not used: a face is then rendered again more often, never less.
+fn references(source: &str) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("{%") {
+        let tag = &rest[at + 2..];
+        let end = tag.find("%}").unwrap_or(tag.len());
+        let body = tag[..end].trim_start_matches(['-', '+']).trim_start();
+        rest = &tag[end..];
+        let word_end = body
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(body.len());
+        if !matches!(&body[..word_end], "include" | "import" | "from" | "extends") {
+            continue;
+        }
+        let arg = body[word_end..].trim_start();
+        let quote = arg.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+        let close = arg[1..].find(quote)?;
+        let name = &arg[1..1 + close];
+        if name.contains('\\') {
+            return None;
+        }
+        names.push(name.to_string());
+    }
+    Some(names)
+}
+
+/// A context value whose reads are noted in a render's [`Reads`].
+struct Recorded {
+    name: &'static str,
+    inner: Value,
+    reads: Arc<Reads>,
+}
+
+impl Recorded {
+    fn whole(&self) {
+        self.reads.note(Read::Value(self.name.into(), None));
+    }
+}
+
+/// Shown as the value it wraps (minijinja's `debug()` prints the context).
+impl std::fmt::Debug for Recorded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.whole();
+        std::fmt::Debug::fmt(&self.inner, f)
+    }
+}
+
+impl Object for Recorded {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        match key.as_str() {
+            Some(k) => self
+                .reads
+                .note(Read::Value(self.name.into(), Some(k.into()))),
+            None => self.whole(),
+        }
+        let v = self.inner.get_item(key).ok()?;
+        (!v.is_undefined()).then_some(v)
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.whole();
+        match self.inner.try_iter() {
+            Ok(keys) => Enumerator::Values(keys.collect()),
+            Err(_) => Enumerator::NonEnumerable,
+        }
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        self.whole();
+        self.inner.len()
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        self.whole();
+        self.inner.is_true()
+    }
+
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.whole();
+        std::fmt::Display::fmt(&self.inner, f)
+    }
+}
+
+/// What identifies one render: the game, the set, the template, the face's label
+/// and every value of the context that is the face's own (not the game's).
+fn render_key(
+    r: &Renderer,
+    comp: &Component,
+    name: &str,
+    c: &Context,
+    plan: Option<&FacePlan>,
+) -> Print {
+    let mut d = Digester(sha2::Sha256::new());
+    let _ = write!(
+        d,
+        "{}\0{}\0{name}\0{:?}\0",
+        r.game.id,
+        comp.id(),
+        plan.map(|p| &p.label)
+    );
+    for (k, v) in c.iter().filter(|(k, _)| !r.base.contains_key(*k)) {
+        let _ = write!(d, "{k}\0{v:?}\0");
+    }
+    d.0.finalize().into()
+}
+
+impl Renderer<'_> {
+    /// Renders template `name` with context `c` through `cache`: the kept text
+    /// when nothing the last render read changed, else a render that notes what
+    /// it reads (a failed one is made again plainly, for its messages).
+    pub(super) fn render_kept(
+        &self,
+        cache: &RenderCache,
+        comp: &Component,
+        name: &str,
+        c: Context,
+        plan: Option<&FacePlan>,
+    ) -> Reported<Option<String>> {
+        let key = render_key(self, comp, name, &c, plan);
+        if let Some(hit) = cache.reuse(self, &key) {
+            return hit;
+        }
+        cache.made.fetch_add(1, Relaxed);
+        let reads = Arc::new(Reads::default());
+        let mut noted = c.clone();
+        for n in RECORDED {
+            if let Some(inner) = c.get(n) {
+                let value = Recorded {
+                    name: n,
+                    inner: inner.clone(),
+                    reads: reads.clone(),
+                };
+                noted.insert(n.into(), Value::from_object(value));
+            }
+        }
+        noted.insert(READS.into(), Value::from_dyn_object(reads.clone()));
+        let done = self.render_plain(comp, name, noted, plan);
+        if done.value.is_none() {
+            return self.render_plain(comp, name, c, plan);
+        }
+        reads.note(Read::Template(name.to_string()));
+        reads.note(Read::Shared);
+        cache.keep(self, key, reads.take(), &done);
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::references;
+
+    #[test]
+    fn references_are_the_literal_names() {
+        let src = r#"{% import "common/text.svg" as t %}{%- from 'a/b.svg' import x %}
+            {% include "c.svg" %}{% if x %}{% endif %}"#;
+        assert_eq!(
+            references(src),
+            Some(vec![
+                "common/text.svg".to_string(),
+                "a/b.svg".into(),
+                "c.svg".into()
+            ])
+        );
+        assert_eq!(references("{% include name ~ '.svg' %}"), None);
+        assert_eq!(references("{% include ['a.svg', 'b.svg'] %}"), None);
+    }
+}
