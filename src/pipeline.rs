@@ -5,6 +5,8 @@
 //! a stage with errors stops the game there. Writes nothing: the caller gets the
 //! files (waiting where the caller's [`Sink`] says) and every diagnostic.
 
+/// The live preview's store of rendered faces ([`Incremental::rendered`]).
+pub use crate::render::RenderCache;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

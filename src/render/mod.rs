@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 pub use layer::{Insert, Layer, LayerError, Part};
 pub use plan::{art_file, plan, FacePlan};
-pub use recorded::{RenderCache, RENDER_CACHE_BYTES};
+pub use recorded::RenderCache;
 
 use crate::diag::{Diagnostic, Reported};
 use crate::eval::Context;

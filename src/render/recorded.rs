@@ -224,7 +224,11 @@ fn shared_print(r: &Renderer) -> Print {
             let _ = write!(d, "{n}\0{:?}\0", text.as_deref().map_err(|e| e.to_string()));
         }
     }
-    let _ = write!(d, "{:?}", r.tpl.network.get());
+    let network = r
+        .base
+        .get(crate::template::NETWORK)
+        .and_then(|v| v.downcast_object::<crate::network::Network>());
+    let _ = write!(d, "{:?}", network.as_deref());
     d.0.finalize().into()
 }
 

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use cardstock::pipeline::{build_choosing, Incremental};
+use cardstock::output::Sink;
+use cardstock::pipeline::{build_choosing, Incremental, RenderCache};
 use cardstock::project::Project;
-use cardstock::render::RenderCache;
 
 use crate::common::*;
 
@@ -28,7 +28,10 @@ fn faces(root: &Path, game: &str, cache: Option<&RenderCache>) -> Faces {
         ..Incremental::default()
     };
     let opts = cardstock::options::Options::default();
-    let (built, finished) = build_choosing(&project, game, &opts, incremental, |_, _| false.into());
+    let (built, finished) =
+        build_choosing(&project, game, &opts, incremental, Sink::Memory, |_, _| {
+            false.into()
+        });
     assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
     let store = &finished.expect("the faces rendered").rendered.store;
     Faces {
