@@ -8,7 +8,7 @@ pub const PT_PER_MM: f64 = 72.0 / MM_PER_IN;
 
 /// The resolutions of the image files cardstock writes, in dpi (`build --dpi`, a
 /// profile's `dpi`): from a thumbnail to a fine-art print. Why two limits:
-/// [`crate::options::Pictures`].
+/// `options::Pictures` (a build option, which this module does not depend on).
 pub const FILE_DPI: std::ops::RangeInclusive<f64> = 10.0..=2400.0;
 
 /// The resolutions of the live preview's pictures, in dpi (`serve --dpi`): a
