@@ -16,7 +16,7 @@ use crate::diag::{Diagnostic, Diagnostics, Reported, Severity};
 use crate::export::Stack;
 use crate::fonts::FontBook;
 use crate::model::{Component, Shape, Side};
-use crate::render::{FacePlan, Insert, Locator, Part, Renderer};
+use crate::render::{Face, FacePlan, Insert, Layer, Locator, Part, Renderer};
 use crate::svg::{self, Images, Located};
 
 /// Distinct face pictures. Each face's SVG is parsed when a stage first asks for it
@@ -707,25 +707,7 @@ pub fn render_all<'a>(
         let mut found = Vec::new();
         // Sets this build does not export get no faces.
         let exported = if comp.exported { &p[..] } else { &[] };
-        // The set's layers, one per cut shape its faces use, each rendered once.
-        let mut layers = HashMap::new();
-        let mut layer_ids = HashMap::new();
-        if comp.def.layer.is_some() {
-            let mut shapes: Vec<Shape> = Vec::new();
-            for plan in exported {
-                if !shapes.contains(&plan.shape) {
-                    shapes.push(plan.shape);
-                }
-            }
-            for shape in shapes {
-                let Reported { value, diags: d } = r.render_layer(comp, shape);
-                found.extend(d.items);
-                if let Some(layer) = value {
-                    layer_ids.insert(shape, store.add_layer(layer.text.clone()));
-                    layers.insert(shape, layer);
-                }
-            }
-        }
+        let (layers, layer_ids) = render_layers(r, comp, exported, &mut store, &mut found);
         for (b, batch) in exported.chunks(RENDER_BATCH).enumerate() {
             let first = b * RENDER_BATCH;
             let Reported {
@@ -749,31 +731,8 @@ pub fn render_all<'a>(
             if diags.has_errors() || found.iter().any(|d| d.severity == Severity::Error) {
                 continue; // nothing is stored, but every batch is reported
             }
-            for (k, face) in faces.into_iter().enumerate() {
-                let origin = |side| Origin {
-                    component: ci,
-                    face: first + k,
-                    side,
-                    label: face.plan.label.clone(),
-                };
-                let layer = face.layer.as_ref().and_then(|(shape, at)| {
-                    Some(LayerRef {
-                        layer: *layer_ids.get(shape)?,
-                        at: at.clone(),
-                    })
-                });
-                let front = store.add(comp, origin(Side::Front), &face.front, layer);
-                let back = face
-                    .back
-                    .as_ref()
-                    .map(|b| store.add(comp, origin(Side::Back), b, None));
-                list.push(Slot {
-                    index: first + k,
-                    front,
-                    back,
-                    plan: face.plan,
-                });
-            }
+            let at = (ci, first);
+            list.extend(store_faces(&mut store, comp, at, faces, &layer_ids));
         }
         // One bad template gives the same error for every row (and every batch):
         // reported once, as `Renderer::render` does within a batch.
@@ -797,6 +756,75 @@ pub fn render_all<'a>(
     }
 }
 
+/// The layers of set `comp` (one per cut shape its `exported` faces use, each
+/// rendered once), and each one's id in `store`; problems go to `found`.
+fn render_layers(
+    r: &Renderer,
+    comp: &Component,
+    exported: &[FacePlan],
+    store: &mut FaceStore,
+    found: &mut Vec<Diagnostic>,
+) -> (HashMap<Shape, Layer>, HashMap<Shape, usize>) {
+    let mut layers = HashMap::new();
+    let mut layer_ids = HashMap::new();
+    if comp.def.layer.is_none() {
+        return (layers, layer_ids);
+    }
+    let mut shapes: Vec<Shape> = Vec::new();
+    for plan in exported {
+        if !shapes.contains(&plan.shape) {
+            shapes.push(plan.shape);
+        }
+    }
+    for shape in shapes {
+        let Reported { value, diags: d } = r.render_layer(comp, shape);
+        found.extend(d.items);
+        if let Some(layer) = value {
+            layer_ids.insert(shape, store.add_layer(layer.text.clone()));
+            layers.insert(shape, layer);
+        }
+    }
+    (layers, layer_ids)
+}
+
+/// Puts the rendered `faces` of set `comp` (component `at.0`'s, from number
+/// `at.1`) into `store`: their slots.
+fn store_faces(
+    store: &mut FaceStore,
+    comp: &Component,
+    (ci, first): (usize, usize),
+    faces: Vec<Face>,
+    layer_ids: &HashMap<Shape, usize>,
+) -> Vec<Slot> {
+    let mut list = Vec::new();
+    for (k, face) in faces.into_iter().enumerate() {
+        let origin = |side| Origin {
+            component: ci,
+            face: first + k,
+            side,
+            label: face.plan.label.clone(),
+        };
+        let layer = face.layer.as_ref().and_then(|(shape, at)| {
+            Some(LayerRef {
+                layer: *layer_ids.get(shape)?,
+                at: at.clone(),
+            })
+        });
+        let front = store.add(comp, origin(Side::Front), &face.front, layer);
+        let back = face
+            .back
+            .as_ref()
+            .map(|b| store.add(comp, origin(Side::Back), b, None));
+        list.push(Slot {
+            index: first + k,
+            front,
+            back,
+            plan: face.plan,
+        });
+    }
+    list
+}
+
 /// Renders again, at the next revision, each face of `faces` (component `ci`'s
 /// from number `first`) whose front or back is not what the last print record
 /// has of its part: it changed since that print.
@@ -809,7 +837,7 @@ fn next_revisions(
     faces: &mut [crate::render::Face],
     previous: &crate::render::revision::Previous,
     linked: &mut crate::image::Linked,
-    layers: &HashMap<Shape, crate::render::Layer>,
+    layers: &HashMap<Shape, Layer>,
 ) -> Diagnostics {
     use crate::render::revision::FaceHash;
     let size = (

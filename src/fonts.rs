@@ -358,6 +358,37 @@ impl FontBook {
     /// The book of `files` (built-in first, then the project's, then the game's),
     /// each with a hash of its content.
     fn build(files: Vec<(FontFile, &'static [u8], u64)>) -> Result<FontBook, FontError> {
+        let (mut faces, fingerprint) = Self::read_faces(&files)?;
+        let db = Arc::new(Self::database(&mut faces));
+        let mut families: Vec<String> = faces
+            .iter()
+            .filter(|f| f.replaced_by.is_none())
+            .map(|f| f.family.clone())
+            .collect();
+        families.sort();
+        families.dedup();
+        Ok(FontBook {
+            kept: crate::usvg_patch::Stores::new(
+                &db,
+                faces
+                    .iter()
+                    .filter(|f| f.replaced_by.is_none())
+                    .map(|f| ((f.data.as_ptr() as usize, f.index), f.shaping))
+                    .collect(),
+            ),
+            db,
+            files: files.into_iter().map(|(f, ..)| f).collect(),
+            faces,
+            families,
+            fingerprint,
+        })
+    }
+
+    /// Every face of `files`, a later file's face replacing an earlier one of the
+    /// same family, weight and style; and the fingerprint of the files.
+    fn read_faces(
+        files: &[(FontFile, &'static [u8], u64)],
+    ) -> Result<(Vec<Face>, u64), FontError> {
         let mut faces: Vec<Face> = Vec::new();
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         for (i, (file, data, content)) in files.iter().enumerate() {
@@ -407,8 +438,13 @@ impl FontBook {
                 faces.push(face);
             }
         }
-        // The database holds the faces in use, in load order. A collection loads
-        // all its faces, once: each entry keeps the one it stands for.
+        Ok((faces, hasher.finish()))
+    }
+
+    /// The font database of the faces in use (each face's `id` set), in load
+    /// order, with the generic families named. A collection loads all its faces,
+    /// once: each entry keeps the one it stands for.
+    fn database(faces: &mut [Face]) -> fontdb::Database {
         let mut db = fontdb::Database::new();
         let mut loaded: HashMap<usize, Vec<fontdb::ID>> = HashMap::new();
         for face in faces.iter_mut().filter(|f| f.replaced_by.is_none()) {
@@ -433,29 +469,7 @@ impl FontBook {
         db.set_monospace_family(DEFAULT_FAMILY);
         db.set_cursive_family(DEFAULT_FAMILY);
         db.set_fantasy_family("Bebas Neue");
-        let db = Arc::new(db);
-        let mut families: Vec<String> = faces
-            .iter()
-            .filter(|f| f.replaced_by.is_none())
-            .map(|f| f.family.clone())
-            .collect();
-        families.sort();
-        families.dedup();
-        Ok(FontBook {
-            kept: crate::usvg_patch::Stores::new(
-                &db,
-                faces
-                    .iter()
-                    .filter(|f| f.replaced_by.is_none())
-                    .map(|f| ((f.data.as_ptr() as usize, f.index), f.shaping))
-                    .collect(),
-            ),
-            db,
-            files: files.into_iter().map(|(f, ..)| f).collect(),
-            faces,
-            families,
-            fingerprint: hasher.finish(),
-        })
+        db
     }
 
     /// The font database usvg lays text out with.

@@ -8,6 +8,22 @@ use super::{offset, Paper, Sheet};
 /// The two pages (front, back) for `paper`, the back shifted by the current offset.
 pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
     let (w, h) = (paper.width, paper.height);
+    let front = front_marks(w, h, current);
+    let back = back_marks(w, h);
+    let page = |marks: Marks, label: &str, is_back: bool| {
+        let mut s = Sheet::blank(w, h, label.into());
+        s.marks = marks.0;
+        s.duplex = true;
+        s.back = is_back;
+        s
+    };
+    let mut b = page(back, "calibration back", true);
+    offset(&mut b, current.0, current.1);
+    vec![page(front, "calibration front", false), b]
+}
+
+/// The front page: a cross through the middle and how to read the back.
+fn front_marks(w: f64, h: f64, current: (f64, f64)) -> Marks {
     let (cx, cy) = (w / 2.0, h / 2.0);
     let mut front = Marks::default();
     front.line(cx, cy - 70.0, cx, cy + 70.0);
@@ -40,6 +56,12 @@ pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
             l,
         );
     }
+    front
+}
+
+/// The back page: the X and Y scales, 0.5 mm ticks over ±10 mm.
+fn back_marks(w: f64, h: f64) -> Marks {
+    let (cx, cy) = (w / 2.0, h / 2.0);
     let mut back = Marks::default();
     // Horizontal scale on the line y = cy + 30, centred on the page's middle.
     let sy = cy + 30.0;
@@ -77,14 +99,5 @@ pub fn calibration(paper: Paper, current: (f64, f64)) -> Vec<Sheet> {
         false,
         "DUPLEX CALIBRATION — BACK",
     );
-    let page = |marks: Marks, label: &str, is_back: bool| {
-        let mut s = Sheet::blank(w, h, label.into());
-        s.marks = marks.0;
-        s.duplex = true;
-        s.back = is_back;
-        s
-    };
-    let mut b = page(back, "calibration back", true);
-    offset(&mut b, current.0, current.1);
-    vec![page(front, "calibration front", false), b]
+    back
 }

@@ -694,8 +694,23 @@ fn compare_set(
             });
         }
     }
+    out.take_out
+        .extend(removed(cx, table, record, old.unwrap_or_default(), &matched));
+    out
+}
+
+/// The parts of the record's `old` set that no part of the game matched
+/// (`matched`): to take out, each named from its row in the record.
+fn removed(
+    cx: &Context,
+    table: Option<&Table>,
+    record: &Record,
+    old: &[PartRecord],
+    matched: &BTreeSet<&str>,
+) -> Vec<TakeOut> {
+    let mut taken = Vec::new();
     let rows = table.and_then(|t| Some((t, record.tables.get(&t.name)?)));
-    for p in old.unwrap_or_default() {
+    for p in old {
         if !matched.contains(p.key.as_str()) {
             let name = rows
                 .and_then(|(t, rows)| {
@@ -708,12 +723,12 @@ fn compare_set(
                     Some(describe(&row.key, &row.fields, &derived) + &rest)
                 })
                 .unwrap_or_else(|| p.key.clone());
-            out.take_out.push(TakeOut {
+            taken.push(TakeOut {
                 name,
                 copies: p.qty,
                 why: "no longer in the game".into(),
             });
         }
     }
-    out
+    taken
 }

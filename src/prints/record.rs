@@ -425,66 +425,10 @@ pub fn read(file: &Path, text: &str, game: &str, number: u32) -> Result<Record, 
         message: e.message().lines().next().unwrap_or("").to_string(),
         span: e.span(),
     })?;
-    let bad = |message: String, span: Range<usize>| Damage::Value { message, span };
-    let h = &de.print;
-    if *h.number.get_ref() != number {
-        return Err(bad(
-            format!(
-                "it says it is record {}, but its file name numbers it {number}",
-                h.number.get_ref()
-            ),
-            h.number.span(),
-        ));
-    }
-    if h.game.get_ref() != game {
-        return Err(Damage::OtherGame {
-            game: h.game.get_ref().clone(),
-            span: h.game.span(),
-        });
-    }
-    let mut tables = BTreeMap::new();
-    for (name, rows) in &de.tables {
-        let Some(rows) = rows.as_table() else {
-            continue;
-        };
-        let rows = rows
-            .iter()
-            .map(|(k, v)| RowRecord {
-                key: k.clone(),
-                fields: v.as_table().cloned().unwrap_or_default(),
-            })
-            .collect();
-        tables.insert(name.clone(), rows);
-    }
+    check_header(&de.print, game, number)?;
+    let tables = table_records(&de.tables);
     let mut sets = Vec::new();
     for (id, s) in de.sets {
-        let mut parts = Vec::new();
-        for (k, p) in s.parts {
-            let span = p.span();
-            let p = p.into_inner();
-            let hash = |h: &str| {
-                FaceHash::parse(h).ok_or_else(|| {
-                    bad(
-                        format!("part `{k}`: `{h}` is not a face hash"),
-                        span.clone(),
-                    )
-                })
-            };
-            if p.qty == 0 || p.revision == 0 {
-                return Err(bad(
-                    format!("part `{k}`: copies and revision start at 1"),
-                    span,
-                ));
-            }
-            parts.push(PartRecord {
-                front: hash(&p.front)?,
-                back: p.back.as_deref().map(hash).transpose()?,
-                key: k,
-                qty: p.qty,
-                revision: p.revision,
-                at: p.at,
-            });
-        }
         sets.push(SetRecord {
             span: id.span(),
             id: id.into_inner(),
@@ -494,7 +438,7 @@ pub fn read(file: &Path, text: &str, game: &str, number: u32) -> Result<Record, 
             front: s.front,
             back: s.back,
             layer: s.layer,
-            parts,
+            parts: part_records(s.parts)?,
         });
     }
     Ok(Record {
@@ -511,6 +455,82 @@ pub fn read(file: &Path, text: &str, game: &str, number: u32) -> Result<Record, 
         tables,
         sets,
     })
+}
+
+/// A damaged value at `span` of a record.
+fn bad(message: String, span: Range<usize>) -> Damage {
+    Damage::Value { message, span }
+}
+
+/// That the record's header numbers it `number` and names game `game`.
+fn check_header(h: &HeaderDe, game: &str, number: u32) -> Result<(), Damage> {
+    if *h.number.get_ref() != number {
+        return Err(bad(
+            format!(
+                "it says it is record {}, but its file name numbers it {number}",
+                h.number.get_ref()
+            ),
+            h.number.span(),
+        ));
+    }
+    if h.game.get_ref() != game {
+        return Err(Damage::OtherGame {
+            game: h.game.get_ref().clone(),
+            span: h.game.span(),
+        });
+    }
+    Ok(())
+}
+
+/// The rows of every table the record holds, by table name.
+fn table_records(de: &toml::Table) -> BTreeMap<String, Vec<RowRecord>> {
+    let mut tables = BTreeMap::new();
+    for (name, rows) in de {
+        let Some(rows) = rows.as_table() else {
+            continue;
+        };
+        let rows = rows
+            .iter()
+            .map(|(k, v)| RowRecord {
+                key: k.clone(),
+                fields: v.as_table().cloned().unwrap_or_default(),
+            })
+            .collect();
+        tables.insert(name.clone(), rows);
+    }
+    tables
+}
+
+/// The parts of one set, each checked (face hashes, copies and revision from 1).
+fn part_records(parts: BTreeMap<String, Spanned<PartDe>>) -> Result<Vec<PartRecord>, Damage> {
+    let mut out = Vec::new();
+    for (k, p) in parts {
+        let span = p.span();
+        let p = p.into_inner();
+        let hash = |h: &str| {
+            FaceHash::parse(h).ok_or_else(|| {
+                bad(
+                    format!("part `{k}`: `{h}` is not a face hash"),
+                    span.clone(),
+                )
+            })
+        };
+        if p.qty == 0 || p.revision == 0 {
+            return Err(bad(
+                format!("part `{k}`: copies and revision start at 1"),
+                span,
+            ));
+        }
+        out.push(PartRecord {
+            front: hash(&p.front)?,
+            back: p.back.as_deref().map(hash).transpose()?,
+            key: k,
+            qty: p.qty,
+            revision: p.revision,
+            at: p.at,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
