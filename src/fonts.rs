@@ -359,7 +359,7 @@ impl FontBook {
     /// each with a hash of its content.
     fn build(files: Vec<(FontFile, &'static [u8], u64)>) -> Result<FontBook, FontError> {
         let (mut faces, fingerprint) = Self::read_faces(&files)?;
-        let db = Arc::new(Self::database(&mut faces));
+        let db = Arc::new(Self::load_database(&mut faces));
         let mut families: Vec<String> = faces
             .iter()
             .filter(|f| f.replaced_by.is_none())
@@ -386,9 +386,7 @@ impl FontBook {
 
     /// Every face of `files`, a later file's face replacing an earlier one of the
     /// same family, weight and style; and the fingerprint of the files.
-    fn read_faces(
-        files: &[(FontFile, &'static [u8], u64)],
-    ) -> Result<(Vec<Face>, u64), FontError> {
+    fn read_faces(files: &[(FontFile, &'static [u8], u64)]) -> Result<(Vec<Face>, u64), FontError> {
         let mut faces: Vec<Face> = Vec::new();
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         for (i, (file, data, content)) in files.iter().enumerate() {
@@ -444,7 +442,7 @@ impl FontBook {
     /// The font database of the faces in use (each face's `id` set), in load
     /// order, with the generic families named. A collection loads all its faces,
     /// once: each entry keeps the one it stands for.
-    fn database(faces: &mut [Face]) -> fontdb::Database {
+    fn load_database(faces: &mut [Face]) -> fontdb::Database {
         let mut db = fontdb::Database::new();
         let mut loaded: HashMap<usize, Vec<fontdb::ID>> = HashMap::new();
         for face in faces.iter_mut().filter(|f| f.replaced_by.is_none()) {

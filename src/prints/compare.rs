@@ -694,8 +694,13 @@ fn compare_set(
             });
         }
     }
-    out.take_out
-        .extend(removed(cx, table, record, old.unwrap_or_default(), &matched));
+    out.take_out.extend(removed(
+        cx,
+        table,
+        record,
+        old.unwrap_or_default(),
+        &matched,
+    ));
     out
 }
 
