@@ -297,7 +297,11 @@ fn follow(
                     return 1;
                 };
                 let st = &mut states[i];
-                report(&p, st.good.as_deref(), Some(cache.last_work()));
+                let redone = Redone {
+                    renders: cache.last_renders(),
+                    work: cache.last_work(),
+                };
+                report(&p, st.good.as_deref(), Some(redone));
                 let message = update(st, &p);
                 st.builds += 1;
                 if p.ok {
@@ -342,10 +346,18 @@ fn touched_games(
     touched
 }
 
+/// How much of a rebuild was done again, and how much kept from the build before.
+struct Redone {
+    /// Sides and layers rendered, and those kept because nothing their templates
+    /// read changed (`preview::Cache::last_renders`).
+    renders: (usize, usize),
+    /// Faces parsed and faces preflighted (`preview::Cache::last_work`).
+    work: (usize, usize),
+}
+
 /// Prints one line per build, and each diagnostic on a line with its hint.
-/// With `work` (faces parsed and preflighted), says how much of the build was
-/// done again.
-fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
+/// With `redone`, says how much of the build was done again.
+fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>) {
     let changed = before.map(|b| {
         p.faces
             .iter()
@@ -358,9 +370,12 @@ fn report(p: &Preview, before: Option<&Preview>, work: Option<(usize, usize)>) {
         (true, Some(1)) => "1 face changed".to_string(),
         (true, Some(n)) => format!("{n} faces changed"),
     };
-    let what = match work {
-        Some((parsed, checked)) if p.ok => {
-            format!("{what} ({parsed} parsed, {checked} preflighted)")
+    let what = match redone {
+        Some(Redone {
+            renders: (made, kept),
+            work: (parsed, checked),
+        }) if p.ok => {
+            format!("{what} ({made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted)")
         }
         _ => what,
     };

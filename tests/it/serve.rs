@@ -18,7 +18,7 @@ pub(crate) struct Serve {
     pub(crate) child: Child,
     pub(crate) url: String,
     /// Its stdout, line by line (kept open while it runs).
-    _lines: mpsc::Receiver<String>,
+    lines: mpsc::Receiver<String>,
 }
 
 impl Serve {
@@ -69,10 +69,20 @@ impl Serve {
             }
             seen.push(line);
         };
-        Serve {
-            child,
-            url,
-            _lines: lines,
+        Serve { child, url, lines }
+    }
+
+    /// The next line of its stdout that contains `text` (waiting up to 60 s).
+    pub(crate) fn line_with(&self, text: &str) -> String {
+        let mut seen = Vec::new();
+        loop {
+            let Ok(line) = self.lines.recv_timeout(Duration::from_secs(60)) else {
+                panic!("serve printed no line with {text:?}; it printed {seen:?}");
+            };
+            if line.contains(text) {
+                return line;
+            }
+            seen.push(line);
         }
     }
 
@@ -306,6 +316,19 @@ fn an_edit_sends_the_page_only_the_faces_it_changed() {
     assert_eq!(update["faces"], serde_json::json!([card]), "{update}");
     assert_eq!(update["images"], serde_json::json!([new_card]), "{update}");
     assert_eq!(images_fetched_since_edit(&mut b), serde_json::json!([]));
+    // The build line says so: the card's two sides rendered, the rest kept.
+    let line = serve.line_with("1 face changed");
+    assert!(line.contains("(2 rendered, "), "{line}");
+    let kept: usize = line
+        .split("rendered, ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(kept > 200, "{line}");
 
     // A save that changes no face (a comment at the end): nothing is sent.
     let commented = format!("{moved}\n# a note\n");
