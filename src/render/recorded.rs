@@ -43,6 +43,8 @@ type Print = [u8; 32];
 #[derive(Default)]
 pub struct RenderCache {
     kept: Mutex<HashMap<Print, Kept>>,
+    /// Bytes of SVG text in `kept` (a running total, made again after each build).
+    bytes: AtomicUsize,
     /// Fingerprints of this build (`None`: cannot be known, the render is not kept).
     now: Mutex<HashMap<Read, Option<Print>>>,
     /// Renders made (not kept or changed) / taken from the cache in the last build.
@@ -73,6 +75,8 @@ impl RenderCache {
     pub fn finish(&self) {
         if let Ok(mut kept) = self.kept.lock() {
             kept.retain(|_, k| std::mem::replace(&mut k.used, false));
+            let bytes = kept.values().map(|k| k.text.len()).sum();
+            self.bytes.store(bytes, Relaxed);
         }
     }
 
@@ -123,11 +127,11 @@ impl RenderCache {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
-        let bytes: usize = kept.values().map(|k| k.text.len()).sum();
-        if bytes + text.len() > RENDER_CACHE_BYTES {
+        if self.bytes.load(Relaxed) + text.len() > RENDER_CACHE_BYTES {
             return;
         }
-        kept.insert(
+        self.bytes.fetch_add(text.len(), Relaxed);
+        let replaced = kept.insert(
             key,
             Kept {
                 reads: prints,
@@ -136,6 +140,9 @@ impl RenderCache {
                 used: true,
             },
         );
+        if let Some(old) = replaced {
+            self.bytes.fetch_sub(old.text.len(), Relaxed);
+        }
     }
 
     /// The fingerprint of `read` in this build (made once).
