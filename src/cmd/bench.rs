@@ -2,7 +2,10 @@
 //! finished SVG art (the fixture game's card, `tests/fixtures/base`, with 88 rows,
 //! rendered in memory first) imposed 3x3 on Letter with crop marks and mirrored
 //! backs, plus its 88 PNGs at 300 dpi.
-//! Medians over `--runs` builds; peak memory from the kernel.
+//! With every game, the longest rulebook typeset with its body three times
+//! ([`rulebook`]). Medians over `--runs` builds; peak memory from the kernel.
+
+mod rulebook;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -199,8 +202,11 @@ pub fn run(args: &Args) -> i32 {
             .unwrap_or(1)
     ));
     if !args.deck_only {
-        each_game(project, args.runs);
+        let longest = each_game(project, args.runs);
         side_by_side(project, args.runs);
+        if let Some(id) = longest {
+            rulebook::measure(&found.root, &id, args.runs);
+        }
     }
     if let Err(status) = the_deck(args) {
         return status;
@@ -211,8 +217,10 @@ pub fn run(args: &Args) -> i32 {
     0
 }
 
-/// Measures every game alone and lists its PDFs.
-fn each_game(project: &Project, runs: usize) {
+/// Measures every game alone and lists its PDFs; the game whose rulebook has
+/// the most pages, if any has one.
+fn each_game(project: &Project, runs: usize) -> Option<String> {
+    let mut longest: Option<(usize, String)> = None;
     for id in project.games() {
         let (stages, total, built) = measure(project, &id, &Options::default(), runs);
         if built.diags.has_errors() {
@@ -220,6 +228,10 @@ fn each_game(project: &Project, runs: usize) {
             continue;
         }
         report(&id, &stages, total);
+        let pages = built.rulebook.as_ref().map_or(0, |b| b.pages.len());
+        if pages > longest.as_ref().map_or(0, |(n, _)| *n) {
+            longest = Some((pages, id.clone()));
+        }
         let pdfs: Vec<String> = built
             .outputs
             .files()
@@ -232,6 +244,7 @@ fn each_game(project: &Project, runs: usize) {
             .collect();
         super::say(&format!("{:<22} {}\n", "", pdfs.join(" · ")));
     }
+    longest.map(|(_, id)| id)
 }
 
 /// Measures the games side by side, as `cardstock build` runs them (without
