@@ -141,13 +141,20 @@ fn stages_of(bin: &Path, repo: &Path, tmp: &Path, deck: bool, edits: usize) {
     }
     copy_dir(&repo.join("data").join(GAME), &tmp.join("data").join(GAME));
     for t in [GAME, "common"] {
-        copy_dir(&repo.join("templates").join(t), &tmp.join("templates").join(t));
+        copy_dir(
+            &repo.join("templates").join(t),
+            &tmp.join("templates").join(t),
+        );
     }
     let contracts = tmp.join("data").join(GAME).join("contracts.toml");
     let original = std::fs::read_to_string(&contracts).unwrap();
     stages(tmp, GAME, edits, |i| {
         let city = ["\"denver\"", "\"kansas-city\""][i % 2];
-        std::fs::write(&contracts, set_field(&original, "contract", 12, "city", city)).unwrap();
+        std::fs::write(
+            &contracts,
+            set_field(&original, "contract", 12, "city", city),
+        )
+        .unwrap();
     });
 }
 
@@ -294,7 +301,11 @@ fn stages(root: &Path, game: &str, edits: usize, edit: impl Fn(usize)) {
     let (made, kept) = cache.last_renders();
     let (parsed, checked) = cache.last_work();
     let (run, held) = cache.last_asserts();
-    let book = if cache.rulebook_kept() { "kept" } else { "typeset" };
+    let book = if cache.rulebook_kept() {
+        "kept"
+    } else {
+        "typeset"
+    };
     let line: Vec<String> = by_stage
         .iter_mut()
         .map(|(n, v)| format!("{n} {:.1}", median(v)))

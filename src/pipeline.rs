@@ -5,10 +5,12 @@
 //! a stage with errors stops the game there. Writes nothing: the caller gets the
 //! files (waiting where the caller's [`Sink`] says) and every diagnostic.
 
-/// The live preview's store of rendered faces ([`Incremental::rendered`]).
-pub use crate::render::RenderCache;
 /// The live preview's store of `[[assert]]`s that held ([`Incremental::asserts`]).
 pub use crate::check::AssertCache;
+/// The live preview's store of rendered faces ([`Incremental::rendered`]).
+pub use crate::render::RenderCache;
+/// The live preview's typeset rulebook ([`Incremental::rulebook`]).
+pub use crate::rulebook::RulebookCache;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -136,14 +138,13 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
     Reported::new(Evaluated { game, network }, diags.items)
 }
 
-/// Plans every component's faces and checks the counts and assertions.
+/// Plans every component's faces and checks the counts; gives the plans and
+/// each complete set's printed parts.
 fn check(
     project: &Project,
     (game, tpl, base): (&Game, &Templates, &Context),
-    evaluated: bool,
-    incremental: Incremental,
     built: &mut Built,
-) -> Vec<Vec<FacePlan>> {
+) -> (Vec<Vec<FacePlan>>, BTreeMap<String, u64>) {
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
     let expected = built.take(rule_counts(game, tpl, base));
@@ -175,12 +176,7 @@ fn check(
     }
     built.take(check_contents(game, &expected, &counts));
     built.take(crate::check::typed_twice::check(game, project, tpl));
-    if evaluated {
-        // Assertions over broken references would only repeat the errors above.
-        let kept = incremental.asserts.map(|cache| (cache, project));
-        built.asserts = built.take(check_asserts(game, tpl, base, &counts, kept));
-    }
-    plans
+    (plans, counts)
 }
 
 /// Loads and checks a game: the stages `check`, `list` and `build` share.
@@ -208,9 +204,17 @@ fn load_and_check_kept(
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
     let Evaluated { game, network } = built.take(report);
     let base = base_context(&game, network.as_ref(), &opts.settings());
-    let values = (&game, &tpl, &base);
-    let mut plans = check(project, values, evaluated, incremental, built);
+    built.time("evaluate", start);
+    let start = Instant::now();
+    let (mut plans, counts) = check(project, (&game, &tpl, &base), built);
     built.time("check", start);
+    if evaluated {
+        // Assertions over broken references would only repeat the errors above.
+        let start = Instant::now();
+        let kept = incremental.asserts.map(|cache| (cache, project));
+        built.asserts = built.take(check_asserts(&game, &tpl, &base, &counts, kept));
+        built.time("asserts", start);
+    }
     if built.diags.has_errors() {
         return None;
     }

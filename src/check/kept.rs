@@ -98,10 +98,22 @@ impl AssertCache {
     }
 }
 
-/// What identifies an assertion: its game and everything written in it.
+/// What identifies an assertion: its game and everything written in it, but not
+/// where (only one that held is kept, and it says nothing: a line added above it
+/// in `game.toml` need not run it again).
 fn key(game: &Game, def: &AssertDef) -> Print {
+    let text = |t: &Option<crate::model::Spanned<String>>| t.as_ref().map(|t| t.get_ref().clone());
     let mut d = Digester::default();
-    let _ = write!(d, "{}\0{def:?}", game.id);
+    let _ = write!(
+        d,
+        "{}\0{:?}\0{:?}\0{:?}\0{:?}\0{:?}",
+        game.id,
+        text(&def.that),
+        text(&def.template),
+        def.message,
+        text(&def.each),
+        def.hint
+    );
     d.print()
 }
 

@@ -309,6 +309,8 @@ fn follow(
                 let redone = Redone {
                     renders: cache.last_renders(),
                     work: cache.last_work(),
+                    asserts: cache.last_asserts(),
+                    rulebook: cache.rulebook_kept(),
                 };
                 let timings = plan.timings.then_some(looked);
                 report(&p, st.good.as_deref(), Some(redone), timings);
@@ -363,6 +365,11 @@ struct Redone {
     renders: (usize, usize),
     /// Faces parsed and faces preflighted (`preview::Cache::last_work`).
     work: (usize, usize),
+    /// `[[assert]]`s run, and those kept because they held and nothing they read
+    /// changed (`preview::Cache::last_asserts`).
+    asserts: (usize, usize),
+    /// Whether the rulebook was kept rather than typeset again.
+    rulebook: bool,
 }
 
 /// Prints one line per build, and each diagnostic on a line with its hint.
@@ -386,8 +393,15 @@ fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>, timings
         Some(Redone {
             renders: (made, kept),
             work: (parsed, checked),
+            asserts: (ran, held),
+            rulebook,
         }) if p.ok => {
-            format!("{what} ({made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted)")
+            let book = match (p.rulebook.is_empty(), rulebook) {
+                (true, _) => "",
+                (false, true) => ", rulebook kept",
+                (false, false) => ", rulebook typeset",
+            };
+            format!("{what} ({made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {ran} asserts run, {held} kept{book})")
         }
         _ => what,
     };

@@ -30,7 +30,14 @@ use crate::model::Component;
 use crate::template::reads::{Read, Reads, READS};
 
 /// The context values whose reads are noted (`counts`: the `[[assert]]`s' own).
-const RECORDED: [&str; 6] = ["game", "rules", "tables", "settings", "components", "counts"];
+const RECORDED: [&str; 6] = [
+    "game",
+    "rules",
+    "tables",
+    "settings",
+    "components",
+    "counts",
+];
 
 /// Bytes of SVG text the cache keeps at most (past it, new renders are not kept).
 pub const RENDER_CACHE_BYTES: usize = 32 << 20;

@@ -51,10 +51,7 @@ fn key(input: &Input) -> Option<(Print, Vec<Read>)> {
         .project
         .read_text(&file(&game.id), MAX_TEMPLATE_BYTES)
         .ok()?;
-    let mut reads: Vec<Read> = references(&text)?
-        .into_iter()
-        .map(Read::Template)
-        .collect();
+    let mut reads: Vec<Read> = references(&text)?.into_iter().map(Read::Template).collect();
     reads.extend([
         Read::Shared,
         Read::Value("rules".into(), None),
@@ -74,10 +71,7 @@ fn key(input: &Input) -> Option<(Print, Vec<Read>)> {
             .and_then(|t| game.tables.get(t.get_ref()));
         let _ = write!(d, "{comp:?}\0");
         for p in plans {
-            let id = p
-                .row
-                .and_then(|r| table?.rows.get(r))
-                .and_then(|r| r.id());
+            let id = p.row.and_then(|r| table?.rows.get(r)).and_then(|r| r.id());
             let _ = write!(d, "{:?} {:?} {id:?}\0", p.row, p.shape);
         }
     }
@@ -128,7 +122,11 @@ pub fn typeset_kept(input: &Input, cache: &RulebookCache) -> Reported<Option<Rul
         base: &base,
         ..*input
     });
-    let failed = done.diags.items.iter().any(|d| d.severity == Severity::Error);
+    let failed = done
+        .diags
+        .items
+        .iter()
+        .any(|d| d.severity == Severity::Error);
     let (Some(book), false) = (&done.value, failed) else {
         return typeset(input);
     };
