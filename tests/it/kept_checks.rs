@@ -60,17 +60,16 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
     let pages = built.rulebook.as_ref().map_or_else(Vec::new, |b| {
         b.pages.iter().map(|p| p.svg.clone()).collect()
     });
-    let counts = |made: usize, reused: usize| (made, reused);
     Build {
         problems: built.diags.render(&project),
         faces,
         pages,
         asserts: built.asserts.asserts,
         ran: kept.map_or((0, 0), |k| {
-            counts(k.asserts.made.load(Relaxed), k.asserts.reused.load(Relaxed))
+            (k.asserts.made.load(Relaxed), k.asserts.reused.load(Relaxed))
         }),
         typeset: kept.map_or((0, 0), |k| {
-            counts(
+            (
                 k.rulebook.made.load(Relaxed),
                 k.rulebook.reused.load(Relaxed),
             )
