@@ -14,8 +14,12 @@
 //! bench` measures (`bench --keep-deck`): each edit rewrites card 12's SVG file with
 //! a new colour (every 25th soak edit first saves it broken).
 //!
-//! Run: `cargo build --release && cargo run --release --example preview_bench [-- --deck]`
-//! (needs chromium; Linux, for /proc).
+//! With `--stages`, no browser and no server: the same edits rebuilt in this
+//! process through `preview::build` with the cache `serve` keeps, and the median
+//! wall time of each stage printed (what `serve --timings` prints per save).
+//!
+//! Run: `cargo build --release && cargo run --release --example preview_bench [-- --deck] [--stages]`
+//! (needs chromium but with `--stages`; Linux, for /proc).
 
 #[path = "../tests/it/cdp.rs"]
 mod cdp;
@@ -112,6 +116,46 @@ fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
     };
     std::thread::spawn(move || for _ in out.lines() {});
     (server, pid, url)
+}
+
+/// `--stages` on Interstate Trucking (contract 12's city) or the deck (card 12's
+/// SVG file).
+fn stages_of(bin: &Path, repo: &Path, tmp: &Path, deck: bool, edits: usize) {
+    if deck {
+        let root = tmp.join("deck");
+        let made = Command::new(bin)
+            .args(["bench", "--deck-only", "--runs", "1", "--keep-deck"])
+            .arg(&root)
+            .current_dir(repo)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(made.success(), "cardstock bench --keep-deck failed");
+        let art = root.join("data/deck/art/012-front.svg");
+        let original = std::fs::read_to_string(&art).unwrap();
+        return stages(&root, "deck", edits, |i| {
+            let colour = format!("#{:02x}80c0", 0x40 + i % 190);
+            let text = original.replacen("fill=\"#ffffff\"", &format!("fill=\"{colour}\""), 1);
+            std::fs::write(&art, text).unwrap();
+        });
+    }
+    copy_dir(&repo.join("data").join(GAME), &tmp.join("data").join(GAME));
+    for t in [GAME, "common"] {
+        copy_dir(
+            &repo.join("templates").join(t),
+            &tmp.join("templates").join(t),
+        );
+    }
+    let contracts = tmp.join("data").join(GAME).join("contracts.toml");
+    let original = std::fs::read_to_string(&contracts).unwrap();
+    stages(tmp, GAME, edits, |i| {
+        let city = ["\"denver\"", "\"kansas-city\""][i % 2];
+        std::fs::write(
+            &contracts,
+            set_field(&original, "contract", 12, "city", city),
+        )
+        .unwrap();
+    });
 }
 
 /// Save-to-screen and memory on the 88-card deck of SVG art (`--deck`).
@@ -226,6 +270,53 @@ fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, 
     drop(server);
 }
 
+/// `--stages`: `edits` rebuilds in this process, each after `edit(i)` wrote a
+/// save, with the preview's cache; prints the median of each stage.
+fn stages(root: &Path, game: &str, edits: usize, edit: impl Fn(usize)) {
+    use cardstock::options::{Asked, Pictures};
+    use cardstock::preview;
+    let project = cardstock::project::Project::disk(root).unwrap();
+    let asked = Asked {
+        dpi: 150.0,
+        ..Default::default()
+    };
+    let opts = asked.resolve(Pictures::Screen).value.unwrap();
+    let cache = preview::Cache::default();
+    let first = preview::build(&project.fresh(), game, &opts, &cache);
+    assert!(first.ok, "{:?}", first.diagnostics);
+    let mut by_stage: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    let mut total = Vec::new();
+    for i in 0..edits {
+        edit(i);
+        let p = preview::build(&project.fresh(), game, &opts, &cache);
+        assert!(p.ok, "{:?}", p.diagnostics);
+        total.push(p.took_ms);
+        for (name, ms) in p.timings {
+            match by_stage.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => v.push(ms),
+                None => by_stage.push((name, vec![ms])),
+            }
+        }
+    }
+    let (made, kept) = cache.last_renders();
+    let (parsed, checked) = cache.last_work();
+    let (run, held) = cache.last_asserts();
+    let book = if cache.rulebook_kept() {
+        "kept"
+    } else {
+        "typeset"
+    };
+    let line: Vec<String> = by_stage
+        .iter_mut()
+        .map(|(n, v)| format!("{n} {:.1}", median(v)))
+        .collect();
+    println!(
+        "{game}, {edits} rebuilds in process: median {:.1} ms ({} ms each stage); last: {made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {run} asserts run, {held} kept, rulebook {book}",
+        median(&mut total),
+        line.join(", ")
+    );
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -241,6 +332,7 @@ fn main() {
     let mut soak = 500;
     let mut shot: Option<PathBuf> = None;
     let mut deck = false;
+    let mut in_process = false;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -249,6 +341,7 @@ fn main() {
             "--soak" => soak = it.next().unwrap().parse().unwrap(),
             "--screenshot" => shot = Some(PathBuf::from(it.next().unwrap())),
             "--deck" => deck = true,
+            "--stages" => in_process = true,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -258,9 +351,12 @@ fn main() {
         bin.exists(),
         "build the binary first: cargo build --release"
     );
-    let chrome = cdp::chromium().expect("chromium is installed");
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let tmp = tempfile::tempdir().unwrap();
+    if in_process {
+        return stages_of(&bin, &repo, tmp.path(), deck, edits);
+    }
+    let chrome = cdp::chromium().expect("chromium is installed");
     if deck {
         return deck_bench(&bin, &chrome, &repo, tmp.path(), edits, soak);
     }

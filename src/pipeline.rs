@@ -5,8 +5,12 @@
 //! a stage with errors stops the game there. Writes nothing: the caller gets the
 //! files (waiting where the caller's [`Sink`] says) and every diagnostic.
 
+/// The live preview's store of `[[assert]]`s that held ([`Incremental::asserts`]).
+pub use crate::check::AssertCache;
 /// The live preview's store of rendered faces ([`Incremental::rendered`]).
 pub use crate::render::RenderCache;
+/// The live preview's typeset rulebook ([`Incremental::rulebook`]).
+pub use crate::rulebook::RulebookCache;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -134,15 +138,13 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
     Reported::new(Evaluated { game, network }, diags.items)
 }
 
-/// Plans every component's faces and checks the counts and assertions.
+/// Plans every component's faces and checks the counts; gives the plans and
+/// each complete set's printed parts.
 fn check(
     project: &Project,
-    game: &Game,
-    tpl: &Templates,
-    base: &Context,
-    evaluated: bool,
+    (game, tpl, base): (&Game, &Templates, &Context),
     built: &mut Built,
-) -> Vec<Vec<FacePlan>> {
+) -> (Vec<Vec<FacePlan>>, BTreeMap<String, u64>) {
     let mut plans = Vec::new();
     let mut counts = BTreeMap::new();
     let expected = built.take(rule_counts(game, tpl, base));
@@ -174,11 +176,7 @@ fn check(
     }
     built.take(check_contents(game, &expected, &counts));
     built.take(crate::check::typed_twice::check(game, project, tpl));
-    if evaluated {
-        // Assertions over broken references would only repeat the errors above.
-        built.asserts = built.take(check_asserts(game, tpl, base, &counts));
-    }
-    plans
+    (plans, counts)
 }
 
 /// Loads and checks a game: the stages `check`, `list` and `build` share.
@@ -189,14 +187,34 @@ pub fn load_and_check(
     opts: &Options,
     built: &mut Built,
 ) -> Option<Checked> {
+    load_and_check_kept(project, id, opts, Incremental::default(), built)
+}
+
+/// [`load_and_check`] with what the build before kept (its held assertions).
+fn load_and_check_kept(
+    project: &Project,
+    id: &str,
+    opts: &Options,
+    incremental: Incremental,
+    built: &mut Built,
+) -> Option<Checked> {
     let (game, tpl) = load(project, id, opts, built)?;
     let start = Instant::now();
     let report = evaluate(game, &tpl, opts);
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
     let Evaluated { game, network } = built.take(report);
     let base = base_context(&game, network.as_ref(), &opts.settings());
-    let mut plans = check(project, &game, &tpl, &base, evaluated, built);
+    built.time("evaluate", start);
+    let start = Instant::now();
+    let (mut plans, counts) = check(project, (&game, &tpl, &base), built);
     built.time("check", start);
+    if evaluated {
+        // Assertions over broken references would only repeat the errors above.
+        let start = Instant::now();
+        let kept = incremental.asserts.map(|cache| (cache, project));
+        built.asserts = built.take(check_asserts(&game, &tpl, &base, &counts, kept));
+        built.time("asserts", start);
+    }
     if built.diags.has_errors() {
         return None;
     }
@@ -246,6 +264,12 @@ pub struct Incremental<'k> {
     /// Rendered faces with what their templates read: a face whose inputs did
     /// not change is not rendered again (`render::RenderCache`).
     pub rendered: Option<&'k crate::render::RenderCache>,
+    /// `[[assert]]`s that held, with what they read: one whose inputs did not
+    /// change is not run again (`check::AssertCache`).
+    pub asserts: Option<&'k AssertCache>,
+    /// The rulebook typeset last, with what it read: typeset again only when
+    /// one of those changed (`rulebook::RulebookCache`).
+    pub rulebook: Option<&'k crate::rulebook::RulebookCache>,
 }
 
 /// A game that went through every stage up to delivery: what the live preview,
@@ -332,8 +356,15 @@ fn render_and_parse<'a>(
     Some((rendered, found))
 }
 
-/// Typesets the game's rulebook, if it has one; `false` when that had errors.
-fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Built) -> bool {
+/// Typesets the game's rulebook, if it has one (or takes the one `kept` holds,
+/// when nothing it reads changed); `false` when that had errors.
+fn typeset(
+    project: &Project,
+    checked: &Checked,
+    opts: &Options,
+    kept: Option<&crate::rulebook::RulebookCache>,
+    built: &mut Built,
+) -> bool {
     let start = Instant::now();
     // What each set prints, as `[contents]` says (the checks made them agree).
     let counts: Vec<u64> = built
@@ -350,7 +381,10 @@ fn typeset(project: &Project, checked: &Checked, opts: &Options, built: &mut Bui
         counts: &counts,
         paper: opts.paper,
     };
-    let book = crate::rulebook::typeset(&input);
+    let book = match kept {
+        Some(cache) => crate::rulebook::kept::typeset_kept(&input, cache),
+        None => crate::rulebook::typeset(&input),
+    };
     built.rulebook = built.take(book);
     built.time("rulebook", start);
     !built.diags.has_errors()
@@ -429,10 +463,10 @@ pub fn build_choosing<'a>(
     choose: impl FnOnce(&Checked, &mut Rendered) -> Reported<bool>,
 ) -> (Built, Option<Finished<'a>>) {
     let mut built = Built::default();
-    let Some(checked) = load_and_check(project, id, opts, &mut built) else {
+    let Some(checked) = load_and_check_kept(project, id, opts, incremental, &mut built) else {
         return (built, None);
     };
-    if !typeset(project, &checked, opts, &mut built) {
+    if !typeset(project, &checked, opts, incremental.rulebook, &mut built) {
         return (built, None);
     }
     // Preflight in the parsing pass, unless the live preview keeps its findings.

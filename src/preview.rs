@@ -41,6 +41,9 @@ pub struct Preview {
     pub ok: bool,
     /// Wall time of the build, in ms.
     pub took_ms: f64,
+    /// Wall time of each stage of the build, in ms, in order (`serve --timings`).
+    #[serde(skip)]
+    pub timings: Vec<(&'static str, f64)>,
     /// Resolution of the face images.
     pub dpi: f64,
     pub sets: Vec<Set>,
@@ -288,8 +291,10 @@ impl Preview {
 
 /// What one game's previews keep between builds, each bounded to the faces of
 /// the last good build: rendered faces with what their templates read, parsed
-/// faces and their preflight findings, so an edit renders, parses and checks
-/// only the faces it changed, and the last build's pictures by
+/// faces and their preflight findings, `[[assert]]`s that held and the typeset
+/// rulebook, so an edit renders, parses and checks only the faces it changed,
+/// runs only the assertions that read what it changed and typesets the rulebook
+/// only when it read what changed, and the last build's pictures by
 /// hash, so unchanged ones are shared rather than copied (and keep their hash, so
 /// the page is not sent them again). Keep one per game, and call
 /// [`Cache::images_changed`] when an image file changed.
@@ -299,6 +304,10 @@ pub struct Cache {
     preflight: crate::preflight::Cache,
     trees: Mutex<HashMap<String, crate::export::Stack>>,
     rendered: crate::render::RenderCache,
+    asserts: crate::check::AssertCache,
+    rulebook: crate::rulebook::RulebookCache,
+    /// The last build's rulebook pages, parsed, by picture hash.
+    pages: Mutex<HashMap<String, (crate::layout::Sheet, Vec<crate::export::Stack>)>>,
 }
 
 impl Cache {
@@ -328,6 +337,21 @@ impl Cache {
         let r = &self.rendered;
         (r.made.load(Relaxed), r.reused.load(Relaxed))
     }
+
+    /// `[[assert]]`s the last build ran, and those it kept from the build before
+    /// because they held and nothing they read changed.
+    pub fn last_asserts(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let a = &self.asserts;
+        (a.made.load(Relaxed), a.reused.load(Relaxed))
+    }
+
+    /// Whether the last build took its rulebook from the build before (nothing
+    /// it reads changed) rather than typesetting it.
+    pub fn rulebook_kept(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.rulebook.reused.load(Relaxed) > 0
+    }
 }
 
 /// Builds game `id` of `project` for the preview: the whole pipeline except
@@ -340,15 +364,27 @@ pub fn build(project: &Project, id: &str, opts: &Resolved, cache: &Cache) -> Pre
     let Some(popts) = game_options(project, id, opts, &mut preview) else {
         return preview;
     };
+    let options_ms = start.elapsed().as_secs_f64() * 1000.0;
     cache.start_counting();
     let (built, seen, pages) = run(project, id, &popts, cache, &preview);
+    let kept = std::time::Instant::now();
     preview.name = built.name.clone();
+    preview.timings = std::iter::once(("options", options_ms))
+        .chain(
+            built
+                .timings
+                .iter()
+                .map(|(n, d)| (*n, d.as_secs_f64() * 1000.0)),
+        )
+        .collect();
     preview.ok = seen.is_some() && !built.diags.has_errors();
     if let (true, Some(seen)) = (preview.ok, seen) {
         keep_good(&mut preview, cache, seen, pages);
         preview.sets = sets(&built, &preview.faces);
     }
     preview.diagnostics = diags(project, built.diags);
+    let kept = kept.elapsed().as_secs_f64() * 1000.0;
+    preview.timings.push(("kept for the page", kept));
     preview.took_ms = (start.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
     preview
 }
@@ -363,6 +399,7 @@ impl Preview {
             profile_name: String::new(),
             ok: false,
             took_ms: 0.0,
+            timings: Vec::new(),
             dpi,
             sets: Vec::new(),
             faces: Vec::new(),
@@ -451,12 +488,14 @@ fn run(
         preflight: Some(&cache.preflight),
         known_good: Some(&known),
         rendered: Some(&cache.rendered),
+        asserts: Some(&cache.asserts),
+        rulebook: Some(&cache.rulebook),
         ..Incremental::default()
     };
     let folder = popts.folder();
     let mut seen = None;
     let mut pages = Vec::new();
-    let (built, finished) = pipeline::build_choosing(
+    let (mut built, finished) = pipeline::build_choosing(
         project,
         id,
         popts,
@@ -465,6 +504,7 @@ fn run(
         |_, _| true.into(),
     );
     if let Some(Finished { checked, rendered }) = &finished {
+        let start = std::time::Instant::now();
         let (game, r) = (&checked.game, rendered);
         let last = checked.last.as_ref();
         let since = crate::prints::since_last(
@@ -477,6 +517,8 @@ fn run(
             &folder,
         )
         .map(|c| (last.map_or(0, |l| l.number), c));
+        built.time("since last print", start);
+        let start = std::time::Instant::now();
         seen = Some(read(
             project,
             game,
@@ -487,10 +529,15 @@ fn run(
             &images,
             since.as_ref(),
         ));
-        pages = rulebook_pages(game, r, &built, dpi, &images);
+        built.time("faces and sheets", start);
+        let start = std::time::Instant::now();
+        pages = rulebook_pages(game, r, &built, (dpi, cache), &images);
+        built.time("rulebook pages", start);
     }
     // The faces' trees the page does not keep go now, not at the end.
+    let start = std::time::Instant::now();
     drop(finished);
+    built.time("free", start);
     (built, seen, pages)
 }
 
@@ -539,41 +586,70 @@ fn sets(built: &Built, faces: &[Face]) -> Vec<Set> {
 
 type Read = (Vec<Face>, Vec<Sheet>, HashMap<String, Picture>);
 
-/// The rulebook's pages of a finished build, each with its picture.
+/// The rulebook's pages of a finished build, each with its picture: parsed
+/// again only when a page's hash is new (its text, the pictures of its figures,
+/// the resolution: what its image shows), else the picture `cache` kept from
+/// the build before.
 fn rulebook_pages(
     game: &Game,
     r: &Rendered,
     built: &Built,
-    dpi: f64,
+    (dpi, cache): (f64, &Cache),
     images: &Mutex<crate::image::Linked>,
 ) -> Vec<(RulebookPage, Picture)> {
-    use sha2::Digest;
     let Some(book) = &built.rulebook else {
         return Vec::new();
     };
-    let Ok(sheets) = crate::deliver::rulebook::pages(game, r, book) else {
+    let hashes: Vec<String> = book
+        .pages
+        .iter()
+        .map(|page| page_hash(page, r, dpi, images))
+        .collect();
+    let Ok(mut kept) = cache.pages.lock() else {
         return Vec::new();
     };
+    if !hashes.iter().all(|h| kept.contains_key(h)) {
+        let Ok(sheets) = crate::deliver::rulebook::pages(game, r, book) else {
+            return Vec::new();
+        };
+        *kept = hashes.iter().cloned().zip(sheets).collect();
+    }
     book.pages
         .iter()
-        .zip(sheets)
-        .map(|(page, (sheet, stacks))| {
-            let mut hasher = sha2::Sha256::new();
-            hasher.update(page.svg.as_bytes());
-            for f in &page.figures {
-                let face = crate::deliver::rulebook::face_index(r, f.face);
-                let picture = face.map(|i| picture_hash(&r.store, i, dpi, None, images));
-                hasher.update(format!("|{picture:?}|{:?}|{:?}", f.picture, f.clip).as_bytes());
-            }
-            hasher.update(format!("|page|{dpi}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+        .zip(hashes)
+        .filter_map(|(page, hash)| {
+            let (sheet, stacks) = kept.get(&hash)?.clone();
             let entry = RulebookPage {
                 number: page.number,
-                hash: hex(&hasher.finalize()[..16]),
+                hash,
                 size_mm: [sheet.width, sheet.height],
             };
-            (entry, Picture::Page(Box::new(sheet), stacks))
+            Some((entry, Picture::Page(Box::new(sheet), stacks)))
         })
         .collect()
+}
+
+/// A rulebook page's picture hash: its text, the fonts it is drawn with, the
+/// pictures of its figures and where they go, the resolution and the cardstock
+/// version.
+fn page_hash(
+    page: &crate::rulebook::Page,
+    r: &Rendered,
+    dpi: f64,
+    images: &Mutex<crate::image::Linked>,
+) -> String {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(page.svg.as_bytes());
+    for f in &page.figures {
+        let face = crate::deliver::rulebook::face_index(r, f.face);
+        let picture = face.map(|i| picture_hash(&r.store, i, dpi, None, images));
+        hasher.update(format!("|{picture:?}|{:?}|{:?}", f.picture, f.clip).as_bytes());
+    }
+    let fonts = r.store.fonts().fingerprint();
+    let version = env!("CARGO_PKG_VERSION");
+    hasher.update(format!("|page|{dpi}|{fonts}|{version}").as_bytes());
+    hex(&hasher.finalize()[..16])
 }
 
 /// Reads the faces, sheets and pictures out of a finished build.

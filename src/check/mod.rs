@@ -9,7 +9,10 @@ use crate::eval::{eval, row_value, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
 
+pub mod kept;
 pub mod typed_twice;
+
+pub use kept::AssertCache;
 
 /// Checks that need no evaluation: unique ids and references between tables. Run
 /// first: formulas and assertions over dangling references would only repeat them.
@@ -477,15 +480,21 @@ pub struct Ran {
 /// `[[assert]]`: expressions that must be true, once or for each row of a table;
 /// gives how many ran, with the problems. `counts` (component id -> printed
 /// parts) is visible to the expressions as `counts`, e.g.
-/// `counts.destinations == tables.house | length`.
+/// `counts.destinations == tables.house | length`. With `kept` (the live
+/// preview), an assertion that held is not run again while nothing it read
+/// changed ([`kept`]).
 pub fn check_asserts(
     game: &Game,
     tpl: &Templates,
     base: &Context,
     counts: &BTreeMap<String, u64>,
+    kept: Option<(&AssertCache, &crate::project::Project)>,
 ) -> Reported<Ran> {
     let mut base = base.clone();
     base.insert("counts".into(), crate::template::to_value(counts));
+    if let Some((cache, _)) = kept {
+        cache.begin();
+    }
     // Each assertion on its own core (the live preview runs them on every save);
     // the problems in the order of the assertions.
     use rayon::prelude::*;
@@ -494,12 +503,31 @@ pub fn check_asserts(
         .par_iter()
         .map(|a| match Assert::new(game, tpl, a) {
             Ok(check) => {
-                let diags = crate::diag::once_for_rows(check.each(&base));
-                (diags, Some(check.ran.get()))
+                let run = |ctx: &Context| {
+                    check.ran.set(0);
+                    let diags = crate::diag::once_for_rows(check.each(ctx));
+                    (diags, check.ran.get())
+                };
+                let (diags, n) = match kept {
+                    Some((cache, project)) => {
+                        let sources = crate::render::recorded::Sources {
+                            project,
+                            game,
+                            tpl,
+                            base: &base,
+                        };
+                        kept::checked(cache, &sources, a.get_ref(), run)
+                    }
+                    None => run(&base),
+                };
+                (diags, Some(n))
             }
             Err(d) => (vec![d], None),
         })
         .collect();
+    if let Some((cache, _)) = kept {
+        cache.finish();
+    }
     let mut diags = Vec::new();
     let mut ran = Ran::default();
     for (d, checks) in each {

@@ -53,6 +53,10 @@ pub struct Args {
     /// view needs about 150 on most screens).
     #[arg(long, default_value_t = 150.0, value_name = "DPI")]
     pub dpi: f64,
+    /// Print the wall time of each stage of every rebuild (and of looking at
+    /// the files after a save) under its build line.
+    #[arg(long)]
+    pub timings: bool,
     #[command(flatten)]
     pub common: super::Common,
 }
@@ -131,6 +135,8 @@ struct Plan {
     games: Vec<String>,
     opts: cardstock::options::Resolved,
     ip: IpAddr,
+    /// `--timings`: each build's stages under its build line.
+    timings: bool,
 }
 
 /// Runs `serve` until interrupted; returns the exit status.
@@ -173,7 +179,7 @@ pub fn run(args: &Args) -> i32 {
     let mut states = Vec::new();
     for (id, cache) in plan.games.iter().zip(&caches) {
         let p = Arc::new(preview::build(&plan.project.fresh(), id, &plan.opts, cache));
-        report(&p, None, None);
+        report(&p, None, None, plan.timings.then_some(0.0));
         states.push(GameState {
             id: id.clone(),
             good: p.ok.then(|| p.clone()),
@@ -248,6 +254,7 @@ fn prepare(args: &Args) -> Reported<Option<Plan>> {
         games,
         opts,
         ip,
+        timings: args.timings,
     })
     .into()
 }
@@ -263,7 +270,9 @@ fn follow(
     let changes = Changes::new(&plan.root);
     loop {
         changes.wait();
+        let looked = std::time::Instant::now();
         let now = fingerprint(&plan.root);
+        let looked = looked.elapsed().as_secs_f64() * 1000.0;
         if now == last {
             continue;
         }
@@ -300,8 +309,11 @@ fn follow(
                 let redone = Redone {
                     renders: cache.last_renders(),
                     work: cache.last_work(),
+                    asserts: cache.last_asserts(),
+                    rulebook: cache.rulebook_kept(),
                 };
-                report(&p, st.good.as_deref(), Some(redone));
+                let timings = plan.timings.then_some(looked);
+                report(&p, st.good.as_deref(), Some(redone), timings);
                 let message = update(st, &p);
                 st.builds += 1;
                 if p.ok {
@@ -353,11 +365,18 @@ struct Redone {
     renders: (usize, usize),
     /// Faces parsed and faces preflighted (`preview::Cache::last_work`).
     work: (usize, usize),
+    /// `[[assert]]`s run, and those kept because they held and nothing they read
+    /// changed (`preview::Cache::last_asserts`).
+    asserts: (usize, usize),
+    /// Whether the rulebook was kept rather than typeset again.
+    rulebook: bool,
 }
 
 /// Prints one line per build, and each diagnostic on a line with its hint.
-/// With `redone`, says how much of the build was done again.
-fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>) {
+/// With `redone`, says how much of the build was done again; with `timings`
+/// (`--timings`: the ms spent looking at the files first), the wall time of
+/// each stage.
+fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>, timings: Option<f64>) {
     let changed = before.map(|b| {
         p.faces
             .iter()
@@ -374,8 +393,15 @@ fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>) {
         Some(Redone {
             renders: (made, kept),
             work: (parsed, checked),
+            asserts: (ran, held),
+            rulebook,
         }) if p.ok => {
-            format!("{what} ({made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted)")
+            let book = match (p.rulebook.is_empty(), rulebook) {
+                (true, _) => "",
+                (false, true) => ", rulebook kept",
+                (false, false) => ", rulebook typeset",
+            };
+            format!("{what} ({made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {ran} asserts run, {held} kept{book})")
         }
         _ => what,
     };
@@ -383,6 +409,13 @@ fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>) {
         "{}: built in {:.0} ms, {what}\n",
         p.game, p.took_ms
     ));
+    if let Some(looked) = timings {
+        let stages: Vec<String> = std::iter::once(("files", looked))
+            .chain(p.timings.iter().copied())
+            .map(|(n, ms)| format!("{n} {ms:.1} ms"))
+            .collect();
+        super::say(&format!("  timings: {}\n", stages.join(" · ")));
+    }
     let mut text = String::new();
     for d in &p.diagnostics {
         let at = match (&d.file, d.line, d.column) {

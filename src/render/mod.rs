@@ -4,7 +4,7 @@
 
 mod layer;
 mod plan;
-mod recorded;
+pub(crate) mod recorded;
 pub mod revision;
 
 use std::collections::{BTreeMap, HashMap};

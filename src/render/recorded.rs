@@ -10,7 +10,7 @@
 //! and every face reads [`Read::Shared`]: the fonts, the icons and the
 //! `[network]`. A face's SVG text is kept under what identifies the render (the
 //! game, the set, the template, the face's own values: `row`, `item`, `face` ...)
-//! with a fingerprint (SHA-256) of each thing it read; the next build reuses the
+//! with a fingerprint ([`Print`]) of each thing it read; the next build reuses the
 //! text when every fingerprint is the same, and renders it again otherwise.
 //! Failed renders are not kept (their messages are made again by a plain render).
 //! Kept renders do not charge the faces' fuel budget again.
@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
-use sha2::Digest as _;
+use siphasher::sip128::{Hasher128 as _, SipHasher13};
 
 use super::{FacePlan, Renderer};
 use crate::diag::{Diagnostic, Reported, Severity};
@@ -29,14 +29,79 @@ use crate::eval::Context;
 use crate::model::Component;
 use crate::template::reads::{Read, Reads, READS};
 
-/// The context values whose reads are noted.
-const RECORDED: [&str; 5] = ["game", "rules", "tables", "settings", "components"];
+/// The context values whose reads are noted (`counts`: the `[[assert]]`s' own).
+const RECORDED: [&str; 6] = [
+    "game",
+    "rules",
+    "tables",
+    "settings",
+    "components",
+    "counts",
+];
 
 /// Bytes of SVG text the cache keeps at most (past it, new renders are not kept).
 pub const RENDER_CACHE_BYTES: usize = 32 << 20;
 
-/// A fingerprint: the SHA-256 of what was read.
-type Print = [u8; 32];
+/// A fingerprint of what was read: 128 bits of SipHash-1-3. Nothing is at stake
+/// but a stale preview, and only by chance (one in 2^64 among billions of
+/// values), not by anyone's design: the preview reads the designer's own files.
+/// SHA-256 took about three times as long over the same text.
+pub(crate) type Print = [u8; 16];
+
+/// What fingerprints read: the project (the icon files), the game, its
+/// templates and fonts, and the context the reads were made in.
+#[derive(Clone, Copy)]
+pub(crate) struct Sources<'a> {
+    pub project: &'a crate::project::Project,
+    pub game: &'a crate::model::Game,
+    pub tpl: &'a crate::template::Templates,
+    pub base: &'a Context,
+}
+
+/// The fingerprint of each thing read in the build under way (made once per
+/// build; `None`: cannot be known, what read it is not kept).
+#[derive(Default)]
+pub(crate) struct Prints {
+    now: Mutex<HashMap<Read, Option<Print>>>,
+}
+
+impl Prints {
+    /// A build starts: every fingerprint is made anew.
+    pub fn clear(&self) {
+        if let Ok(mut now) = self.now.lock() {
+            now.clear();
+        }
+    }
+
+    /// The fingerprint of `read` in this build (made once).
+    pub fn of(&self, s: &Sources, read: &Read) -> Option<Print> {
+        if let Some(p) = self.now.lock().ok()?.get(read) {
+            return *p;
+        }
+        let p = match read {
+            Read::Value(name, key) => Some(value_print(s.base, name, key.as_deref())),
+            Read::Template(name) => template_print(s, name),
+            Read::Shared => Some(shared_print(s)),
+        };
+        self.now.lock().ok()?.insert(read.clone(), p);
+        p
+    }
+
+    /// The fingerprint of each of `reads`; `None` when one cannot be known.
+    pub fn all(&self, s: &Sources, reads: Vec<Read>) -> Option<Vec<(Read, Print)>> {
+        reads
+            .into_iter()
+            .map(|read| Some((read.clone(), self.of(s, &read)?)))
+            .collect()
+    }
+
+    /// Whether everything in `reads` has the same fingerprint now.
+    pub fn unchanged(&self, s: &Sources, reads: &[(Read, Print)]) -> bool {
+        reads
+            .iter()
+            .all(|(read, print)| self.of(s, read).as_ref() == Some(print))
+    }
+}
 
 /// Rendered sides kept between builds, each with what it read; and, for the build
 /// under way, the fingerprint of each thing read (made once per build).
@@ -45,8 +110,8 @@ pub struct RenderCache {
     kept: Mutex<HashMap<Print, Kept>>,
     /// Bytes of SVG text in `kept` (a running total, made again after each build).
     bytes: AtomicUsize,
-    /// Fingerprints of this build (`None`: cannot be known, the render is not kept).
-    now: Mutex<HashMap<Read, Option<Print>>>,
+    /// Fingerprints of this build.
+    now: Prints,
     /// Renders made (not kept or changed) / taken from the cache in the last build.
     pub made: AtomicUsize,
     pub reused: AtomicUsize,
@@ -63,9 +128,7 @@ struct Kept {
 impl RenderCache {
     /// A build starts: fingerprints are made anew, the counts start at zero.
     pub fn begin(&self) {
-        if let Ok(mut now) = self.now.lock() {
-            now.clear();
-        }
+        self.now.clear();
         self.made.store(0, Relaxed);
         self.reused.store(0, Relaxed);
     }
@@ -93,10 +156,7 @@ impl RenderCache {
     /// The kept render under `key`, if everything it read is as it was.
     fn reuse(&self, r: &Renderer, key: &Print) -> Option<Reported<Option<String>>> {
         let reads: Vec<(Read, Print)> = self.kept.lock().ok()?.get(key)?.reads.clone();
-        if reads
-            .iter()
-            .any(|(read, print)| self.fingerprint(r, read).as_ref() != Some(print))
-        {
+        if !self.now.unchanged(&r.sources(), &reads) {
             return None;
         }
         let mut kept = self.kept.lock().ok()?;
@@ -117,13 +177,9 @@ impl RenderCache {
         {
             return;
         }
-        let mut prints = Vec::with_capacity(reads.len());
-        for read in reads {
-            let Some(p) = self.fingerprint(r, &read) else {
-                return;
-            };
-            prints.push((read, p));
-        }
+        let Some(prints) = self.now.all(&r.sources(), reads) else {
+            return;
+        };
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
@@ -144,49 +200,35 @@ impl RenderCache {
             self.bytes.fetch_sub(old.text.len(), Relaxed);
         }
     }
+}
 
-    /// The fingerprint of `read` in this build (made once).
-    fn fingerprint(&self, r: &Renderer, read: &Read) -> Option<Print> {
-        if let Some(p) = self.now.lock().ok()?.get(read) {
-            return *p;
+/// The fingerprint of template `name` and of every template it includes or
+/// imports; `None` when one names another with an expression.
+fn template_print(s: &Sources, name: &str) -> Option<Print> {
+    let mut h = Digester::default();
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![name.to_string()];
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
         }
-        let p = match read {
-            Read::Value(name, key) => Some(value_print(r.base, name, key.as_deref())),
-            Read::Template(name) => self.template_print(r, name),
-            Read::Shared => Some(shared_print(r)),
-        };
-        self.now.lock().ok()?.insert(read.clone(), p);
-        p
-    }
-
-    /// The fingerprint of template `name` and of every template it includes or
-    /// imports; `None` when one names another with an expression.
-    fn template_print(&self, r: &Renderer, name: &str) -> Option<Print> {
-        let mut h = sha2::Sha256::new();
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![name.to_string()];
-        while let Some(n) = todo.pop() {
-            if !seen.insert(n.clone()) {
-                continue;
+        h.bytes(n.as_bytes());
+        h.bytes(&[0]);
+        match s.tpl.env.get_template(&n) {
+            Ok(t) => {
+                h.bytes(t.source().as_bytes());
+                todo.extend(references(t.source())?);
             }
-            h.update(n.as_bytes());
-            h.update([0]);
-            match r.tpl.env.get_template(&n) {
-                Ok(t) => {
-                    h.update(t.source().as_bytes());
-                    todo.extend(references(t.source())?);
-                }
-                Err(e) => h.update(format!("missing: {e}").as_bytes()),
-            }
-            h.update([0xff]);
+            Err(e) => h.bytes(format!("missing: {e}").as_bytes()),
         }
-        Some(h.finalize().into())
+        h.bytes(&[0xff]);
     }
+    Some(h.print())
 }
 
 /// The fingerprint of entry `key` of context value `name` (all of it for `None`).
 fn value_print(base: &Context, name: &str, key: Option<&str>) -> Print {
-    let mut d = Digester(sha2::Sha256::new());
+    let mut d = Digester::default();
     let value = base.get(name).cloned().unwrap_or(Value::UNDEFINED);
     let _ = match (name, key) {
         // `settings` says whether it was read in its `Debug`: its entries instead.
@@ -199,7 +241,7 @@ fn value_print(base: &Context, name: &str, key: Option<&str>) -> Print {
         (_, None) => write!(d, "{value:?}"),
         (_, Some(k)) => write!(d, "{:?}", entry(&value, k)),
     };
-    d.0.finalize().into()
+    d.print()
 }
 
 /// Entry `key` of `value` (undefined if it has none).
@@ -211,12 +253,12 @@ fn entry(value: &Value, key: &str) -> Value {
 
 /// The fingerprint of what every face may read unnoted: the fonts, every icon file
 /// of the game and of `templates/common/`, the `[network]`.
-fn shared_print(r: &Renderer) -> Print {
-    let mut d = Digester(sha2::Sha256::new());
-    d.0.update(r.tpl.fonts().fingerprint().to_le_bytes());
-    for dir in [r.game.id.as_str(), "common"] {
+fn shared_print(s: &Sources) -> Print {
+    let mut d = Digester::default();
+    d.bytes(&s.tpl.fonts().fingerprint().to_le_bytes());
+    for dir in [s.game.id.as_str(), "common"] {
         let folder = crate::template::template_file(dir).join("icons");
-        let mut names: Vec<String> = r
+        let mut names: Vec<String> = s
             .project
             .list(&folder)
             .unwrap_or_default()
@@ -225,26 +267,44 @@ fn shared_print(r: &Renderer) -> Print {
             .collect();
         names.sort();
         for n in names {
-            let text = r
+            let text = s
                 .project
                 .read_text(&folder.join(&n), crate::project::MAX_TEMPLATE_BYTES);
             let _ = write!(d, "{n}\0{:?}\0", text.as_deref().map_err(|e| e.to_string()));
         }
     }
-    let network = r
+    let network = s
         .base
         .get(crate::template::NETWORK)
         .and_then(|v| v.downcast_object::<crate::network::Network>());
     let _ = write!(d, "{:?}", network.as_deref());
-    d.0.finalize().into()
+    d.print()
 }
 
-/// Writes formatted text into a hash.
-struct Digester(sha2::Sha256);
+/// Formatted text and bytes hashed into a [`Print`].
+pub(crate) struct Digester(SipHasher13);
+
+impl Default for Digester {
+    fn default() -> Self {
+        Digester(SipHasher13::new())
+    }
+}
+
+impl Digester {
+    /// Hashes `b`.
+    pub fn bytes(&mut self, b: &[u8]) {
+        std::hash::Hasher::write(&mut self.0, b);
+    }
+
+    /// The fingerprint of everything hashed.
+    pub fn print(&self) -> Print {
+        self.0.finish128().as_bytes()
+    }
+}
 
 impl std::fmt::Write for Digester {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.update(s.as_bytes());
+        self.bytes(s.as_bytes());
         Ok(())
     }
 }
@@ -252,7 +312,7 @@ impl std::fmt::Write for Digester {
 /// The templates `source` includes, imports or extends; `None` when one is named
 /// by an expression rather than a string. Comments and raw blocks may add names
 /// that are not used: a face is then rendered again more often, never less.
-fn references(source: &str) -> Option<Vec<String>> {
+pub(crate) fn references(source: &str) -> Option<Vec<String>> {
     let mut names = Vec::new();
     let mut rest = source;
     while let Some(at) = rest.find("{%") {
@@ -339,6 +399,36 @@ impl Object for Recorded {
     }
 }
 
+/// `c` with its game values wrapped so that every read of them is noted in
+/// `reads` (and `reads` given to the functions that reach the tables).
+pub(crate) fn noting(c: &Context, reads: &Arc<Reads>) -> Context {
+    let mut noted = c.clone();
+    for n in RECORDED {
+        if let Some(inner) = c.get(n) {
+            let value = Recorded {
+                name: n,
+                inner: inner.clone(),
+                reads: reads.clone(),
+            };
+            noted.insert(n.into(), Value::from_object(value));
+        }
+    }
+    noted.insert(READS.into(), Value::from_dyn_object(reads.clone()));
+    noted
+}
+
+impl Renderer<'_> {
+    /// What this renderer's fingerprints read.
+    fn sources(&self) -> Sources<'_> {
+        Sources {
+            project: self.project,
+            game: self.game,
+            tpl: self.tpl,
+            base: self.base,
+        }
+    }
+}
+
 /// What identifies one render: the game, the set, the template, the face's label
 /// and every value of the context that is the face's own (not the game's).
 fn render_key(
@@ -348,7 +438,7 @@ fn render_key(
     c: &Context,
     plan: Option<&FacePlan>,
 ) -> Print {
-    let mut d = Digester(sha2::Sha256::new());
+    let mut d = Digester::default();
     let _ = write!(
         d,
         "{}\0{}\0{name}\0{:?}\0",
@@ -359,7 +449,7 @@ fn render_key(
     for (k, v) in c.iter().filter(|(k, _)| !r.base.contains_key(*k)) {
         let _ = write!(d, "{k}\0{v:?}\0");
     }
-    d.0.finalize().into()
+    d.print()
 }
 
 impl Renderer<'_> {
@@ -380,18 +470,7 @@ impl Renderer<'_> {
         }
         cache.made.fetch_add(1, Relaxed);
         let reads = Arc::new(Reads::default());
-        let mut noted = c.clone();
-        for n in RECORDED {
-            if let Some(inner) = c.get(n) {
-                let value = Recorded {
-                    name: n,
-                    inner: inner.clone(),
-                    reads: reads.clone(),
-                };
-                noted.insert(n.into(), Value::from_object(value));
-            }
-        }
-        noted.insert(READS.into(), Value::from_dyn_object(reads.clone()));
+        let noted = noting(&c, &reads);
         let done = self.render_plain(comp, name, noted, plan);
         if done.value.is_none() {
             return self.render_plain(comp, name, c, plan);

@@ -18,6 +18,7 @@ pub mod blocks;
 pub mod booklet;
 mod draw;
 pub mod flow;
+pub mod kept;
 pub mod lines;
 pub mod settings;
 pub mod source;
@@ -33,6 +34,7 @@ use crate::render::FacePlan;
 use crate::template::Templates;
 
 pub use flow::Heading;
+pub use kept::RulebookCache;
 pub use settings::Settings;
 
 /// The rulebook's file in a game's folder.

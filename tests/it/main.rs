@@ -20,6 +20,7 @@ mod hostile;
 mod incremental;
 mod inside_track;
 mod interstate;
+mod kept_checks;
 mod layers;
 mod new_game;
 mod parcel_delivery;

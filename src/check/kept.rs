@@ -1,0 +1,166 @@
+//! `[[assert]]`s run again only when what they read changed (the live preview,
+//! through `pipeline::Incremental::asserts`), the way the render cache keeps
+//! faces (`render::RenderCache`).
+//!
+//! An assertion is run with the game's values wrapped so that each entry it
+//! reads is noted (`rules.x`, `tables.contracts`, `counts.y`, what `lookup` and
+//! `select` search; anything read whole is noted whole), and with the table its
+//! `each` walks, every template its text imports (a name that is not a string
+//! literal leaves it unkept) and what every check may read unnoted: the fonts,
+//! icons and `[network]`. Only an assertion that held is kept, with how many
+//! checks it made: a failing one runs again on every build, so its problems are
+//! always made from the data as it is now (lines and columns included). It is
+//! run again when its own text changed or when anything it read did.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+use crate::diag::Diagnostic;
+use crate::eval::Context;
+use crate::model::{AssertDef, Game};
+use crate::render::recorded::{noting, references, Digester, Print, Prints, Sources};
+use crate::template::reads::{Read, Reads};
+
+/// Assertions that held, kept between builds with what they read.
+#[derive(Default)]
+pub struct AssertCache {
+    kept: Mutex<HashMap<Print, Held>>,
+    /// Fingerprints of the build under way.
+    now: Prints,
+    /// Assertions run / kept (not run) in the last build.
+    pub made: AtomicUsize,
+    pub reused: AtomicUsize,
+}
+
+/// One assertion that held.
+struct Held {
+    reads: Vec<(Read, Print)>,
+    /// How many checks it made (one, or one per row).
+    checks: usize,
+    used: bool,
+}
+
+impl AssertCache {
+    /// A build starts: fingerprints are made anew, the counts start at zero.
+    pub(crate) fn begin(&self) {
+        self.now.clear();
+        self.made.store(0, Relaxed);
+        self.reused.store(0, Relaxed);
+    }
+
+    /// The build checked its assertions: those it did not use are forgotten
+    /// (edited away, or failing now).
+    pub(crate) fn finish(&self) {
+        if let Ok(mut kept) = self.kept.lock() {
+            kept.retain(|_, h| std::mem::replace(&mut h.used, false));
+        }
+    }
+
+    /// Number of assertions kept.
+    pub fn len(&self) -> usize {
+        self.kept.lock().map(|k| k.len()).unwrap_or(0)
+    }
+
+    /// Whether nothing is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many checks the assertion under `key` made, if it held and nothing it
+    /// read changed since.
+    fn reuse(&self, s: &Sources, key: &Print) -> Option<usize> {
+        let reads = self.kept.lock().ok()?.get(key)?.reads.clone();
+        if !self.now.unchanged(s, &reads) {
+            return None;
+        }
+        let mut kept = self.kept.lock().ok()?;
+        let held = kept.get_mut(key)?;
+        held.used = true;
+        self.reused.fetch_add(1, Relaxed);
+        Some(held.checks)
+    }
+
+    /// Keeps an assertion that held, with the fingerprints of what it read.
+    fn keep(&self, s: &Sources, key: Print, reads: Vec<Read>, checks: usize) {
+        let Some(reads) = self.now.all(s, reads) else {
+            return;
+        };
+        if let Ok(mut kept) = self.kept.lock() {
+            let held = Held {
+                reads,
+                checks,
+                used: true,
+            };
+            kept.insert(key, held);
+        }
+    }
+}
+
+/// What identifies an assertion: its game and everything written in it, but not
+/// where (only one that held is kept, and it says nothing: a line added above it
+/// in `game.toml` need not run it again).
+fn key(game: &Game, def: &AssertDef) -> Print {
+    let text = |t: &Option<crate::model::Spanned<String>>| t.as_ref().map(|t| t.get_ref().clone());
+    let mut d = Digester::default();
+    let _ = write!(
+        d,
+        "{}\0{:?}\0{:?}\0{:?}\0{:?}\0{:?}",
+        game.id,
+        text(&def.that),
+        text(&def.template),
+        def.message,
+        text(&def.each),
+        def.hint
+    );
+    d.print()
+}
+
+/// What an assertion reads besides the values it names: the table its `each`
+/// walks, the templates its texts import, the fonts, icons and network; `None`
+/// when a text imports a template named by an expression.
+fn also_read(def: &AssertDef) -> Option<Vec<Read>> {
+    let mut reads = vec![Read::Shared];
+    if let Some(each) = def.each.as_ref().map(|e| e.get_ref()) {
+        if !each.starts_with("rules.") {
+            reads.push(Read::Value("tables".into(), Some(each.clone())));
+        }
+    }
+    let texts = [
+        def.that.as_ref().map(|t| t.get_ref().as_str()),
+        def.template.as_ref().map(|t| t.get_ref().as_str()),
+        def.message.as_deref(),
+    ];
+    for text in texts.into_iter().flatten() {
+        reads.extend(references(text)?.into_iter().map(Read::Template));
+    }
+    Some(reads)
+}
+
+/// Runs one assertion through `cache`: nothing when it held and nothing it read
+/// changed, else a run that notes what it reads (a failing run is made again
+/// plainly, so that its messages are exactly a plain run's). `run` checks it in
+/// a context and gives its problems and how many checks it made.
+pub(super) fn checked(
+    cache: &AssertCache,
+    s: &Sources,
+    def: &AssertDef,
+    run: impl Fn(&Context) -> (Vec<Diagnostic>, usize),
+) -> (Vec<Diagnostic>, usize) {
+    let key = key(s.game, def);
+    if let Some(checks) = cache.reuse(s, &key) {
+        return (Vec::new(), checks);
+    }
+    cache.made.fetch_add(1, Relaxed);
+    let reads = Arc::new(Reads::default());
+    let (diags, checks) = run(&noting(s.base, &reads));
+    if !diags.is_empty() {
+        return run(s.base);
+    }
+    if let Some(more) = also_read(def) {
+        more.into_iter().for_each(|r| reads.note(r));
+        cache.keep(s, key, reads.take(), checks);
+    }
+    (diags, checks)
+}

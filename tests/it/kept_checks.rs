@@ -1,0 +1,216 @@
+//! The live preview runs again only the `[[assert]]`s and typesets again only the
+//! rulebook whose inputs changed (`check::AssertCache`, `rulebook::RulebookCache`,
+//! with the render cache): each build here runs the real pipeline on a copy of
+//! Interstate Trucking with the stores the preview keeps, and is compared with a
+//! build from scratch of the same files: the same problems, the same faces, the
+//! same rulebook pages.
+
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+
+use cardstock::output::Sink;
+use cardstock::pipeline::{build_choosing, AssertCache, Incremental, RenderCache, RulebookCache};
+use cardstock::project::Project;
+
+use crate::common::*;
+
+const GAME: &str = "interstate-trucking";
+
+/// What the preview keeps between builds.
+#[derive(Default)]
+struct Kept {
+    rendered: RenderCache,
+    asserts: AssertCache,
+    rulebook: RulebookCache,
+}
+
+/// One build: its problems, faces and rulebook pages, and what it did again.
+#[derive(Debug)]
+struct Build {
+    problems: String,
+    faces: Vec<String>,
+    pages: Vec<String>,
+    asserts: usize,
+    /// Assertions run and kept; rulebooks typeset and kept (0 or 1 each).
+    ran: (usize, usize),
+    typeset: (usize, usize),
+}
+
+/// Builds the game at `root` up to its faces and rulebook (nothing delivered),
+/// with `kept` if given.
+fn build(root: &Path, kept: Option<&Kept>) -> Build {
+    let project = Project::disk(root).unwrap();
+    let incremental = Incremental {
+        rendered: kept.map(|k| &k.rendered),
+        asserts: kept.map(|k| &k.asserts),
+        rulebook: kept.map(|k| &k.rulebook),
+        ..Incremental::default()
+    };
+    let opts = cardstock::options::Options::default();
+    let (built, finished) =
+        build_choosing(&project, GAME, &opts, incremental, Sink::Memory, |_, _| {
+            false.into()
+        });
+    let faces = finished.map_or_else(Vec::new, |f| {
+        let store = &f.rendered.store;
+        (0..store.len())
+            .map(|i| store.svg(i).into_owned())
+            .collect()
+    });
+    let pages = built.rulebook.as_ref().map_or_else(Vec::new, |b| {
+        b.pages.iter().map(|p| p.svg.clone()).collect()
+    });
+    Build {
+        problems: built.diags.render(&project),
+        faces,
+        pages,
+        asserts: built.asserts.asserts,
+        ran: kept.map_or((0, 0), |k| {
+            (k.asserts.made.load(Relaxed), k.asserts.reused.load(Relaxed))
+        }),
+        typeset: kept.map_or((0, 0), |k| {
+            (
+                k.rulebook.made.load(Relaxed),
+                k.rulebook.reused.load(Relaxed),
+            )
+        }),
+    }
+}
+
+/// Builds with `kept` and checks it against a build from scratch.
+fn same_as_fresh(root: &Path, kept: &Kept) -> Build {
+    let k = build(root, Some(kept));
+    let fresh = build(root, None);
+    assert_eq!(k.problems, fresh.problems, "the same problems");
+    assert_eq!(k.asserts, fresh.asserts, "as many assertions counted");
+    assert!(
+        k.faces == fresh.faces,
+        "a kept face differs from a fresh one"
+    );
+    assert!(
+        k.pages == fresh.pages,
+        "a kept page differs from a fresh one"
+    );
+    k
+}
+
+/// The text of every page, words only (a page draws its text in runs).
+fn words(pages: &[String]) -> String {
+    pages.join(" ")
+}
+
+#[test]
+fn an_edit_that_breaks_an_assert_is_reported_while_the_others_are_kept() {
+    let tmp = project_copy(&[GAME]);
+    let game_toml = tmp.path().join("data").join(GAME).join("game.toml");
+    let kept = Kept::default();
+    let first = same_as_fresh(tmp.path(), &kept);
+    assert!(first.problems.is_empty(), "{}", first.problems);
+    let all = first.asserts;
+    assert!(all > 20, "{all}");
+    assert_eq!(first.ran, (all, 0), "every assertion runs the first time");
+
+    // Nothing changed: no assertion runs again.
+    let again = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(again.ran, (0, all));
+
+    // A cost the rules' example names: its assertion fails, now and on the
+    // build after (a failing assertion is not kept), with a plain run's message.
+    edit(&game_toml, "money = 1000", "money = 1200");
+    for _ in 0..2 {
+        let broken = same_as_fresh(tmp.path(), &kept);
+        assert!(
+            broken
+                .problems
+                .contains("the rule text prices a trailer at $1,000"),
+            "{}",
+            broken.problems
+        );
+        let (ran, held) = broken.ran;
+        assert!(ran >= 1 && ran < all && held == all - ran, "{ran} {held}");
+    }
+    edit(&game_toml, "money = 1200", "money = 1000");
+    let fixed = same_as_fresh(tmp.path(), &kept);
+    assert!(fixed.problems.is_empty(), "{}", fixed.problems);
+}
+
+#[test]
+fn an_edit_nothing_reads_runs_no_assert_and_keeps_the_rulebook() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let kept = Kept::default();
+    let all = same_as_fresh(tmp.path(), &kept).asserts;
+
+    // A player colour: no assertion and no line of the rulebook reads colors.toml.
+    edit(
+        &data.join("colors.toml"),
+        "fill = \"#c62828\"",
+        "fill = \"#c62829\"",
+    );
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.ran, (0, all), "no assertion read it");
+    assert_eq!(b.typeset, (0, 1), "the rulebook did not read it");
+
+    // A `[rules]` key that nothing names: only the check that goes through every
+    // key (every amount in `[rules]` payable in bills) runs again.
+    edit(
+        &data.join("game.toml"),
+        "perishable_loss = 100",
+        "perishable_loss = 100\nread_by_nothing = \"a note\"",
+    );
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.ran, (1, all - 1));
+
+    // One contract's city: only the assertions over the contracts run again.
+    let contracts = data.join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    let at = text.match_indices("[[contract]]").nth(11).unwrap().0;
+    let moved = format!(
+        "{}{}",
+        &text[..at],
+        text[at..].replacen("city = \"kansas-city\"", "city = \"denver\"", 1)
+    );
+    assert_ne!(moved, text);
+    std::fs::write(&contracts, moved).unwrap();
+    let b = same_as_fresh(tmp.path(), &kept);
+    let (ran, held) = b.ran;
+    assert!(
+        ran > 0 && ran < all / 2 && held == all - ran,
+        "{ran} {held}"
+    );
+}
+
+#[test]
+fn the_rulebook_is_typeset_again_when_its_text_or_a_fact_it_prints_changes() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let kept = Kept::default();
+    let first = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(first.typeset, (1, 0));
+    assert!(!first.pages.is_empty());
+    assert_eq!(same_as_fresh(tmp.path(), &kept).typeset, (0, 1), "kept");
+
+    // Its own text.
+    let rules = data.join("rules.md");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(&rules, format!("{text}\nThe zebu drives last.\n")).unwrap();
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.typeset, (1, 0));
+    assert!(
+        words(&b.pages).contains("zebu"),
+        "the new line is on a page"
+    );
+
+    // A city the setup names (through `lookup`): its new name is printed.
+    assert!(words(&b.pages).contains("Portland"));
+    edit(
+        &data.join("cities.toml"),
+        "name = \"Portland\"",
+        "name = \"Yuma\"",
+    );
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.typeset, (1, 0));
+    assert!(words(&b.pages).contains("Yuma"));
+    assert!(!words(&b.pages).contains("Portland"));
+    assert_eq!(same_as_fresh(tmp.path(), &kept).typeset, (0, 1));
+}
