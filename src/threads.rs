@@ -31,6 +31,25 @@ pub fn in_parallel<T: Send, F: FnOnce() -> T + Send>(jobs: Vec<F>) -> Vec<T> {
     done.into_iter().map(|(_, r)| r).collect()
 }
 
+/// Runs `a` and `b` side by side, `b` on a plain thread of its own (not on the
+/// rayon pool, for [`in_parallel`]'s reason), and returns both results; one after
+/// the other, on the caller's thread, when the rayon pool has one thread
+/// (RAYON_NUM_THREADS=1).
+pub fn both<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
+    if rayon::current_num_threads() <= 1 {
+        let a = a();
+        return (a, b());
+    }
+    std::thread::scope(|s| {
+        let b = s.spawn(b);
+        let a = a();
+        match b.join() {
+            Ok(b) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -48,5 +67,11 @@ mod tests {
         assert_eq!(super::in_parallel(jobs), want);
         let none: Vec<fn() -> u8> = Vec::new();
         assert!(super::in_parallel(none).is_empty());
+    }
+
+    #[test]
+    fn both_returns_each_result() {
+        let (a, b) = super::both(|| "a".repeat(3), || 2 + 2);
+        assert_eq!((a.as_str(), b), ("aaa", 4));
     }
 }

@@ -102,7 +102,7 @@ pub fn deliver(game: &Game, input: &Input, opts: &Options) -> Reported<Delivered
     if opts.encode && (face_pngs(opts) || opts.proof) {
         r.store.will_use(0..r.store.len());
     }
-    // The rulebook's PDFs (written after the profile's files) plan their faces'
+    // The rulebook's PDFs (written beside the profile's files) plan their faces'
     // uses first, so that no tree is dropped before they draw it.
     let rules_start = std::time::Instant::now();
     let mut diags = Diagnostics::default();
@@ -120,41 +120,50 @@ pub fn deliver(game: &Game, input: &Input, opts: &Options) -> Reported<Delivered
         compress: opts.compress,
         shop: shop.as_ref(),
     };
-    let mut result = match opts.profile.output {
-        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts, &pdfs, empty),
-        Output::FacePng => shop::png_files(game, r, opts, input.cache, empty),
-        Output::FacePdf => shop::pdf_files(game, r, opts, &pdfs, empty),
-        Output::Tts => tts::deliver(game, r, opts, empty),
-    };
-    result.diags.extend(diags.items);
-    result.value.timings.push((
-        match opts.profile.output {
-            Output::FacePng | Output::Tts => "png",
-            _ => "layout + pdf",
+    // The profile's files and the rulebook's PDFs are independent: written side by
+    // side. The rulebook's figures stay parsed until both are done (a face the
+    // rulebook draws first is not dropped before the profile's files plan it).
+    let held = rules.as_ref().map(|(_, p)| p.faces()).unwrap_or_default();
+    r.store.will_use(held.iter().copied());
+    let (mut result, rule_files) = crate::threads::both(
+        || {
+            let mut result = profile_files(game, input, opts, &pdfs, empty);
+            result.diags.extend(diags.items);
+            result.value.timings.push((
+                match opts.profile.output {
+                    Output::FacePng | Output::Tts => "png",
+                    _ => "layout + pdf",
+                },
+                start.elapsed(),
+            ));
+            result
         },
-        start.elapsed(),
-    ));
+        || {
+            let (book, planned) = rules.as_ref()?;
+            let start = std::time::Instant::now();
+            let files = rulebook::write(game, planned, book, &pdfs, &opts.profile.id);
+            Some((files, rules_planned + start.elapsed()))
+        },
+    );
+    for &f in &held {
+        r.store.used(f);
+    }
     if result.diags.has_errors() || !opts.encode {
         return result;
     }
-    if let Some((book, planned)) = &rules {
-        let start = std::time::Instant::now();
-        if let Err(d) = rulebook::write(
-            game,
-            planned,
-            book,
-            &pdfs,
-            &opts.profile.id,
-            &mut result.value,
-        ) {
-            result.diags.push(d);
-            return result;
+    if let Some((files, took)) = rule_files {
+        match files {
+            Ok(files) => {
+                for (path, what, bytes) in files {
+                    result.value.outputs.add(path, what, bytes);
+                }
+            }
+            Err(d) => {
+                result.diags.push(d);
+                return result;
+            }
         }
-        let pdf = start.elapsed();
-        result
-            .value
-            .timings
-            .push(("rulebook pdf", rules_planned + pdf));
+        result.value.timings.push(("rulebook pdf", took));
     }
     face_files(game, input, opts, shop.as_ref(), &mut result);
     // A reprint's manifest is added by its caller, with the list of changes.
@@ -168,6 +177,24 @@ pub fn deliver(game: &Game, input: &Input, opts: &Options) -> Reported<Delivered
         );
     }
     result
+}
+
+/// The files of the profile's own kind (sheets, a shop's files, Tabletop
+/// Simulator's), into `empty`.
+fn profile_files(
+    game: &Game,
+    input: &Input,
+    opts: &Options,
+    pdfs: &Pdfs,
+    empty: Delivered,
+) -> Reported<Delivered> {
+    let r = input.r;
+    match opts.profile.output {
+        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts, pdfs, empty),
+        Output::FacePng => shop::png_files(game, r, opts, input.cache, empty),
+        Output::FacePdf => shop::pdf_files(game, r, opts, pdfs, empty),
+        Output::Tts => tts::deliver(game, r, opts, empty),
+    }
 }
 
 /// Whether the build writes a PNG of every face besides the profile's files

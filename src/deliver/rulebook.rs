@@ -249,11 +249,14 @@ fn bookmarks(book: &Rulebook) -> Vec<Bookmark> {
         .collect()
 }
 
-/// The page trees, each page's SVG parsed with the game's fonts.
+/// The page trees, each page's SVG parsed with the game's fonts, on all cores (a
+/// page that does not parse: the first such page's error).
 fn parse_pages(game: &Game, book: &Rulebook, r: &Rendered) -> Result<Vec<Arc<Tree>>, Diagnostic> {
+    use rayon::prelude::*;
     let images = Arc::new(crate::svg::Images::none());
-    book.pages
-        .iter()
+    let parsed: Vec<Result<Arc<Tree>, Diagnostic>> = book
+        .pages
+        .par_iter()
         .map(|p| {
             crate::svg::parse(&p.svg, &images, r.store.fonts())
                 .map(Arc::new)
@@ -268,7 +271,8 @@ fn parse_pages(game: &Game, book: &Rulebook, r: &Rendered) -> Result<Vec<Arc<Tre
                         .hint(hint)
                 })
         })
-        .collect()
+        .collect();
+    parsed.into_iter().collect()
 }
 
 /// Each page in reading order as a sheet, with the pictures its placements
@@ -344,8 +348,27 @@ pub(super) fn plan<'a>(
     })
 }
 
-/// Writes the two rulebook PDFs laid out by [`plan`] into `delivered`'s files
-/// (under the folder `profile`), through `pdfs`: a CMYK profile's rulebook is CMYK too,
+impl Planned<'_> {
+    /// The faces the two PDFs draw (store indices, each once).
+    pub(super) fn faces(&self) -> Vec<usize> {
+        let faces: std::collections::BTreeSet<usize> = self
+            .pics
+            .sources
+            .iter()
+            .filter_map(|s| match s {
+                Source::Face(f) => Some(*f),
+                Source::Page(_) => None,
+            })
+            .collect();
+        faces.into_iter().collect()
+    }
+}
+
+/// A file of the rulebook: its path, what it is (for the manifest), its bytes.
+pub(super) type RuleFile = (String, &'static str, Vec<u8>);
+
+/// Writes the two rulebook PDFs laid out by [`plan`] as files under
+/// the folder `profile`, through `pdfs`: a CMYK profile's rulebook is CMYK too,
 /// through the same print shop as its faces (and PDF/X when it asks for it).
 pub(super) fn write(
     game: &Game,
@@ -353,8 +376,7 @@ pub(super) fn write(
     book: &Rulebook,
     pdfs: &super::Pdfs,
     profile: &str,
-    delivered: &mut super::Delivered,
-) -> Result<(), Diagnostic> {
+) -> Result<Vec<RuleFile>, Diagnostic> {
     let Planned {
         pics,
         reading,
@@ -391,19 +413,22 @@ pub(super) fn write(
         })
     };
     let title = format!("{} — rules", book.title);
-    let bytes = to_pdf(&title, reading, &bookmarks(book)).map_err(error)?;
-    delivered.outputs.add(
-        format!("{profile}/{}-rules.pdf", game.id),
-        "the rulebook, pages in reading order",
-        bytes,
-    );
-    let bytes = to_pdf(&format!("{title} (booklet)"), booklet, &[])
+    // One after the other: they run beside the profile's files already, and two
+    // documents at once would hold both in memory.
+    let reading = to_pdf(&title, reading, &bookmarks(book)).map_err(error)?;
+    let booklet = to_pdf(&format!("{title} (booklet)"), booklet, &[])
         .and_then(|b| pdf::ask_to_print(b, Printing::ShortEdge))
         .map_err(error)?;
-    delivered.outputs.add(
-        format!("{profile}/{}-rules-booklet.pdf", game.id),
-        "the rulebook as a booklet: print double-sided, flip on the short edge, fold, staple",
-        bytes,
-    );
-    Ok(())
+    Ok(vec![
+        (
+            format!("{profile}/{}-rules.pdf", game.id),
+            "the rulebook, pages in reading order",
+            reading,
+        ),
+        (
+            format!("{profile}/{}-rules-booklet.pdf", game.id),
+            "the rulebook as a booklet: print double-sided, flip on the short edge, fold, staple",
+            booklet,
+        ),
+    ])
 }
