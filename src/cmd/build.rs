@@ -55,8 +55,9 @@ pub struct Args {
     /// Default: file:// links to the output folder on this computer.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
-    /// Print the wall time of each stage (load, check, render, parse, preflight,
-    /// layout + pdf, png, write) for every game.
+    /// Print the wall time of each stage (load, evaluate, check, asserts,
+    /// rulebook, render, parse + preflight, layout + pdf, rulebook pdf, png,
+    /// write) for every game.
     #[arg(long)]
     pub timings: bool,
     /// Also write a soft proof: every face as a PNG as it will print in the
