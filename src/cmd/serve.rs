@@ -57,6 +57,11 @@ pub struct Args {
     /// the files after a save) under its build line.
     #[arg(long)]
     pub timings: bool,
+    /// Seconds a page (or any client) has to take an answer or an update before
+    /// its connection is closed, 1 to 600 (a page on a slow network may need more).
+    #[arg(long, default_value_t = http::WRITE_TIMEOUT.as_secs(), value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub write_timeout: u64,
     #[command(flatten)]
     pub common: super::Common,
 }
@@ -151,7 +156,8 @@ pub fn run(args: &Args) -> i32 {
             plan.ip
         ));
     }
-    let server = match Server::bind(SocketAddr::new(plan.ip, args.port)) {
+    let write_timeout = Duration::from_secs(args.write_timeout);
+    let server = match Server::bind(SocketAddr::new(plan.ip, args.port), write_timeout) {
         Ok(s) => s,
         Err(e) => {
             let d = Diagnostic::error(format!(

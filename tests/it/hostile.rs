@@ -985,11 +985,20 @@ fn small_window(addr: &str) -> std::net::TcpStream {
 fn a_page_that_stops_reading_is_let_go() {
     // A page that stops reading its WebSocket used to keep every later update in
     // memory. Its frames (the images of a rebuild at 600 dpi, about 400 KB) fill
-    // the connection; the server gives up on it after its write time-out, and the
-    // page's thread ends, holding nothing.
+    // the connection; the server gives up on it after its write time-out (10 s by
+    // default; 2 s here, so that the test does not wait), and the page's thread
+    // ends, holding nothing.
     let p = fixture_project();
-    let serve =
-        crate::serve::Serve::start_on(p.path(), &["mini", "--port", "0", "--dpi", "600"], &[]);
+    let args = [
+        "mini",
+        "--port",
+        "0",
+        "--dpi",
+        "600",
+        "--write-timeout",
+        "2",
+    ];
+    let serve = crate::serve::Serve::start_on(p.path(), &args, &[]);
     let addr = serve.addr();
     let pid = serve.child.id();
     let mut stuck = small_window(&addr);

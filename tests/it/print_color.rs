@@ -15,8 +15,8 @@ use crate::common::{build_once, pdftotext, transparency};
 static DTC: OnceLock<tempfile::TempDir> = OnceLock::new();
 static OFFSET: OnceLock<tempfile::TempDir> = OnceLock::new();
 
-/// Every game built for DriveThruCards.
-fn drivethrucards() -> &'static Path {
+/// Every game built for DriveThruCards (profiles.rs reads it too).
+pub fn drivethrucards() -> &'static Path {
     build_once(&DTC, &["build", "--profile", "drivethrucards"], "pages ->")
 }
 

@@ -50,7 +50,7 @@ fn manifest(dir: &Path) -> serde_json::Value {
 
 #[test]
 fn the_game_crafter_pngs_at_the_shops_pixel_sizes() {
-    let (_t, dir) = build("thegamecrafter", &[]);
+    let dir = interstate_with("thegamecrafter");
     assert_eq!(png_size(&dir.join("contracts/001-front.png")), (825, 1125));
     assert_eq!(png_size(&dir.join("contracts/001-back.png")), (825, 1125));
     assert_eq!(
@@ -82,7 +82,7 @@ fn the_game_crafter_pngs_at_the_shops_pixel_sizes() {
 
 #[test]
 fn makeplayingcards_fronts_and_backs_in_folders() {
-    let (_t, dir) = build("makeplayingcards", &[]);
+    let dir = interstate_with("makeplayingcards");
     assert_eq!(png_size(&dir.join("contracts/fronts/001.png")), (822, 1122));
     assert_eq!(png_size(&dir.join("contracts/backs/001.png")), (822, 1122));
     assert_eq!(
@@ -95,7 +95,8 @@ fn makeplayingcards_fronts_and_backs_in_folders() {
 
 #[test]
 fn drivethrucards_one_face_per_page_back_first() {
-    let (_t, dir) = build("drivethrucards", &[]);
+    // Every game built for DriveThruCards, shared with print_color.rs.
+    let dir = crate::print_color::drivethrucards().join("interstate-trucking/drivethrucards");
     let pdf = dir.join("contracts.pdf");
     let doc = Document::load(&pdf).unwrap();
     let pages = doc.get_pages();
@@ -117,7 +118,9 @@ fn drivethrucards_one_face_per_page_back_first() {
 
 #[test]
 fn gutterfold_puts_each_back_below_its_front() {
-    let (_t, dir) = build("gutterfold", &[]);
+    // Every game on Letter, shared with print.rs and golden.rs.
+    let dir = crate::print::built(&crate::print::FOLD_LETTER, "gutterfold", "letter")
+        .join("interstate-trucking/gutterfold");
     let pdf = dir.join("interstate-trucking.pdf");
     let doc = Document::load(&pdf).unwrap();
     let first = doc.get_pages()[&1];
@@ -133,7 +136,9 @@ fn gutterfold_puts_each_back_below_its_front() {
 
 #[test]
 fn back_offset_moves_only_the_back_sheets() {
-    let (_a, plain) = build("home", &[]);
+    // Every game on Letter (the default paper), shared with print.rs and golden.rs.
+    let plain = crate::print::built(&crate::print::HOME_LETTER, "home", "letter")
+        .join("interstate-trucking/home");
     let (_b, shifted) = build("home", &["--back-offset", "2,-1"]);
     let a = Document::load(plain.join("interstate-trucking.pdf")).unwrap();
     let b = Document::load(shifted.join("interstate-trucking.pdf")).unwrap();

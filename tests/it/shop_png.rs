@@ -3,7 +3,6 @@
 //! `--format png` writes (RGBA at `--dpi`).
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use crate::common::*;
 
@@ -58,18 +57,10 @@ const DPI_300: (u32, u32, u8) = (11811, 11811, 1);
 const RGB: u8 = 2;
 const RGBA: u8 = 6;
 
-fn build(profile: &str, cell: &'static OnceLock<tempfile::TempDir>) -> &'static Path {
-    build_once(
-        cell,
-        &["build", "interstate-trucking", "--profile", profile],
-        "interstate-trucking:",
-    )
-}
-
-/// The Game Crafter's files, built once for the tests that read them.
+/// The Game Crafter's files, built once for the tests that read them (profiles.rs
+/// too).
 fn the_game_crafter() -> std::path::PathBuf {
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    build("thegamecrafter", &OUT).join("interstate-trucking/thegamecrafter")
+    interstate_with("thegamecrafter")
 }
 
 #[test]
@@ -109,8 +100,7 @@ fn a_round_chit_is_flattened_onto_white_outside_its_cut() {
 
 #[test]
 fn makeplayingcards_faces_are_rgb_at_300_dpi() {
-    static OUT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let dir = build("makeplayingcards", &OUT).join("interstate-trucking/makeplayingcards");
+    let dir = interstate_with("makeplayingcards");
     for file in ["contracts/fronts/001.png", "contracts/backs/001.png"] {
         let h = header(&dir.join(file));
         assert_eq!((h.width, h.height), (822, 1122), "{file}");

@@ -9,7 +9,8 @@
 //! - A request head must arrive whole within [`HEAD_TIMEOUT`] and fit
 //!   [`MAX_HEAD`] bytes; a request body is never read (every route is `GET` or
 //!   `HEAD`), so a huge `Content-Length` costs nothing.
-//! - An answer must be taken within [`WRITE_TIMEOUT`]: a client that stops reading
+//! - An answer must be taken within the server's write time-out ([`WRITE_TIMEOUT`]
+//!   unless `serve --write-timeout` says otherwise): a client that stops reading
 //!   loses its connection instead of holding a thread.
 //!
 //! Why not tiny_http (unbounded threads, no time-outs) or axum/hyper/tokio (62
@@ -28,7 +29,8 @@ pub const MAX_CONNECTIONS: usize = 64;
 /// Time for a request head to arrive, from the connection's start.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Time for a client to take an answer (or a WebSocket frame).
+/// Time for a client to take an answer (or a WebSocket frame), unless `serve
+/// --write-timeout` sets another.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Largest request head read.
@@ -59,6 +61,7 @@ pub struct Request {
     target: String,
     headers: Vec<(String, String)>,
     stream: TcpStream,
+    write_timeout: Duration,
 }
 
 impl Request {
@@ -91,17 +94,19 @@ impl Request {
     /// Sends `r` (only its head for a `HEAD` request) and closes the connection.
     pub fn respond(mut self, r: Response) {
         let head_only = self.method == Method::Head;
-        let _ = send(&mut self.stream, &r, head_only);
+        let _ = send(&mut self.stream, &r, head_only, self.write_timeout);
     }
 
     /// Sends the head of `r` (a 101 answer) and gives the connection to the
-    /// caller, with [`WRITE_TIMEOUT`] on writes, no read timeout and a send
+    /// caller, with the server's write time-out on writes, no read timeout and a send
     /// buffer of [`SEND_BUFFER`] (so that the system's buffers too hold little
     /// for a client that stops reading).
     pub fn upgrade(mut self, r: Response) -> Option<TcpStream> {
-        send(&mut self.stream, &r, true).ok()?;
+        send(&mut self.stream, &r, true, self.write_timeout).ok()?;
         self.stream.set_read_timeout(None).ok()?;
-        self.stream.set_write_timeout(Some(WRITE_TIMEOUT)).ok()?;
+        self.stream
+            .set_write_timeout(Some(self.write_timeout))
+            .ok()?;
         set_send_buffer(&self.stream, SEND_BUFFER);
         Some(self.stream)
     }
@@ -148,8 +153,13 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Writes `r` within [`WRITE_TIMEOUT`] in all.
-fn send(stream: &mut TcpStream, r: &Response, head_only: bool) -> std::io::Result<()> {
+/// Writes `r` within `timeout` in all.
+fn send(
+    stream: &mut TcpStream,
+    r: &Response,
+    head_only: bool,
+    timeout: Duration,
+) -> std::io::Result<()> {
     let mut head = format!("HTTP/1.1 {} {}\r\n", r.status, reason(r.status));
     for (n, v) in &r.headers {
         head.push_str(&format!("{n}: {v}\r\n"));
@@ -161,7 +171,7 @@ fn send(stream: &mut TcpStream, r: &Response, head_only: bool) -> std::io::Resul
         ));
     }
     head.push_str("\r\n");
-    let deadline = Instant::now() + WRITE_TIMEOUT;
+    let deadline = Instant::now() + timeout;
     write_by(stream, head.as_bytes(), deadline)?;
     if !head_only {
         write_by(stream, &r.body, deadline)?;
@@ -203,13 +213,15 @@ fn set_send_buffer(stream: &TcpStream, bytes: usize) {
 /// A listening server.
 pub struct Server {
     listener: TcpListener,
+    write_timeout: Duration,
 }
 
 impl Server {
-    /// Listens on `addr`.
-    pub fn bind(addr: SocketAddr) -> std::io::Result<Server> {
+    /// Listens on `addr`; a client must take each answer within `write_timeout`.
+    pub fn bind(addr: SocketAddr, write_timeout: Duration) -> std::io::Result<Server> {
         Ok(Server {
             listener: TcpListener::bind(addr)?,
+            write_timeout,
         })
     }
 
@@ -224,7 +236,7 @@ impl Server {
         let handler = Arc::new(handler);
         std::thread::Builder::new()
             .name("http".into())
-            .spawn(move || accept_loop(&self.listener, &handler))?;
+            .spawn(move || accept_loop(&self.listener, self.write_timeout, &handler))?;
         Ok(())
     }
 }
@@ -238,7 +250,11 @@ impl Drop for Slot {
     }
 }
 
-fn accept_loop<H: Fn(Request) + Send + Sync + 'static>(listener: &TcpListener, handler: &Arc<H>) {
+fn accept_loop<H: Fn(Request) + Send + Sync + 'static>(
+    listener: &TcpListener,
+    write_timeout: Duration,
+    handler: &Arc<H>,
+) {
     let open = Arc::new(AtomicUsize::new(0));
     loop {
         let stream = match listener.accept() {
@@ -262,7 +278,7 @@ fn accept_loop<H: Fn(Request) + Send + Sync + 'static>(listener: &TcpListener, h
             .stack_size(STACK)
             .spawn(move || {
                 let _slot = slot;
-                if let Some(rq) = read_request(stream) {
+                if let Some(rq) = read_request(stream, write_timeout) {
                     handler(rq);
                 }
             });
@@ -270,8 +286,9 @@ fn accept_loop<H: Fn(Request) + Send + Sync + 'static>(listener: &TcpListener, h
 }
 
 /// Reads and parses one request head within [`HEAD_TIMEOUT`]; answers a
-/// malformed or oversized one itself (`None`).
-fn read_request(mut stream: TcpStream) -> Option<Request> {
+/// malformed or oversized one itself (`None`). Answers are written within
+/// `write_timeout`.
+fn read_request(mut stream: TcpStream, write_timeout: Duration) -> Option<Request> {
     let deadline = Instant::now() + HEAD_TIMEOUT;
     let mut buf = vec![0u8; MAX_HEAD];
     let mut filled = 0;
@@ -311,17 +328,18 @@ fn read_request(mut stream: TcpStream) -> Option<Request> {
                     target,
                     headers,
                     stream,
+                    write_timeout,
                 });
             }
             Ok(httparse::Status::Partial) if filled < MAX_HEAD => {}
             Ok(httparse::Status::Partial) | Err(httparse::Error::TooManyHeaders) => {
                 let r = Response::new(431, Arc::from(&b"request head too large\n"[..]));
-                let _ = send(&mut stream, &r, false);
+                let _ = send(&mut stream, &r, false, write_timeout);
                 return None;
             }
             Err(_) => {
                 let r = Response::new(400, Arc::from(&b"bad request\n"[..]));
-                let _ = send(&mut stream, &r, false);
+                let _ = send(&mut stream, &r, false, write_timeout);
                 return None;
             }
         }

@@ -187,6 +187,25 @@ pub fn build_once(
     .path()
 }
 
+/// Interstate Trucking built once per test binary with print profile `profile`
+/// (`build interstate-trucking --profile <profile>`), shared by every test that
+/// reads that build: its `interstate-trucking/<profile>` folder.
+pub fn interstate_with(profile: &str) -> PathBuf {
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, OnceLock};
+    type Cell = &'static OnceLock<tempfile::TempDir>;
+    static CELLS: Mutex<BTreeMap<String, Cell>> = Mutex::new(BTreeMap::new());
+    let cell: Cell = *CELLS
+        .lock()
+        .unwrap()
+        .entry(profile.to_string())
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    let args = ["build", "interstate-trucking", "--profile", profile];
+    build_once(cell, &args, "interstate-trucking:")
+        .join("interstate-trucking")
+        .join(profile)
+}
+
 /// Every way `doc` uses transparency, one line each (empty: none): a graphics state
 /// with a fill or stroke alpha (`/ca`, `/CA`) below 1 or a soft mask, an image with
 /// a soft mask, a transparency group. PDF/X-1a allows none of them.
