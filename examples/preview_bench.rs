@@ -118,19 +118,25 @@ fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
     (server, pid, url)
 }
 
+/// The 88-card deck project of `cardstock bench`, made in `tmp/deck`.
+fn make_deck(bin: &Path, repo: &Path, tmp: &Path) -> PathBuf {
+    let root = tmp.join("deck");
+    let made = Command::new(bin)
+        .args(["bench", "--deck-only", "--runs", "1", "--keep-deck"])
+        .arg(&root)
+        .current_dir(repo)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(made.success(), "cardstock bench --keep-deck failed");
+    root
+}
+
 /// `--stages` on Interstate Trucking (contract 12's city) or the deck (card 12's
 /// SVG file).
 fn stages_of(bin: &Path, repo: &Path, tmp: &Path, deck: bool, edits: usize) {
     if deck {
-        let root = tmp.join("deck");
-        let made = Command::new(bin)
-            .args(["bench", "--deck-only", "--runs", "1", "--keep-deck"])
-            .arg(&root)
-            .current_dir(repo)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(made.success(), "cardstock bench --keep-deck failed");
+        let root = make_deck(bin, repo, tmp);
         let art = root.join("data/deck/art/012-front.svg");
         let original = std::fs::read_to_string(&art).unwrap();
         return stages(&root, "deck", edits, |i| {
@@ -160,15 +166,7 @@ fn stages_of(bin: &Path, repo: &Path, tmp: &Path, deck: bool, edits: usize) {
 
 /// Save-to-screen and memory on the 88-card deck of SVG art (`--deck`).
 fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, soak: usize) {
-    let root = tmp.join("deck");
-    let made = Command::new(bin)
-        .args(["bench", "--deck-only", "--runs", "1", "--keep-deck"])
-        .arg(&root)
-        .current_dir(repo)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(made.success(), "cardstock bench --keep-deck failed");
+    let root = make_deck(bin, repo, tmp);
     let (server, pid, url) = start_serve(bin, &root, "deck");
     println!(
         "cardstock {} serve on the 88-card deck, {url}",
