@@ -164,12 +164,7 @@ fn an_edit_nothing_reads_runs_no_assert_and_keeps_the_rulebook() {
     // One contract's city: only the assertions over the contracts run again.
     let contracts = data.join("contracts.toml");
     let text = std::fs::read_to_string(&contracts).unwrap();
-    let at = text.match_indices("[[contract]]").nth(11).unwrap().0;
-    let moved = format!(
-        "{}{}",
-        &text[..at],
-        text[at..].replacen("city = \"kansas-city\"", "city = \"denver\"", 1)
-    );
+    let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
     assert_ne!(moved, text);
     std::fs::write(&contracts, moved).unwrap();
     let b = same_as_fresh(tmp.path(), &kept);

@@ -75,18 +75,6 @@ fn noting_reads_and_keeping_renders_changes_no_face_of_any_game() {
     }
 }
 
-/// Sets field `key` of the `n`th `[[table]]` (1-based) of `text` to `value`.
-fn set_field(text: &str, table: &str, n: usize, key: &str, value: &str) -> String {
-    let start = text
-        .match_indices(&format!("[[{table}]]"))
-        .nth(n - 1)
-        .unwrap()
-        .0;
-    let line = start + text[start..].find(&format!("\n{key} = ")).unwrap() + 1;
-    let end = line + text[line..].find('\n').unwrap();
-    format!("{}{key} = {value}{}", &text[..line], &text[end..])
-}
-
 #[test]
 fn an_edit_renders_again_only_the_faces_that_read_what_it_changed() {
     const GAME: &str = "interstate-trucking";

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::cdp;
-use crate::common::{edit, project_copy, run, texts};
+use crate::common::{edit, project_copy, run, set_field, texts};
 
 const GAME: &str = "interstate-trucking";
 
@@ -304,12 +304,7 @@ fn an_edit_sends_the_page_only_the_faces_it_changed() {
     // One contract's city: that card, and only its image, is sent.
     let contracts = tmp.path().join("data").join(GAME).join("contracts.toml");
     let text = std::fs::read_to_string(&contracts).unwrap();
-    let at = text.match_indices("[[contract]]").nth(11).unwrap().0;
-    let moved = format!(
-        "{}{}",
-        &text[..at],
-        text[at..].replacen("city = \"kansas-city\"", "city = \"denver\"", 1)
-    );
+    let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
     let update = save_and_wait(&mut b, &contracts, moved.as_bytes());
     let new_card = shown_hash(&mut b, card);
     assert_ne!(new_card, old_card);

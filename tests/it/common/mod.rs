@@ -246,3 +246,15 @@ pub fn transparency(doc: &lopdf::Document) -> Vec<String> {
     }
     found
 }
+
+/// Sets field `key` of the `n`th `[[table]]` (1-based) of `text` to `value`.
+pub fn set_field(text: &str, table: &str, n: usize, key: &str, value: &str) -> String {
+    let start = text
+        .match_indices(&format!("[[{table}]]"))
+        .nth(n - 1)
+        .unwrap()
+        .0;
+    let line = start + text[start..].find(&format!("\n{key} = ")).unwrap() + 1;
+    let end = line + text[line..].find('\n').unwrap();
+    format!("{}{key} = {value}{}", &text[..line], &text[end..])
+}
