@@ -274,6 +274,8 @@ fn follow(
     mut last: Fingerprint,
 ) -> i32 {
     let changes = Changes::new(&plan.root);
+    // Whether the last round held back a failed build.
+    let mut held = false;
     loop {
         changes.wait();
         let looked = std::time::Instant::now();
@@ -286,7 +288,8 @@ fn follow(
             caches.iter_mut().for_each(preview::Cache::images_changed);
         }
         let touched = touched_games(&last, &now, &plan.root, &plan.games);
-        last = now;
+        let before = std::mem::replace(&mut last, now);
+        let mut holding = false;
         for (i, cache) in caches.iter().enumerate().filter(|(i, _)| touched[*i]) {
             let p = Arc::new(preview::build(
                 &plan.project.fresh(),
@@ -294,6 +297,15 @@ fn follow(
                 &plan.opts,
                 cache,
             ));
+            if !p.ok && !held && changes.came() {
+                // A save still under way (another file of it, or another save)
+                // may have broken this build: not shown; the next one builds
+                // every game this change touched, and is shown whatever it
+                // gives (`changes::QUIET`).
+                last.clone_from(&before);
+                holding = true;
+                continue;
+            }
             // The images of the faces that changed, made on all cores before the
             // page hears of them, and sent ahead of the message that names them.
             let images = match shared.games.read() {
@@ -336,6 +348,7 @@ fn follow(
             forget_old_pngs(shared);
             prerender(shared, Some(i));
         }
+        held = holding;
     }
 }
 
