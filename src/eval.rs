@@ -37,6 +37,27 @@ pub type Context = BTreeMap<String, Value>;
 /// the game's `network` for `distance()` once it is built (a game without one, or
 /// the network's own cost expressions, see none).
 pub fn base_context(game: &Game, network: Option<&Arc<Network>>, settings: &Settings) -> Context {
+    context_with(game, network, settings, &table_rows(game))
+}
+
+/// Every table's rows as template values ([`row_value`]), by table name: made
+/// once for the `[[derive]]`s, and again only for the table a derive filled.
+type TableRows = BTreeMap<String, Vec<Value>>;
+
+fn table_rows(game: &Game) -> TableRows {
+    game.tables
+        .iter()
+        .map(|(name, t)| (name.clone(), t.rows.iter().map(row_value).collect()))
+        .collect()
+}
+
+/// [`base_context`] with the tables' rows already made.
+fn context_with(
+    game: &Game,
+    network: Option<&Arc<Network>>,
+    settings: &Settings,
+    rows: &TableRows,
+) -> Context {
     let mut meta: BTreeMap<String, Value> = BTreeMap::new();
     meta.insert("id".into(), Value::from(game.id.clone()));
     meta.insert("name".into(), Value::from(game.meta.name.clone()));
@@ -72,7 +93,7 @@ pub fn base_context(game: &Game, network: Option<&Arc<Network>>, settings: &Sett
     let mut ctx = BTreeMap::new();
     ctx.insert("game".into(), Value::from(meta));
     ctx.insert("rules".into(), crate::template::to_value(&game.rules));
-    let (tables, index) = tables_value(game);
+    let (tables, index) = tables_value(rows);
     ctx.insert("tables".into(), tables);
     ctx.insert(crate::index::INDEX.into(), index);
     ctx.insert("settings".into(), Value::from_object(run));
@@ -164,16 +185,11 @@ pub fn row_value(row: &Row) -> Value {
 
 /// All tables as one value (`tables.city` is the list of city rows), and the
 /// index of their rows for `lookup()` and `select()`.
-fn tables_value(game: &Game) -> (Value, Value) {
-    let rows: Vec<(&str, Vec<Value>)> = game
-        .tables
-        .iter()
-        .map(|(name, t)| (name.as_str(), t.rows.iter().map(row_value).collect()))
-        .collect();
-    let index = crate::index::TableIndex::new(rows.iter().map(|(n, r)| (*n, r.as_slice())));
+fn tables_value(rows: &TableRows) -> (Value, Value) {
+    let index = crate::index::TableIndex::new(rows.iter().map(|(n, r)| (n.as_str(), r.as_slice())));
     let map: BTreeMap<&str, Value> = rows
-        .into_iter()
-        .map(|(name, rows)| (name, Value::from(rows)))
+        .iter()
+        .map(|(name, rows)| (name.as_str(), Value::from(rows.clone())))
         .collect();
     (Value::from(map), index.into_value())
 }
@@ -494,6 +510,7 @@ pub fn apply_derives(
 ) -> Reported<Game> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
+    let mut rows = table_rows(&game);
     for d in &derives {
         let def = d.get_ref();
         let tname = def.table.get_ref();
@@ -516,12 +533,13 @@ pub fn apply_derives(
             );
             continue;
         }
-        let base = base_context(&game, network, settings);
+        let base = context_with(&game, network, settings, &rows);
         let mut values = Vec::new();
         let mut failed = false;
-        for (i, row) in table.rows.iter().enumerate() {
+        let row_values = rows.get(tname).map(Vec::as_slice).unwrap_or_default();
+        for ((i, row), value) in table.rows.iter().enumerate().zip(row_values) {
             let mut ctx = base.clone();
-            ctx.insert("row".into(), row_value(row));
+            ctx.insert("row".into(), value.clone());
             let value = eval(tpl, &game, &def.value, &ctx).and_then(|v| {
                 toml::Value::try_from(&v).map_err(|_| {
                     Diagnostic::error(format!(
@@ -552,6 +570,7 @@ pub fn apply_derives(
             for (row, v) in table.rows.iter_mut().zip(values) {
                 row.derived.insert(field.clone(), v);
             }
+            rows.insert(tname.clone(), table.rows.iter().map(row_value).collect());
         }
     }
     Reported::new(game, diags)

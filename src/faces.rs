@@ -49,6 +49,8 @@ pub struct FaceStore<'a> {
     uses_left: Vec<AtomicU32>,
     /// Faces by the SHA-256 of their SVG text.
     by_text: HashMap<[u8; 32], usize>,
+    /// Each face's SHA-256 of its SVG text ([`FaceStore::text_hash`]).
+    text_hashes: Vec<[u8; 32]>,
     /// For each face written over a layer: which, and where it is in the text.
     layered: Vec<Option<LayerRef>>,
     /// The layers, each parsed once for all the faces over it.
@@ -256,6 +258,7 @@ impl<'a> FaceStore<'a> {
             kept: Mutex::new(TreeUse::default()),
             uses_left: Vec::new(),
             by_text: HashMap::new(),
+            text_hashes: Vec::new(),
             layered: Vec::new(),
             layers: Vec::new(),
             images: Arc::new(images),
@@ -333,7 +336,15 @@ impl<'a> FaceStore<'a> {
         self.parsed.push(Mutex::new(Parsed::Not));
         self.uses_left.push(AtomicU32::new(0));
         self.by_text.insert(key, i);
+        self.text_hashes.push(key);
         i
+    }
+
+    /// The SHA-256 of face `i`'s whole SVG text (what [`FaceStore::svg`] gives),
+    /// as the store found duplicates by it: a picture's hash starts from it
+    /// rather than hashing the text again.
+    pub fn text_hash(&self, i: usize) -> [u8; 32] {
+        self.text_hashes[i]
     }
 
     /// Parses every face not parsed yet, on all cores, in order (so the first

@@ -479,9 +479,15 @@ fn run(
     // A face whose picture the last good build had parsed without a problem (its
     // tree is kept) is not parsed again.
     let images = Mutex::new(crate::image::Linked::new(project, id));
+    // Each face's picture hash, made here once for the page to reuse.
+    let made = Mutex::new(BTreeMap::new());
     let known = |store: &FaceStore, i: usize| {
         let hash = picture_hash(store, i, dpi, press, &images);
-        cache.trees.lock().is_ok_and(|t| t.contains_key(&hash))
+        let known = cache.trees.lock().is_ok_and(|t| t.contains_key(&hash));
+        if let Ok(mut made) = made.lock() {
+            made.insert(i, hash);
+        }
+        known
     };
     let incremental = Incremental {
         parsed: Some(&cache.parsed),
@@ -519,6 +525,7 @@ fn run(
         .map(|c| (last.map_or(0, |l| l.number), c));
         built.time("since last print", start);
         let start = std::time::Instant::now();
+        let made = made.lock().map(|mut m| std::mem::take(&mut *m));
         seen = Some(read(
             project,
             game,
@@ -526,7 +533,7 @@ fn run(
             &built,
             (dpi, press),
             cache,
-            &images,
+            (&images, made.unwrap_or_default()),
             since.as_ref(),
         ));
         built.time("faces and sheets", start);
@@ -661,7 +668,7 @@ fn read(
     built: &Built,
     (dpi, press): (f64, Option<&crate::color::Press>),
     cache: &Cache,
-    images: &Mutex<crate::image::Linked>,
+    (images, made): (&Mutex<crate::image::Linked>, BTreeMap<usize, String>),
     since: Option<&(u32, crate::prints::Changes)>,
 ) -> Read {
     let mut reader = Reader {
@@ -672,6 +679,7 @@ fn read(
         press,
         since,
         images,
+        made,
         prints: places(built),
         hashes: BTreeMap::new(),
         first_id: BTreeMap::new(),
@@ -721,7 +729,9 @@ struct Reader<'a, 'r, 'i> {
     images: &'a Mutex<crate::image::Linked<'i>>,
     /// Where each picture prints ([`places`]).
     prints: BTreeMap<usize, Vec<Place>>,
-    /// Each picture's hash, made when first asked.
+    /// Picture hashes made before (to see which trees were kept), by face.
+    made: BTreeMap<usize, String>,
+    /// Each picture's hash, made when first asked (or taken from `made`).
     hashes: BTreeMap<usize, String>,
     /// The id of the first face showing each picture.
     first_id: BTreeMap<usize, String>,
@@ -742,9 +752,13 @@ impl Reader<'_, '_, '_> {
     /// The hash of picture `i`.
     fn hash(&mut self, i: usize) -> String {
         let (r, dpi, press, images) = (self.r, self.dpi, self.press, self.images);
+        let made = &mut self.made;
         self.hashes
             .entry(i)
-            .or_insert_with(|| picture_hash(&r.store, i, dpi, press, images))
+            .or_insert_with(|| {
+                made.remove(&i)
+                    .unwrap_or_else(|| picture_hash(&r.store, i, dpi, press, images))
+            })
             .clone()
     }
 
@@ -1043,20 +1057,22 @@ fn picture_hash(
     images: &Mutex<crate::image::Linked>,
 ) -> String {
     let (w, h) = store.sizes[i];
-    let svg = store.svg(i);
-    let linked = images.lock().map(|mut v| v.of(&svg)).unwrap_or_default();
+    let linked = images
+        .lock()
+        .map(|mut v| v.of(&store.svg(i)))
+        .unwrap_or_default();
     let proof = press.map(|p| format!("{:?}", p.color)).unwrap_or_default();
     let salt = format!("{}|{linked}|{proof}", store.fonts().fingerprint());
-    face_hash(&svg, w, h, dpi, &salt)
+    face_hash(&store.text_hash(i), w, h, dpi, &salt)
 }
 
-/// A face's picture hash: its SVG text, size, resolution and the cardstock
-/// version (as the PNG cache of `build` keys it), and `salt` (the fonts and the
+/// A face's picture hash: its SVG text (by the SHA-256 the face store took of
+/// it), size, resolution and the cardstock version, and `salt` (the fonts and the
 /// images it links to, which change the picture without changing the text).
-fn face_hash(svg: &str, w: f64, h: f64, dpi: f64, salt: &str) -> String {
+fn face_hash(text: &[u8; 32], w: f64, h: f64, dpi: f64, salt: &str) -> String {
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
-    hasher.update(svg.as_bytes());
+    hasher.update(text);
     hasher.update(format!("|{w}|{h}|{dpi}|{salt}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
     hex(&hasher.finalize()[..16])
 }
