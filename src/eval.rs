@@ -500,14 +500,15 @@ fn disconnected(game: &Game, network: &Network, edges: &Table) -> Option<Diagnos
 
 /// Computes every `[[derive]]` field, in order, for every row of its table (with
 /// `distance()` over `network`, if the game has one): the game with its derived
-/// fields, and the problems (a failed derive stops the later ones, which may use
-/// its field).
+/// fields and its [`base_context`] (made from the row values the derives made),
+/// and the problems (a failed derive stops the later ones, which may use its
+/// field).
 pub fn apply_derives(
     mut game: Game,
     network: Option<&Arc<Network>>,
     tpl: &Templates,
     settings: &Settings,
-) -> Reported<Game> {
+) -> Reported<(Game, Context)> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
     let mut rows = table_rows(&game);
@@ -573,5 +574,6 @@ pub fn apply_derives(
             rows.insert(tname.clone(), table.rows.iter().map(row_value).collect());
         }
     }
-    Reported::new(game, diags)
+    let base = context_with(&game, network, settings, &rows);
+    Reported::new((game, base), diags)
 }

@@ -120,6 +120,9 @@ struct Evaluated {
     game: Game,
     /// The game's `[network]`, built (none without one or when it had errors).
     network: Option<Arc<Network>>,
+    /// The context of its templates and expressions, made with the derives
+    /// (none when they did not run).
+    base: Option<Context>,
 }
 
 /// The structure checks, the network and the `[[derive]]` fields (computed only
@@ -132,10 +135,26 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
         .into_value(&mut diags)
         .map(Arc::new);
     if game.unparsed_data || diags.has_errors() {
-        return Reported::new(Evaluated { game, network }, diags.items);
+        let base = None;
+        return Reported::new(
+            Evaluated {
+                game,
+                network,
+                base,
+            },
+            diags.items,
+        );
     }
-    let game = apply_derives(game, network.as_ref(), tpl, &settings).into_value(&mut diags);
-    Reported::new(Evaluated { game, network }, diags.items)
+    let (game, base) = apply_derives(game, network.as_ref(), tpl, &settings).into_value(&mut diags);
+    let base = Some(base);
+    Reported::new(
+        Evaluated {
+            game,
+            network,
+            base,
+        },
+        diags.items,
+    )
 }
 
 /// Plans every component's faces and checks the counts; gives the plans and
@@ -202,8 +221,12 @@ fn load_and_check_kept(
     let start = Instant::now();
     let report = evaluate(game, &tpl, opts);
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
-    let Evaluated { game, network } = built.take(report);
-    let base = base_context(&game, network.as_ref(), &opts.settings());
+    let Evaluated {
+        game,
+        network,
+        base,
+    } = built.take(report);
+    let base = base.unwrap_or_else(|| base_context(&game, network.as_ref(), &opts.settings()));
     built.time("evaluate", start);
     let start = Instant::now();
     let (mut plans, counts) = check(project, (&game, &tpl, &base), built);
