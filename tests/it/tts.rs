@@ -428,11 +428,26 @@ fn objects_lie_side_by_side() {
     }
 }
 
+/// A copy of `game` with the profiles, `tts` at 50 dpi: for the tests whose point
+/// is not the images (links, warnings), so they do not draw them at 300 dpi; the
+/// images' sizes are checked on the full build above.
+fn copy_at_50_dpi(game: &str) -> tempfile::TempDir {
+    let tmp = project_copy(&[game]);
+    copy_dir(&repo().join("profiles"), &tmp.path().join("profiles"));
+    edit(
+        &tmp.path().join("profiles/tts.toml"),
+        "dpi = 300",
+        "dpi = 50",
+    );
+    tmp
+}
+
 #[test]
 fn base_url_points_the_saved_object_at_hosted_images() {
-    let out = tempfile::tempdir().unwrap();
+    let tmp = copy_at_50_dpi("parcel-delivery");
+    let out = tmp.path().join("out");
     let o = run(
-        &repo(),
+        tmp.path(),
         &[
             "build",
             "parcel-delivery",
@@ -441,11 +456,11 @@ fn base_url_points_the_saved_object_at_hosted_images() {
             "--base-url",
             "https://example.org/games/",
             "--out",
-            out.path().to_str().unwrap(),
+            out.to_str().unwrap(),
         ],
     );
     assert!(o.status.success(), "{:?}", texts(&o));
-    let dir = out.path().join("parcel-delivery/tts");
+    let dir = out.join("parcel-delivery/tts");
     let saved: Value =
         serde_json::from_slice(&std::fs::read(dir.join("parcel-delivery.json")).unwrap()).unwrap();
     let mut all = Vec::new();
@@ -479,8 +494,7 @@ fn base_url_points_the_saved_object_at_hosted_images() {
 
 #[test]
 fn a_back_tts_cannot_show_is_a_warning_naming_the_set() {
-    let tmp = project_copy(&["parcel-delivery"]);
-    copy_dir(&repo().join("profiles"), &tmp.path().join("profiles"));
+    let tmp = copy_at_50_dpi("parcel-delivery");
     // Trap counters are triangles (tokens cut from their image): give them a back.
     edit(
         &tmp.path().join("data/parcel-delivery/game.toml"),
