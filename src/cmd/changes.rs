@@ -347,10 +347,21 @@ mod tests {
 
         /// Runs `save` on another thread, a short pause after each step, and
         /// waits the way `serve` does but with a window far longer than the
-        /// save: the wait ends early only by the rule. Returns how it ended and
-        /// what a build starting then reads of `cards.toml` and `more.toml`.
+        /// save (3 s): the wait ends early only by the rule. Returns how it ended
+        /// and what a build starting then reads of `cards.toml` and `more.toml`.
         fn replay(
             &self,
+            save: impl FnOnce(&dyn Fn(&str) -> PathBuf) + Send,
+        ) -> (Ended, [String; 2]) {
+            self.replay_in(Duration::from_secs(3), save)
+        }
+
+        /// [`Scratch::replay`] with a window of `quiet`: a save that must wait
+        /// the whole window takes that long, so those tests use a shorter one
+        /// (still a hundred times the few milliseconds of the save).
+        fn replay_in(
+            &self,
+            quiet: Duration,
             save: impl FnOnce(&dyn Fn(&str) -> PathBuf) + Send,
         ) -> (Ended, [String; 2]) {
             let dir = self.at("");
@@ -361,7 +372,7 @@ mod tests {
                         dir.join(rel)
                     })
                 });
-                let ended = self.changes.wait_for(Duration::from_secs(3));
+                let ended = self.changes.wait_for(quiet);
                 let read = |rel| std::fs::read_to_string(self.at(rel)).unwrap_or("missing".into());
                 (ended, [read("cards.toml"), read("more.toml")])
             })
@@ -450,18 +461,19 @@ mod tests {
 
     #[test]
     fn a_removal_or_a_rename_keeps_the_whole_window() {
+        const WHOLE: Duration = Duration::from_millis(500);
         let t = Scratch::new("removed");
-        let (ended, read) = t.replay(|at| std::fs::remove_file(at("more.toml")).unwrap());
+        let (ended, read) = t.replay_in(WHOLE, |at| std::fs::remove_file(at("more.toml")).unwrap());
         assert_eq!((ended, read[1].as_str()), (Ended::Quiet, "missing"));
         // Renamed: a file put in place, but another gone that nothing put back.
         let t = Scratch::new("renamed");
-        let (ended, _) = t.replay(|at| {
+        let (ended, _) = t.replay_in(WHOLE, |at| {
             std::fs::rename(at("more.toml"), at("most.toml")).unwrap();
         });
         assert_eq!(ended, Ended::Quiet);
         // Only a leftover written: not a file the project reads.
         let t = Scratch::new("leftover");
-        let (ended, _) = t.replay(|at| vim_probe(at));
+        let (ended, _) = t.replay_in(WHOLE, |at| vim_probe(at));
         assert_eq!(ended, Ended::Quiet);
     }
 
