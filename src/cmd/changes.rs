@@ -323,26 +323,25 @@ mod tests {
         assert!(!art_changed(&base, &base));
     }
 
-    /// A scratch project with `data/g/cards.toml` holding `old`, watched.
+    /// A scratch project with `data/g/cards.toml` and `data/g/more.toml`
+    /// holding `old`, watched.
     struct Scratch {
-        root: PathBuf,
+        root: tempfile::TempDir,
         changes: Changes,
     }
 
     impl Scratch {
-        fn new(name: &str) -> Scratch {
-            let root = std::env::temp_dir()
-                .join(format!("cardstock-changes-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&root);
-            std::fs::create_dir_all(root.join("data/g")).unwrap();
-            std::fs::write(root.join("data/g/cards.toml"), "old").unwrap();
-            std::fs::write(root.join("data/g/more.toml"), "old").unwrap();
-            let changes = Changes::new(&root);
+        fn new() -> Scratch {
+            let root = tempfile::tempdir().unwrap();
+            std::fs::create_dir_all(root.path().join("data/g")).unwrap();
+            std::fs::write(root.path().join("data/g/cards.toml"), "old").unwrap();
+            std::fs::write(root.path().join("data/g/more.toml"), "old").unwrap();
+            let changes = Changes::new(root.path());
             Scratch { root, changes }
         }
 
         fn at(&self, rel: &str) -> PathBuf {
-            self.root.join("data/g").join(rel)
+            self.root.path().join("data/g").join(rel)
         }
 
         /// Runs `save` on another thread, a short pause after each step, and
@@ -379,12 +378,6 @@ mod tests {
         }
     }
 
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.root);
-        }
-    }
-
     fn write_closed(path: PathBuf, text: &str) {
         use std::io::Write;
         let mut f = std::fs::File::create(path).unwrap();
@@ -397,56 +390,57 @@ mod tests {
         std::fs::remove_file(at("4913")).unwrap();
     }
 
+    /// vim's `:w`: the probe file, the backup made (`keep` renames or copies
+    /// `cards.toml` to `cards.toml~`), the file written, the backup removed.
+    fn vim_save(at: &dyn Fn(&str) -> PathBuf, keep: fn(&Path, &Path)) {
+        vim_probe(at);
+        keep(&at("cards.toml"), &at("cards.toml~"));
+        write_closed(at("cards.toml"), "new");
+        std::fs::remove_file(at("cards.toml~")).unwrap();
+    }
+
+    /// Replays `save` in a fresh scratch project: the wait must end at the
+    /// save's last event, with `cards.toml` holding `new`.
+    #[track_caller]
+    fn ends_saved_with_new(save: impl FnOnce(&dyn Fn(&str) -> PathBuf) + Send) {
+        let (ended, read) = Scratch::new().replay(save);
+        assert_eq!((ended, read[0].as_str()), (Ended::Saved, "new"));
+    }
+
     #[test]
     fn a_save_ends_the_wait_at_its_last_write_and_never_before() {
         // vim, `backupcopy=no` (its default for a file with one link): the file
-        // renamed to a backup, a new one written, its mode set, the backup removed.
-        let t = Scratch::new("vim");
-        let (ended, read) = t.replay(|at| {
-            vim_probe(at);
-            std::fs::rename(at("cards.toml"), at("cards.toml~")).unwrap();
-            write_closed(at("cards.toml"), "new");
-            std::fs::remove_file(at("cards.toml~")).unwrap();
-        });
-        assert_eq!((ended, read[0].as_str()), (Ended::Saved, "new"));
+        // renamed to a backup and a new one written.
+        ends_saved_with_new(|at| vim_save(at, |a, b| std::fs::rename(a, b).unwrap()));
         // vim, `backupcopy=yes`: a copy to the backup, the file rewritten in place.
-        let t = Scratch::new("vim-copy");
-        let (ended, read) = t.replay(|at| {
-            vim_probe(at);
-            std::fs::copy(at("cards.toml"), at("cards.toml~")).unwrap();
-            write_closed(at("cards.toml"), "new");
-            std::fs::remove_file(at("cards.toml~")).unwrap();
+        ends_saved_with_new(|at| {
+            vim_save(at, |a, b| {
+                std::fs::copy(a, b).unwrap();
+            })
         });
-        assert_eq!((ended, read[0].as_str()), (Ended::Saved, "new"));
         // An atomic save: a temporary file renamed over the old one (`sed -i`).
-        let t = Scratch::new("atomic");
-        let (ended, read) = t.replay(|at| {
+        ends_saved_with_new(|at| {
             write_closed(at(".cards.toml.tmp"), "new");
             std::fs::rename(at(".cards.toml.tmp"), at("cards.toml")).unwrap();
         });
-        assert_eq!((ended, read[0].as_str()), (Ended::Saved, "new"));
         // JetBrains' safe write: the old file renamed away before the new one
         // is renamed into place.
-        let t = Scratch::new("jetbrains");
-        let (ended, read) = t.replay(|at| {
+        ends_saved_with_new(|at| {
             write_closed(at("cards.toml___jb_tmp___"), "new");
             std::fs::rename(at("cards.toml"), at("cards.toml___jb_old___")).unwrap();
             std::fs::rename(at("cards.toml___jb_tmp___"), at("cards.toml")).unwrap();
             std::fs::remove_file(at("cards.toml___jb_old___")).unwrap();
         });
-        assert_eq!((ended, read[0].as_str()), (Ended::Saved, "new"));
         // A plain truncate and write, in two writes.
-        let t = Scratch::new("plain");
-        let (ended, read) = t.replay(|at| {
+        ends_saved_with_new(|at| {
             use std::io::Write;
             let mut f = std::fs::File::create(at("cards.toml")).unwrap();
             f.write_all(b"ne").unwrap();
             at("cards.toml");
             f.write_all(b"w").unwrap();
         });
-        assert_eq!((ended, read[0].as_str()), (Ended::Saved, "new"));
         // Two files open for writing at once: the first close does not end it.
-        let t = Scratch::new("two");
+        let t = Scratch::new();
         let (ended, read) = t.replay(|at| {
             use std::io::Write;
             let mut a = std::fs::File::create(at("cards.toml")).unwrap();
@@ -462,24 +456,24 @@ mod tests {
     #[test]
     fn a_removal_or_a_rename_keeps_the_whole_window() {
         const WHOLE: Duration = Duration::from_millis(500);
-        let t = Scratch::new("removed");
+        let t = Scratch::new();
         let (ended, read) = t.replay_in(WHOLE, |at| std::fs::remove_file(at("more.toml")).unwrap());
         assert_eq!((ended, read[1].as_str()), (Ended::Quiet, "missing"));
         // Renamed: a file put in place, but another gone that nothing put back.
-        let t = Scratch::new("renamed");
+        let t = Scratch::new();
         let (ended, _) = t.replay_in(WHOLE, |at| {
             std::fs::rename(at("more.toml"), at("most.toml")).unwrap();
         });
         assert_eq!(ended, Ended::Quiet);
         // Only a leftover written: not a file the project reads.
-        let t = Scratch::new("leftover");
+        let t = Scratch::new();
         let (ended, _) = t.replay_in(WHOLE, |at| vim_probe(at));
         assert_eq!(ended, Ended::Quiet);
     }
 
     #[test]
     fn a_change_during_a_build_is_seen_and_starts_the_next_wait() {
-        let t = Scratch::new("came");
+        let t = Scratch::new();
         assert!(!t.changes.came());
         std::fs::write(t.at("cards.toml"), "new").unwrap();
         let deadline = std::time::Instant::now() + Duration::from_secs(2);
