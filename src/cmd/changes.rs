@@ -22,7 +22,8 @@ pub fn fingerprint(root: &Path) -> Fingerprint {
     out
 }
 
-fn walk(dir: &Path, out: &mut Fingerprint, depth: usize) {
+/// Adds every file under `dir` (at most 8 folders deep) but editors' leftovers to `out`.
+pub(super) fn walk(dir: &Path, out: &mut Fingerprint, depth: usize) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
