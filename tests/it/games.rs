@@ -25,6 +25,15 @@ fn every_game_in_data_builds() {
     for alarm in [" drawn after ", "covers a keep-visible element"] {
         assert!(!stderr.contains(alarm), "{stderr}");
     }
+    // The games start largest first, and their lines still come in name order.
+    let mut sorted = games.clone();
+    sorted.sort();
+    let said: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split(": ").next())
+        .filter(|g| games.iter().any(|n| n == g))
+        .collect();
+    assert_eq!(said, sorted, "{stdout}");
     for g in &games {
         // Each game's profile folder holds its manifest and what it printed.
         let game_dir = out.path().join(g);
