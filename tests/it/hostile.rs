@@ -1419,6 +1419,11 @@ fn lazy_list_concatenation_runs_out_of_fuel() {
     assert!(o.status.success(), "{:?}", texts(&o));
 }
 
+// XLSX's XML namespaces: the sheets', the package's relationships', a document's.
+const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const PKG: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
+const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
 /// Writes an XLSX workbook with one sheet `card`: a header `id,text` and `rows`
 /// rows whose text is `text(row)` (no XML markup in it). Each text is written
 /// once in the shared strings, and cells with the same text share it, as a
@@ -1427,10 +1432,6 @@ fn lazy_list_concatenation_runs_out_of_fuel() {
 /// took 10 s of CPU to write these 36 MB of text.
 fn workbook(path: &Path, rows: u32, text: impl Fn(u32) -> String) {
     use std::fmt::Write as _;
-    use std::io::Write as _;
-    const MAIN: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
-    const PKG: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
-    const DOC: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
     // Each text's index in the shared strings, in order of first use.
     let mut shared: std::collections::HashMap<String, usize> = Default::default();
     let mut index = |t: String| {
@@ -1458,6 +1459,13 @@ fn workbook(path: &Path, rows: u32, text: impl Fn(u32) -> String) {
         write!(sst, "<si><t>{s}</t></si>").unwrap();
     }
     sst.push_str("</sst>");
+    write_xlsx(path, sheet, sst);
+}
+
+/// Writes an XLSX package of one sheet `card`, given its worksheet and shared
+/// strings parts.
+fn write_xlsx(path: &Path, sheet: String, sst: String) {
+    use std::io::Write as _;
     let rel = |id: &str, kind: &str, target: &str| {
         format!(r#"<Relationship Id="{id}" Type="{DOC}/{kind}" Target="{target}"/>"#)
     };
