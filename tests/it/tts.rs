@@ -52,12 +52,11 @@ fn objects(saved: &Value) -> &Vec<Value> {
     saved["ObjectStates"].as_array().unwrap()
 }
 
-/// Component id -> (name, kind, parts) from `game.toml` and `cardstock list`.
-fn sets(game: &str) -> BTreeMap<String, (String, String, usize)> {
+/// Component id -> (name, kind, parts) from `game.toml` and `listing`, what
+/// `cardstock list` printed.
+fn sets(game: &str, listing: &str) -> BTreeMap<String, (String, String, usize)> {
     let text = std::fs::read_to_string(repo().join("data").join(game).join("game.toml")).unwrap();
     let toml: toml::Table = text.parse().unwrap();
-    let o = run(&repo(), &["list"]);
-    let listing = texts(&o).0;
     let mut out = BTreeMap::new();
     for c in toml["component"].as_array().unwrap() {
         let id = c["id"].as_str().unwrap().to_string();
@@ -122,10 +121,11 @@ fn urls(v: &Value, out: &mut Vec<String>) {
 
 #[test]
 fn every_set_of_every_game_is_an_object_with_all_its_parts() {
+    let listing = texts(&run(&repo(), &["list"])).0;
     for game in GAMES {
         let (_, saved) = load(game);
         let objects = objects(&saved);
-        for (id, (name, kind, parts)) in sets(game) {
+        for (id, (name, kind, parts)) in sets(game, &listing) {
             let mine: Vec<&Value> = objects
                 .iter()
                 .filter(|o| o["Description"] == Value::String(name.clone()))
