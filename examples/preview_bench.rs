@@ -95,10 +95,14 @@ fn wait_shown(b: &mut cdp::Browser, id: &str, old: &str) -> (String, f64) {
     (v[0].as_str().unwrap().to_string(), v[1].as_f64().unwrap())
 }
 
-/// Starts `serve` on `game` in `root`; returns it, its process id and its URL.
-fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
+/// The `--timings` lines `serve` printed, as they come.
+type Timings = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Starts `serve --timings` on `game` in `root`; returns it, its process id, its
+/// URL and its timing lines.
+fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String, Timings) {
     let mut child = Command::new(bin)
-        .args(["serve", game, "--port", "0", "--project"])
+        .args(["serve", game, "--port", "0", "--timings", "--project"])
         .arg(root)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -107,6 +111,7 @@ fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
     let pid = child.id();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let server = Server(child);
+    let timings = Timings::default();
     let url = loop {
         let mut line = String::new();
         assert!(out.read_line(&mut line).unwrap() > 0, "serve stopped");
@@ -114,8 +119,56 @@ fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String) {
             break line[at..].split_whitespace().next().unwrap().to_string();
         }
     };
-    std::thread::spawn(move || for _ in out.lines() {});
-    (server, pid, url)
+    let lines = timings.clone();
+    std::thread::spawn(move || {
+        for line in out.lines().map_while(Result::ok) {
+            if let Some(t) = line.trim_start().strip_prefix("timings: ") {
+                lines.lock().unwrap().push(t.to_string());
+            }
+        }
+    });
+    (server, pid, url, timings)
+}
+
+/// Where save-to-message went, from the `--timings` lines of the builds of the
+/// edits (the last ones, one per edit, in order with `to_message`): looking at
+/// the files, the build, the changed faces' images, making and sending the
+/// message; the rest is the file-system event, the socket and the page taking
+/// the frames. Prints the median of each.
+fn account(timings: &Timings, to_message: &[f64]) {
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = timings.lock().unwrap();
+    let Some(first) = lines.len().checked_sub(to_message.len()) else {
+        return println!("  (fewer --timings lines than edits: not accounted)");
+    };
+    let mut parts: [Vec<f64>; 5] = Default::default();
+    for (line, total) in lines[first..].iter().zip(to_message) {
+        let mut sums = [0.0; 5];
+        for stage in line.split(" · ") {
+            let Some((name, ms)) = stage
+                .split_once(" ms")
+                .and_then(|(head, _)| head.rsplit_once(' '))
+                .and_then(|(n, ms)| Some((n, ms.parse::<f64>().ok()?)))
+            else {
+                continue;
+            };
+            let at = match name {
+                "files" => 0,
+                "images" => 2,
+                "message" => 3,
+                _ => 1,
+            };
+            sums[at] += ms;
+        }
+        sums[4] = total - sums[..4].iter().sum::<f64>();
+        for (v, s) in parts.iter_mut().zip(sums) {
+            v.push(s);
+        }
+    }
+    let [files, build, images, message, rest] = parts.map(|mut v| median(&mut v));
+    println!(
+        "  save to message, medians: files {files:.1} ms, build {build:.1} ms, images {images:.1} ms, message {message:.1} ms; the rest (file event, socket, page) {rest:.1} ms"
+    );
 }
 
 /// The 88-card deck project of `cardstock bench`, made in `tmp/deck`.
@@ -167,7 +220,7 @@ fn stages_of(bin: &Path, repo: &Path, tmp: &Path, deck: bool, edits: usize) {
 /// Save-to-screen and memory on the 88-card deck of SVG art (`--deck`).
 fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, soak: usize) {
     let root = make_deck(bin, repo, tmp);
-    let (server, pid, url) = start_serve(bin, &root, "deck");
+    let (server, pid, url, timings) = start_serve(bin, &root, "deck");
     println!(
         "cardstock {} serve on the 88-card deck, {url}",
         env!("CARGO_PKG_VERSION")
@@ -232,10 +285,11 @@ fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, 
             times[times.len() - 1]
         );
         println!(
-            "  of which save to the page's update message: median {:.0} ms (the rebuild); message to image on screen: median {:.0} ms",
-            median(&mut to_message),
+            "  of which save to the page's update message: median {:.0} ms; message to image on screen: median {:.0} ms",
+            median(&mut to_message.clone()),
             median(&mut rest)
         );
+        account(&timings, &to_message);
     }
     if soak > 0 {
         let start_rss = rss_kib(pid);
@@ -366,7 +420,7 @@ fn main() {
             &root.join("templates").join(t),
         );
     }
-    let (server, pid, url) = start_serve(&bin, root, GAME);
+    let (server, pid, url, timings) = start_serve(&bin, root, GAME);
     println!(
         "cardstock {} serve on {GAME}, {}",
         env!("CARGO_PKG_VERSION"),
@@ -433,10 +487,11 @@ fn main() {
         );
         let mut rest: Vec<f64> = times.iter().zip(&to_message).map(|(t, m)| t - m).collect();
         println!(
-            "  of which save to the page's update message: median {:.0} ms (the rebuild); message to image on screen: median {:.0} ms",
-            median(&mut to_message),
+            "  of which save to the page's update message: median {:.0} ms; message to image on screen: median {:.0} ms",
+            median(&mut to_message.clone()),
             median(&mut rest)
         );
+        account(&timings, &to_message);
     }
 
     if soak > 0 {

@@ -221,6 +221,30 @@ pub fn eval(
     expr: &Spanned<String>,
     ctx: &BTreeMap<String, Value>,
 ) -> Result<Value, Diagnostic> {
+    eval_compiled(tpl, game, (expr, None), ctx)
+}
+
+/// An expression of `game.toml` compiled once, for [`eval_compiled`] to evaluate
+/// against many contexts (a `[[derive]]` or an `[[assert]]` over every row);
+/// `None` when it does not compile (each evaluation then reports why, as
+/// [`eval`] does).
+pub fn compile<'t>(tpl: &'t Templates, expr: &Spanned<String>) -> Option<Compiled<'t>> {
+    tpl.env
+        .compile_expression_owned(expr.get_ref().clone())
+        .ok()
+}
+
+/// An expression compiled by [`compile`].
+pub type Compiled<'t> = minijinja::Expression<'t, 'static>;
+
+/// [`eval`] of `expr`, with its compiled form if [`compile`] made it: the same
+/// value and the same problems, without compiling it again.
+pub fn eval_compiled(
+    tpl: &Templates,
+    game: &Game,
+    (expr, compiled): (&Spanned<String>, Option<&Compiled>),
+    ctx: &BTreeMap<String, Value>,
+) -> Result<Value, Diagnostic> {
     let source = expr.get_ref().as_str();
     let known = crate::template::errors::Known {
         env: Some(&tpl.env),
@@ -240,7 +264,14 @@ pub fn eval(
         }
         d
     };
-    let compiled = tpl.env.compile_expression(source).map_err(problem)?;
+    let fresh;
+    let compiled = match compiled {
+        Some(c) => c,
+        None => {
+            fresh = tpl.env.compile_expression(source).map_err(problem)?;
+            &fresh
+        }
+    };
     let value = compiled.eval(ctx).map_err(problem)?;
     if !value.is_undefined() {
         return Ok(value);
@@ -535,22 +566,24 @@ pub fn apply_derives(
             continue;
         }
         let base = context_with(&game, network, settings, &rows);
+        let compiled = compile(tpl, &def.value);
         let mut values = Vec::new();
         let mut failed = false;
         let row_values = rows.get(tname).map(Vec::as_slice).unwrap_or_default();
         for ((i, row), value) in table.rows.iter().enumerate().zip(row_values) {
             let mut ctx = base.clone();
             ctx.insert("row".into(), value.clone());
-            let value = eval(tpl, &game, &def.value, &ctx).and_then(|v| {
-                toml::Value::try_from(&v).map_err(|_| {
-                    Diagnostic::error(format!(
-                        "[[derive]] `{field}` gives `{v}`, which is not a value a row can hold"
-                    ))
-                    .at(&game.file, Some(def.value.span()))
-                    .with("game", &game.id)
-                    .hint("the formula must give a number, text, true/false, a list or a table")
-                })
-            });
+            let value =
+                eval_compiled(tpl, &game, (&def.value, compiled.as_ref()), &ctx).and_then(|v| {
+                    toml::Value::try_from(&v).map_err(|_| {
+                        Diagnostic::error(format!(
+                            "[[derive]] `{field}` gives `{v}`, which is not a value a row can hold"
+                        ))
+                        .at(&game.file, Some(def.value.span()))
+                        .with("game", &game.id)
+                        .hint("the formula must give a number, text, true/false, a list or a table")
+                    })
+                });
             match value {
                 Ok(v) => values.push(v),
                 Err(e) => {

@@ -273,8 +273,9 @@ pub fn for_game(project: &Project, game: &str, asked: Option<&str>) -> Reported<
         .or_else(|| crate::model::default_profile(project, game))
         .unwrap_or_else(|| "home".into());
     let mut loaded = load(project, &id);
+    // `game.toml` is parsed for the name's place only when the profile failed.
     let named = || named_in_game(project, game).filter(|_| asked.is_none());
-    if let (None, Some((file, span))) = (&loaded.value, named()) {
+    if let Some((file, span)) = loaded.value.is_none().then(named).flatten() {
         let items = std::mem::take(&mut loaded.diags.items);
         let at_name = |d: Diagnostic| match d.file {
             None => d.at(&file, Some(span.clone())),

@@ -564,6 +564,8 @@ struct Assert<'a> {
     /// `that` (an expression) or `template` (a check that prints problems).
     that: Option<&'a Spanned<String>>,
     template: Option<&'a Spanned<String>>,
+    /// `that`, compiled when it first runs, once for every row it runs on.
+    compiled: std::cell::OnceCell<Option<crate::eval::Compiled<'a>>>,
     hint: String,
     /// How many times the check ran.
     ran: std::cell::Cell<usize>,
@@ -601,6 +603,7 @@ impl<'a> Assert<'a> {
             def,
             that,
             template,
+            compiled: std::cell::OnceCell::new(),
             hint,
             ran: std::cell::Cell::new(0),
         })
@@ -750,7 +753,10 @@ impl<'a> Assert<'a> {
             return;
         }
         let Some(that) = self.that else { return };
-        match eval(tpl, game, that, &ctx) {
+        let compiled = self
+            .compiled
+            .get_or_init(|| crate::eval::compile(tpl, that));
+        match crate::eval::eval_compiled(tpl, game, (that, compiled.as_ref()), &ctx) {
             Ok(v) if v.is_true() => {}
             Ok(_) => {
                 let message = def.message.clone().unwrap_or_default();

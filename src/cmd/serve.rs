@@ -19,7 +19,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -54,7 +54,8 @@ pub struct Args {
     #[arg(long, default_value_t = 150.0, value_name = "DPI")]
     pub dpi: f64,
     /// Print the wall time of each stage of every rebuild (and of looking at
-    /// the files after a save) under its build line.
+    /// the files after a save, and of making and sending the page the changed
+    /// faces' images and the update message) after its build line.
     #[arg(long)]
     pub timings: bool,
     /// Seconds a page (or any client) has to take an answer or an update before
@@ -185,7 +186,10 @@ pub fn run(args: &Args) -> i32 {
     let mut states = Vec::new();
     for (id, cache) in plan.games.iter().zip(&caches) {
         let p = Arc::new(preview::build(&plan.project.fresh(), id, &plan.opts, cache));
-        report(&p, None, None, plan.timings.then_some(0.0));
+        report(&p, None, None);
+        if plan.timings {
+            print_timings(0.0, &p, &[], 0);
+        }
         states.push(GameState {
             id: id.clone(),
             good: p.ok.then(|| p.clone()),
@@ -278,9 +282,9 @@ fn follow(
     let mut held = false;
     loop {
         changes.wait();
-        let looked = std::time::Instant::now();
+        let looked = Instant::now();
         let now = fingerprint(&plan.root);
-        let looked = looked.elapsed().as_secs_f64() * 1000.0;
+        let looked = ms_since(looked);
         if now == last {
             continue;
         }
@@ -306,50 +310,72 @@ fn follow(
                 holding = true;
                 continue;
             }
-            // The images of the faces that changed, made on all cores before the
-            // page hears of them, and sent ahead of the message that names them.
-            let images = match shared.games.read() {
-                Ok(states) => new_pictures(states[i].good.as_deref(), &p),
-                Err(_) => return 1,
-            };
-            let images: Vec<Frame> = {
-                use rayon::prelude::*;
-                images
-                    .par_iter()
-                    .filter_map(|h| Some(Frame::Image(h.as_str().into(), png_of(shared, &p, h)?)))
-                    .collect()
-            };
-            {
-                let Ok(mut states) = shared.games.write() else {
-                    return 1;
-                };
-                let st = &mut states[i];
-                let redone = Redone {
-                    renders: cache.last_renders(),
-                    work: cache.last_work(),
-                    asserts: cache.last_asserts(),
-                    rulebook: cache.rulebook_kept(),
-                };
-                let timings = plan.timings.then_some(looked);
-                report(&p, st.good.as_deref(), Some(redone), timings);
-                let message = update(st, &p);
-                st.builds += 1;
-                if p.ok {
-                    st.good = Some(p.clone());
-                }
-                st.last = p;
-                // Under the lock: a page that opens now gets this build either in
-                // its first message or as this update, never both.
-                for image in images {
-                    broadcast(shared, image);
-                }
-                broadcast(shared, Frame::Text(message.into()));
+            if publish(plan, shared, (i, cache), p, looked).is_none() {
+                return 1;
             }
-            forget_old_pngs(shared);
-            prerender(shared, Some(i));
         }
         held = holding;
     }
+}
+
+/// Milliseconds since `start`.
+fn ms_since(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Shows build `p` of game `i` (with its cache): prints its line, makes the
+/// images of the faces that changed on all cores and sends them to every open
+/// page ahead of the update message that names them. With `--timings`, prints
+/// the wall time of each stage, `looked` (the files looked at after the save)
+/// first, and the images and the message last. `None` when a lock was poisoned.
+fn publish(
+    plan: &Plan,
+    shared: &Arc<Shared>,
+    (i, cache): (usize, &preview::Cache),
+    p: Arc<Preview>,
+    looked: f64,
+) -> Option<()> {
+    let start = Instant::now();
+    let images = new_pictures(shared.games.read().ok()?[i].good.as_deref(), &p);
+    let images: Vec<Frame> = {
+        use rayon::prelude::*;
+        images
+            .par_iter()
+            .filter_map(|h| Some(Frame::Image(h.as_str().into(), png_of(shared, &p, h)?)))
+            .collect()
+    };
+    let pictures = (images.len(), ms_since(start));
+    let start = Instant::now();
+    {
+        let mut states = shared.games.write().ok()?;
+        let st = &mut states[i];
+        let redone = Redone {
+            renders: cache.last_renders(),
+            work: cache.last_work(),
+            asserts: cache.last_asserts(),
+            rulebook: cache.rulebook_kept(),
+        };
+        report(&p, st.good.as_deref(), Some(redone));
+        let message = update(st, &p);
+        st.builds += 1;
+        if p.ok {
+            st.good = Some(p.clone());
+        }
+        st.last = p.clone();
+        // Under the lock: a page that opens now gets this build either in its
+        // first message or as this update, never both.
+        for image in images {
+            broadcast(shared, image);
+        }
+        broadcast(shared, Frame::Text(message.into()));
+    }
+    if plan.timings {
+        let sent = [("images", pictures.1), ("message", ms_since(start))];
+        print_timings(looked, &p, &sent, pictures.0);
+    }
+    forget_old_pngs(shared);
+    prerender(shared, Some(i));
+    Some(())
 }
 
 /// Which games a change can affect: a file under `data/<game>/` or
@@ -392,14 +418,16 @@ struct Redone {
 }
 
 /// Prints one line per build, and each diagnostic on a line with its hint.
-/// With `redone`, says how much of the build was done again; with `timings`
-/// (`--timings`: the ms spent looking at the files first), the wall time of
-/// each stage.
-fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>, timings: Option<f64>) {
+/// With `redone`, says how much of the build was done again.
+fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>) {
     let changed = before.map(|b| {
+        let old = by_id(b);
         p.faces
             .iter()
-            .filter(|f| !b.faces.iter().any(|o| o.id == f.id && o.hash == f.hash))
+            .filter(|f| {
+                !old.get(f.id.as_str())
+                    .is_some_and(|o| o.iter().any(|o| o.hash == f.hash))
+            })
             .count()
     });
     let what = match (p.ok, changed) {
@@ -428,13 +456,6 @@ fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>, timings
         "{}: built in {:.0} ms, {what}\n",
         p.game, p.took_ms
     ));
-    if let Some(looked) = timings {
-        let stages: Vec<String> = std::iter::once(("files", looked))
-            .chain(p.timings.iter().copied())
-            .map(|(n, ms)| format!("{n} {ms:.1} ms"))
-            .collect();
-        super::say(&format!("  timings: {}\n", stages.join(" · ")));
-    }
     let mut text = String::new();
     for d in &p.diagnostics {
         let at = match (&d.file, d.line, d.column) {
@@ -450,6 +471,21 @@ fn report(p: &Preview, before: Option<&Preview>, redone: Option<Redone>, timings
     if !text.is_empty() {
         super::tell(&text);
     }
+}
+
+/// `--timings`: the wall time of looking at the files after the save
+/// (`looked`), of each stage of build `p`, and of what was `sent` after it (the
+/// images of the `images` faces that changed, the update message), on one line.
+fn print_timings(looked: f64, p: &Preview, sent: &[(&'static str, f64)], images: usize) {
+    let stages: Vec<String> = std::iter::once(("files", looked))
+        .chain(p.timings.iter().copied())
+        .chain(sent.iter().copied())
+        .map(|(n, ms)| match n {
+            "images" => format!("images {ms:.1} ms ({images})"),
+            _ => format!("{n} {ms:.1} ms"),
+        })
+        .collect();
+    super::say(&format!("  timings: {}\n", stages.join(" · ")));
 }
 
 /// A game as the page first sees it: the last good faces and sheets, and the
@@ -484,10 +520,11 @@ fn update(st: &GameState, p: &Preview) -> String {
     }
     if p.ok {
         let old = st.good.as_deref();
+        let had = old.map(by_id).unwrap_or_default();
         let changed: Vec<&preview::Face> = p
             .faces
             .iter()
-            .filter(|f| !old.is_some_and(|o| o.faces.iter().any(|g| g == *f)))
+            .filter(|f| !had.get(f.id.as_str()).is_some_and(|o| o.contains(f)))
             .collect();
         msg["faces"] = json!(changed);
         let ids = |q: &Preview| q.faces.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
@@ -505,6 +542,17 @@ fn update(st: &GameState, p: &Preview) -> String {
         }
     }
     msg.to_string()
+}
+
+/// The faces of build `p` by id (one each: a face's id is its set, place and
+/// side), so that a new build's faces are each looked up once rather than
+/// searched for among all of them.
+fn by_id(p: &Preview) -> HashMap<&str, Vec<&preview::Face>> {
+    let mut out: HashMap<&str, Vec<&preview::Face>> = HashMap::new();
+    for f in &p.faces {
+        out.entry(f.id.as_str()).or_default().push(f);
+    }
+    out
 }
 
 /// The pictures of the faces of build `p` that the last good build `old` did not

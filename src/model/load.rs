@@ -63,6 +63,9 @@ fn non_finite_numbers(rel: &Path, game: &str, text: &str) -> Vec<Diagnostic> {
             _ => {}
         }
     }
+    if !may_be_non_finite(text) {
+        return Vec::new();
+    }
     let Ok(table) = DeTable::parse(text) else {
         return Vec::new(); // the syntax error is reported by the real parse
     };
@@ -79,16 +82,38 @@ fn non_finite_numbers(rel: &Path, game: &str, text: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// Whether `text` has the word `inf` or `nan` (any case, signed or not)
+/// anywhere, strings and comments included: a number without digits is
+/// always one. Without such a word the document need not be parsed again to
+/// look for them (`game.toml` was parsed that way on every build of the live
+/// preview).
+fn may_be_non_finite(text: &str) -> bool {
+    let b = text.as_bytes();
+    let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    b.windows(3).enumerate().any(|(i, w)| {
+        (w.eq_ignore_ascii_case(b"inf") || w.eq_ignore_ascii_case(b"nan"))
+            && (i == 0 || !word(&b[i - 1]))
+            && b.get(i + 3).is_none_or(|c| !word(c))
+    })
+}
+
 /// The `[game] profile` of a game, read before the build (its options depend on it).
 pub fn default_profile(project: &Project, id: &str) -> Option<String> {
     let file = Path::new("data").join(id).join("game.toml");
     let text = project.read_text(&file, MAX_DATA_BYTES).ok()?;
-    let table: toml::Table = toml::from_str(&text).ok()?;
-    table
-        .get("game")?
-        .get("profile")?
-        .as_str()
-        .map(String::from)
+    // Only `[game] profile` is made into a value: the rest of the file is
+    // skipped, not copied into a table (the live preview reads it on every save).
+    #[derive(serde::Deserialize)]
+    struct GameFile {
+        game: Option<toml::Value>,
+    }
+    #[derive(serde::Deserialize)]
+    struct GameTable {
+        profile: Option<toml::Value>,
+    }
+    let game: GameFile = toml::from_str(&text).ok()?;
+    let table: GameTable = game.game?.try_into().ok()?;
+    table.profile?.as_str().map(String::from)
 }
 
 /// Loads `data/<id>/` for `target`. The game is `None` when its definitions could
@@ -1041,6 +1066,30 @@ fn captured_note(text: &str, span: &Range<usize>) -> Option<String> {
 mod tests {
     use super::ArtPattern;
     use std::path::Path;
+
+    /// Every number without digits is found, whatever the prescan skips; a
+    /// file with none of the words is not parsed for them.
+    #[test]
+    fn non_finite_numbers_are_found_past_the_prescan() {
+        let game = Path::new("data/g/game.toml");
+        for value in ["nan", "inf", "-inf", "+nan", "[1, inf]", "{ a = -nan }"] {
+            let text = format!("[rules]\ninfo = \"financial\"\ncost = {value} # x\n");
+            assert!(super::may_be_non_finite(&text), "{value}");
+            let found = super::non_finite_numbers(game, "g", &text);
+            assert_eq!(found.len(), 1, "{value}");
+        }
+        for text in [
+            "[rules]\ninfo = \"financial infix\"\ncost = 3.5e2\n",
+            "nanny = 1\ninfinite = 2\n_inf = 3\n",
+        ] {
+            assert!(!super::may_be_non_finite(text), "{text}");
+            assert!(super::non_finite_numbers(game, "g", text).is_empty());
+        }
+        // The word in a string: parsed, and nothing found.
+        let text = "note = \"no inf here\"\n";
+        assert!(super::may_be_non_finite(text));
+        assert!(super::non_finite_numbers(game, "g", text).is_empty());
+    }
 
     /// The files of `names` that `pattern` picks.
     fn picked<'a>(pattern: &str, names: &[&'a str]) -> Vec<&'a str> {

@@ -13,12 +13,16 @@
 //! and every noted read has the same fingerprint. A rulebook with an error is not
 //! kept; its warnings are (they point into `rules.md` and `game.toml`, which the
 //! key covers).
+//!
+//! When something it read changed, its template runs again, and most often
+//! prints the same Markdown (an edit of a card the rules do not quote): then the
+//! pages are not laid out and drawn again either ([`Drawing`]).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
-use super::{file, typeset, Input, Rulebook};
+use super::{file, typeset, typeset_with, Drawn, Input, Rulebook};
 use crate::diag::{Diagnostic, Reported, Severity};
 use crate::project::MAX_TEMPLATE_BYTES;
 use crate::render::recorded::{noting, references, Digester, Print, Prints, Sources};
@@ -33,6 +37,67 @@ pub struct RulebookCache {
     /// Rulebooks typeset / taken from the cache (0 or 1 each, the last build).
     pub made: AtomicUsize,
     pub reused: AtomicUsize,
+    /// The pages last laid out and drawn.
+    drawing: Drawing,
+}
+
+/// The pages of the rulebook last laid out and drawn, under the fingerprint of
+/// everything that reads: the rendered Markdown (the text and the figures,
+/// lists and breaks its functions asked for), the settings (page, fonts,
+/// sizes), each set's line of the components list, and the fonts and icons.
+/// A rulebook whose template ran again and printed the same Markdown takes
+/// them rather than laying out and drawing the same pages (the findings of
+/// laying out are kept too, and placed again in `rules.md` through the new
+/// render). A layout that failed is not kept.
+#[derive(Default)]
+pub struct Drawing {
+    last: Mutex<Option<(Print, Drawn)>>,
+    /// Rulebooks laid out and drawn / whose pages were taken from the last
+    /// (0 or 1 each, the last build).
+    pub made: AtomicUsize,
+    pub reused: AtomicUsize,
+}
+
+/// A [`Drawing`] for one build, with the fingerprint of the fonts and icons.
+#[derive(Clone, Copy)]
+pub(crate) struct Reuse<'a> {
+    drawing: &'a Drawing,
+    shared: Print,
+}
+
+impl Reuse<'_> {
+    /// The fingerprint of what laying out and drawing `rendered` reads.
+    pub fn key(
+        &self,
+        rendered: &super::source::Rendered,
+        settings: &super::Settings,
+        components: &[super::flow::ComponentEntry],
+    ) -> Print {
+        let mut d = Digester::default();
+        d.bytes(&self.shared);
+        let _ = write!(
+            d,
+            "{:?}\0{:?}\0{settings:?}\0{components:?}",
+            rendered.text, rendered.specials
+        );
+        d.print()
+    }
+
+    /// The pages drawn last, if under `key`.
+    pub fn take(&self, key: &Print) -> Option<Drawn> {
+        let last = self.drawing.last.lock().ok()?;
+        let drawn = last.as_ref().filter(|(k, _)| k == key)?.1.clone();
+        self.drawing.reused.fetch_add(1, Relaxed);
+        Some(drawn)
+    }
+
+    /// Keeps `drawn`, laid out and drawn under `key`.
+    pub fn keep(&self, key: Print, drawn: &Drawn) {
+        self.drawing.made.fetch_add(1, Relaxed);
+        if let Ok(mut last) = self.drawing.last.lock() {
+            *last = Some((key, drawn.clone()));
+        }
+    }
 }
 
 /// One typeset rulebook.
@@ -79,6 +144,14 @@ fn key(input: &Input) -> Option<(Print, Vec<Read>)> {
 }
 
 impl RulebookCache {
+    /// Rulebooks the last build laid out and drew, and those whose pages it took
+    /// from the build before because its template printed the same Markdown
+    /// (see [`Drawing`]).
+    pub fn drawn(&self) -> (usize, usize) {
+        let d = &self.drawing;
+        (d.made.load(Relaxed), d.reused.load(Relaxed))
+    }
+
     /// The kept rulebook, if its key is `key` and nothing it read changed.
     fn reuse(&self, s: &Sources, key: &Print) -> Option<Reported<Option<Rulebook>>> {
         let reads = match &*self.kept.lock().ok()? {
@@ -102,6 +175,8 @@ pub fn typeset_kept(input: &Input, cache: &RulebookCache) -> Reported<Option<Rul
     cache.now.clear();
     cache.made.store(0, Relaxed);
     cache.reused.store(0, Relaxed);
+    cache.drawing.made.store(0, Relaxed);
+    cache.drawing.reused.store(0, Relaxed);
     let s = Sources {
         project: input.project,
         game: input.game,
@@ -118,10 +193,17 @@ pub fn typeset_kept(input: &Input, cache: &RulebookCache) -> Reported<Option<Rul
     cache.made.fetch_add(1, Relaxed);
     let noted = Arc::new(Reads::default());
     let base = noting(input.base, &noted);
-    let done = typeset(&Input {
-        base: &base,
-        ..*input
+    let reuse = cache.now.of(&s, &Read::Shared).map(|shared| Reuse {
+        drawing: &cache.drawing,
+        shared,
     });
+    let done = typeset_with(
+        &Input {
+            base: &base,
+            ..*input
+        },
+        reuse,
+    );
     let failed = done
         .diags
         .items

@@ -101,6 +101,13 @@ pub struct Input<'a> {
 /// Typesets `data/<game>/rules.md`, if the game has one: every problem at its
 /// line and column of `rules.md` (or of `game.toml` for `[rulebook]`).
 pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
+    typeset_with(input, None)
+}
+
+/// [`typeset`], taking the pages from `kept` (the live preview) when the
+/// rendered Markdown and everything laying it out reads are as when it drew
+/// them: see [`kept::Drawing`].
+pub(crate) fn typeset_with(input: &Input, kept: Option<kept::Reuse>) -> Reported<Option<Rulebook>> {
     let game = input.game;
     let path = file(&game.id);
     if input.project.kind(&path).is_none() {
@@ -128,26 +135,23 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
         }
     };
     let at = |range: Option<std::ops::Range<usize>>| range.and_then(|r| rendered.span(r));
-    let blocks = match blocks::parse(&rendered.text) {
-        Ok(b) => b,
-        Err(p) => {
-            diags.push(
-                Diagnostic::error(p.message)
-                    .at(&path, at(Some(p.at)))
-                    .with("game", &game.id)
-                    .hint(p.hint),
-            );
-            return Reported::new(None, diags);
-        }
+    let key = kept.map(|k| (k, k.key(&rendered, &settings, &components(input))));
+    let drawn = match key.as_ref().and_then(|(k, key)| k.take(key)) {
+        Some(drawn) => drawn,
+        None => match draw(input, &settings, &rendered, &path) {
+            Ok(drawn) => {
+                if let Some((k, key)) = key {
+                    k.keep(key, &drawn);
+                }
+                drawn
+            }
+            Err(d) => {
+                diags.push(d);
+                return Reported::new(None, diags);
+            }
+        },
     };
-    let flowed = match lay_out(input, &settings, &rendered, &blocks) {
-        Ok(f) => f,
-        Err(d) => {
-            diags.push(d);
-            return Reported::new(None, diags);
-        }
-    };
-    diags.extend(flowed.findings.iter().map(|f| {
+    diags.extend(drawn.findings.iter().map(|f| {
         let d = if f.error {
             Diagnostic::error(f.message.clone())
         } else {
@@ -157,6 +161,38 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
             .with("game", &game.id)
             .hint(f.hint.clone())
     }));
+    let book = Rulebook {
+        settings,
+        pages: drawn.pages,
+        headings: drawn.headings,
+        title: game.meta.name.clone(),
+    };
+    Reported::new(Some(book), diags)
+}
+
+/// A rulebook's pages laid out and drawn, with what laying them out found.
+#[derive(Clone)]
+pub(crate) struct Drawn {
+    pages: Vec<Page>,
+    headings: Vec<Heading>,
+    findings: Vec<flow::Finding>,
+}
+
+/// The Markdown of `rendered` read into blocks, laid out in pages and drawn
+/// (the error that stopped it, at its place in `rules.md` at `path`).
+fn draw(
+    input: &Input,
+    settings: &Settings,
+    rendered: &source::Rendered,
+    path: &std::path::Path,
+) -> Result<Drawn, Diagnostic> {
+    let blocks = blocks::parse(&rendered.text).map_err(|p| {
+        Diagnostic::error(p.message)
+            .at(path, Some(p.at).and_then(|r| rendered.span(r)))
+            .with("game", &input.game.id)
+            .hint(p.hint)
+    })?;
+    let flowed = lay_out(input, settings, rendered, &blocks)?;
     let measure = |text: &str, font: &crate::text::FontSpec, size: f64| {
         crate::text::width(text, size, font, input.tpl.fonts()).ok()
     };
@@ -164,15 +200,13 @@ pub fn typeset(input: &Input) -> Reported<Option<Rulebook>> {
         .pages
         .iter()
         .enumerate()
-        .map(|(k, laid)| draw::page(laid, k, &settings, &flowed.headings, &measure))
+        .map(|(k, laid)| draw::page(laid, k, settings, &flowed.headings, &measure))
         .collect();
-    let book = Rulebook {
-        settings,
+    Ok(Drawn {
         pages,
         headings: flowed.headings,
-        title: game.meta.name.clone(),
-    };
-    Reported::new(Some(book), diags)
+        findings: flowed.findings,
+    })
 }
 
 /// The blocks laid out in pages.

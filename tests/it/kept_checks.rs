@@ -34,6 +34,8 @@ struct Build {
     /// Assertions run and kept; rulebooks typeset and kept (0 or 1 each).
     ran: (usize, usize),
     typeset: (usize, usize),
+    /// Rulebooks laid out and drawn, and those whose pages were kept.
+    drawn: (usize, usize),
 }
 
 /// Builds the game at `root` up to its faces and rulebook (nothing delivered),
@@ -74,6 +76,7 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
                 k.rulebook.reused.load(Relaxed),
             )
         }),
+        drawn: kept.map_or((0, 0), |k| k.rulebook.drawn()),
     }
 }
 
@@ -205,7 +208,41 @@ fn the_rulebook_is_typeset_again_when_its_text_or_a_fact_it_prints_changes() {
     );
     let b = same_as_fresh(tmp.path(), &kept);
     assert_eq!(b.typeset, (1, 0));
+    assert_eq!(b.drawn, (1, 0), "its Markdown changed: drawn again");
     assert!(words(&b.pages).contains("Yuma"));
     assert!(!words(&b.pages).contains("Portland"));
     assert_eq!(same_as_fresh(tmp.path(), &kept).typeset, (0, 1));
+}
+
+#[test]
+fn a_rulebook_whose_template_prints_the_same_markdown_is_not_drawn_again() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let kept = Kept::default();
+    assert_eq!(same_as_fresh(tmp.path(), &kept).drawn, (1, 0));
+
+    // A contract the rules do not quote: the template reads the contracts
+    // table (its example looks for bread to Memphis), so it runs again, and
+    // prints the same Markdown: the pages are the last ones.
+    let contracts = data.join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    std::fs::write(
+        &contracts,
+        set_field(&text, "contract", 12, "city", "\"denver\""),
+    )
+    .unwrap();
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.typeset, (1, 0), "the template ran again");
+    assert_eq!(b.drawn, (0, 1), "the same Markdown: the pages are kept");
+
+    // Words the rules print (the credits): new Markdown, new pages.
+    edit(
+        &data.join("game.toml"),
+        "credits = \"Game design: Candace Weber\"",
+        "credits = \"Game design: Candace Weber and Zora Quill\"",
+    );
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert!(b.problems.is_empty(), "{}", b.problems);
+    assert_eq!(b.drawn, (1, 0), "the Markdown changed: drawn again");
+    assert!(words(&b.pages).contains("Zora"));
 }
