@@ -2,8 +2,9 @@
 //! once (deduplicated by their SVG text) and every component lists its faces as
 //! indices into the store.
 
+use crate::sorted::SortedMap;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -158,7 +159,7 @@ enum Parsed {
 /// Which faces' trees are kept: face -> last use; their estimated bytes.
 #[derive(Default)]
 struct TreeUse {
-    used: BTreeMap<usize, u64>,
+    used: SortedMap<usize, u64>,
     clock: u64,
     bytes: usize,
 }
@@ -646,7 +647,7 @@ impl<'a> FaceStore<'a> {
     /// once, at the line of the template (or art file) that wrote the element.
     pub fn report_problems(&self, r: &Renderer, plans: &[Vec<FacePlan>]) -> Diagnostics {
         let mut diags = Diagnostics::default();
-        let mut reported = std::collections::BTreeSet::new();
+        let mut reported = crate::sorted::SortedSet::new();
         for i in 0..self.len() {
             if matches!(*lock(&self.parsed[i]), Parsed::Not) {
                 let _ = self.picture(i);

@@ -2,7 +2,8 @@
 //! another, each edge with a cost from an expression. Gives `distance(a, b)` to
 //! expressions and connectivity to checks.
 
-use std::collections::{BTreeMap, BinaryHeap};
+use crate::sorted::SortedMap;
+use std::collections::BinaryHeap;
 
 /// Nodes and weighted, undirected edges.
 #[derive(Debug, Default, Clone)]
@@ -10,7 +11,7 @@ pub struct Network {
     /// Cost added once to every trip between different nodes (see [`Network::set_trip_cost`]).
     trip: f64,
     ids: Vec<String>,
-    index: BTreeMap<String, usize>,
+    index: SortedMap<String, usize>,
     adj: Vec<Vec<(usize, f64)>>,
 }
 

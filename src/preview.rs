@@ -9,7 +9,8 @@
 //! page shows (it serialises to the JSON the page reads), and [`Preview::png`]
 //! rasterises one picture by its content hash.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::sorted::SortedMap;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -480,7 +481,7 @@ fn run(
     // tree is kept) is not parsed again.
     let images = Mutex::new(crate::image::Linked::new(project, id));
     // Each face's picture hash, made here once for the page to reuse.
-    let made = Mutex::new(BTreeMap::new());
+    let made = Mutex::new(SortedMap::new());
     let known = |store: &FaceStore, i: usize| {
         let hash = picture_hash(store, i, dpi, press, &images);
         let known = cache.trees.lock().is_ok_and(|t| t.contains_key(&hash));
@@ -668,7 +669,7 @@ fn read(
     built: &Built,
     (dpi, press): (f64, Option<&crate::color::Press>),
     cache: &Cache,
-    (images, made): (&Mutex<crate::image::Linked>, BTreeMap<usize, String>),
+    (images, made): (&Mutex<crate::image::Linked>, SortedMap<usize, String>),
     since: Option<&(u32, crate::prints::Changes)>,
 ) -> Read {
     let mut reader = Reader {
@@ -681,8 +682,8 @@ fn read(
         images,
         made,
         prints: places(built),
-        hashes: BTreeMap::new(),
-        first_id: BTreeMap::new(),
+        hashes: SortedMap::new(),
+        first_id: SortedMap::new(),
     };
     let mut faces: Vec<Face> = Vec::new();
     for ci in 0..game.components.len() {
@@ -696,8 +697,8 @@ fn read(
 }
 
 /// Where each picture of a build prints: picture -> files and their pages.
-fn places(built: &Built) -> BTreeMap<usize, Vec<Place>> {
-    let mut prints: BTreeMap<usize, Vec<Place>> = BTreeMap::new();
+fn places(built: &Built) -> SortedMap<usize, Vec<Place>> {
+    let mut prints: SortedMap<usize, Vec<Place>> = SortedMap::new();
     for p in &built.printed {
         for &f in &p.faces {
             let places = prints.entry(f).or_default();
@@ -728,13 +729,13 @@ struct Reader<'a, 'r, 'i> {
     since: Option<&'a (u32, crate::prints::Changes)>,
     images: &'a Mutex<crate::image::Linked<'i>>,
     /// Where each picture prints ([`places`]).
-    prints: BTreeMap<usize, Vec<Place>>,
+    prints: SortedMap<usize, Vec<Place>>,
     /// Picture hashes made before (to see which trees were kept), by face.
-    made: BTreeMap<usize, String>,
+    made: SortedMap<usize, String>,
     /// Each picture's hash, made when first asked (or taken from `made`).
-    hashes: BTreeMap<usize, String>,
+    hashes: SortedMap<usize, String>,
     /// The id of the first face showing each picture.
-    first_id: BTreeMap<usize, String>,
+    first_id: SortedMap<usize, String>,
 }
 
 /// What the faces of one slot (a row's front and its back) show of their row.
@@ -891,7 +892,7 @@ impl Reader<'_, '_, '_> {
 fn face_pictures(
     cache: &Cache,
     r: &Rendered,
-    hashes: &BTreeMap<usize, String>,
+    hashes: &SortedMap<usize, String>,
 ) -> Option<HashMap<String, Picture>> {
     let mut pictures = HashMap::new();
     let mut trees = cache.trees.lock().ok()?;

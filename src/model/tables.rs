@@ -20,7 +20,7 @@
 //! CSV cells keep their byte range in the file, so a problem points at the cell.
 //! Workbooks are not text: problems name the sheet, row and column.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -841,10 +841,11 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> Reported<Option<Table>> 
 
 /// The columns the header row names, by column number, with the problems of
 /// header cells that name no field or a field another column sets.
-fn columns_of(source: &Source, header: &RawRow) -> Reported<BTreeMap<u32, Column>> {
+fn columns_of(source: &Source, header: &RawRow) -> Reported<SortedMap<u32, Column>> {
     let mut diags = Vec::new();
-    let mut columns: BTreeMap<u32, Column> = BTreeMap::new();
-    let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+    let mut columns: SortedMap<u32, Column> = SortedMap::new();
+    // A `BTreeMap`: a header of 40,000 columns inserts in any order.
+    let mut seen: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
     for cell in &header.cells {
         let text = match &cell.content {
             Content::Text { text, .. } => text.clone(),
@@ -887,11 +888,11 @@ fn columns_of(source: &Source, header: &RawRow) -> Reported<BTreeMap<u32, Column
 /// the header does not name is a problem.
 fn row_of(
     source: &Source,
-    columns: &BTreeMap<u32, Column>,
+    columns: &SortedMap<u32, Column>,
     raw: RawRow,
     diags: &mut Vec<Diagnostic>,
 ) -> Row {
-    let mut fields: BTreeMap<String, Field> = BTreeMap::new();
+    let mut fields: SortedMap<String, Field> = SortedMap::new();
     for cell in raw.cells {
         let Some(col) = columns.get(&cell.column) else {
             diags.push(
@@ -915,7 +916,7 @@ fn row_of(
     Row {
         span: raw.span,
         fields,
-        derived: BTreeMap::new(),
+        derived: SortedMap::new(),
         line: Some(raw.line),
     }
 }
@@ -947,7 +948,10 @@ fn cell_value(content: &Content, list: bool) -> toml::Value {
 /// path `joined`: the same path, one inside it (`pos.x` for `pos`) or one it is
 /// inside. A few lookups in the sorted names, so a header of 40,000 columns is read
 /// in time linear in its length.
-fn clash<'a>(seen: &'a BTreeMap<String, u32>, joined: &str) -> Option<(&'a String, &'a u32)> {
+fn clash<'a>(
+    seen: &'a std::collections::BTreeMap<String, u32>,
+    joined: &str,
+) -> Option<(&'a String, &'a u32)> {
     if let Some(hit) = seen.get_key_value(joined) {
         return Some(hit);
     }
@@ -980,7 +984,7 @@ fn new_table(
 
 /// Puts one cell's value into a row: at its field, or inside a table field for a
 /// dotted column.
-fn insert(fields: &mut BTreeMap<String, Field>, col: &Column, cell: &RawCell, value: toml::Value) {
+fn insert(fields: &mut SortedMap<String, Field>, col: &Column, cell: &RawCell, value: toml::Value) {
     let field = fields.entry(col.path[0].clone()).or_insert_with(|| Field {
         key_span: col.span.clone(),
         span: cell.span.clone(),

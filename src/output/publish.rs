@@ -18,7 +18,8 @@
 //! (the journal) names the folder, so a build killed between the two renames is
 //! rolled back by the next one ([`recover`]).
 
-use std::collections::{BTreeSet, HashMap};
+use crate::sorted::SortedSet;
+use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -52,7 +53,7 @@ pub(super) fn publish(
             return Err(WriteError::NotAFolder(old.join(rel)));
         }
     }
-    let new: BTreeSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+    let new: SortedSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
     let written = earlier_build(&old, folder);
     let stale: Vec<&PathBuf> = written
         .keys()
@@ -209,10 +210,10 @@ fn keep(old: &Path, at: &Path) -> std::io::Result<()> {
 fn carry(
     old: &Path,
     tree: &Path,
-    new: &BTreeSet<&Path>,
+    new: &SortedSet<&Path>,
     written: &HashMap<PathBuf, u64>,
 ) -> Result<(), WriteError> {
-    let made: BTreeSet<&Path> = written.keys().flat_map(|p| p.ancestors().skip(1)).collect();
+    let made: SortedSet<&Path> = written.keys().flat_map(|p| p.ancestors().skip(1)).collect();
     let mut todo = vec![PathBuf::new()];
     while let Some(dir) = todo.pop() {
         let Ok(entries) = fs::read_dir(old.join(&dir)) else {
