@@ -235,7 +235,17 @@ impl<'a, K, V> Entry<'a, K, V> {
 impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
     /// As `BTreeMap`'s: of equal keys, the last pair is kept.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut items: Vec<Option<(K, V)>> = iter.into_iter().map(Some).collect();
+        SortedMap::from_pairs(iter.into_iter().collect(), false)
+    }
+}
+
+impl<K: Ord, V> SortedMap<K, V> {
+    /// The map of `pairs`, sorted once (not inserted one by one, which moves
+    /// entries). Of equal keys the last value is kept, with the first key if
+    /// `first_key` (as `BTreeMap::insert` does) or else the last (as
+    /// `BTreeMap::from_iter` does).
+    fn from_pairs(pairs: Vec<(K, V)>, first_key: bool) -> Self {
+        let mut items: Vec<Option<(K, V)>> = pairs.into_iter().map(Some).collect();
         let order = sorted_order(items.len(), &|a, b| {
             let key = |i: usize| &items[i].as_ref().expect("not taken yet").0;
             key(a).cmp(key(b))
@@ -244,6 +254,7 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
         for i in order {
             let (key, value) = items[i].take().expect("each position once");
             match entries.last_mut() {
+                Some(last) if last.0 == key && first_key => last.1 = value,
                 Some(last) if last.0 == key => *last = (key, value),
                 _ => entries.push((key, value)),
             }
@@ -460,11 +471,11 @@ where
                 self,
                 mut a: A,
             ) -> Result<Self::Value, A::Error> {
-                let mut map = SortedMap::new();
-                while let Some((k, v)) = a.next_entry()? {
-                    map.insert(k, v);
+                let mut pairs = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
+                while let Some(pair) = a.next_entry()? {
+                    pairs.push(pair);
                 }
-                Ok(map)
+                Ok(SortedMap::from_pairs(pairs, true))
             }
         }
 

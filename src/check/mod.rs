@@ -129,7 +129,8 @@ fn check_ids(game: &Game) -> Vec<Diagnostic> {
     use unicode_normalization::UnicodeNormalization;
     let mut diags = Vec::new();
     for t in game.tables.values() {
-        let mut seen: SortedMap<String, (usize, &str)> = SortedMap::new();
+        // A `BTreeMap`: a table of a million rows inserts its ids in any order.
+        let mut seen: std::collections::BTreeMap<String, (usize, &str)> = Default::default();
         for (i, row) in t.rows.iter().enumerate() {
             let Some(id) = row.id() else { continue };
             let Some((first, written)) = seen.insert(id.nfc().collect(), (i, id)) else {

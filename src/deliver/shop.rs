@@ -1,7 +1,7 @@
 //! Print-shop files: one PNG per face at the shop's pixel size, or one face per PDF
 //! page at the shop's page size.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::sorted::SortedSet;
 
 use super::{Delivered, Pdfs};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
@@ -266,7 +266,8 @@ fn unfilled(
 
 /// An error when two of `files` have one name (letter case aside).
 fn same_names(r: &Rendered, pattern: &FilePattern, files: &[FaceFile]) -> Result<(), Diagnostic> {
-    let mut seen: SortedMap<String, &FaceFile> = SortedMap::new();
+    // A `BTreeMap`: one entry per face file, inserted in any order.
+    let mut seen: std::collections::BTreeMap<String, &FaceFile> = Default::default();
     let mut first = None;
     let mut clashes = 0;
     for f in files {

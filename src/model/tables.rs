@@ -892,7 +892,7 @@ fn row_of(
     raw: RawRow,
     diags: &mut Vec<Diagnostic>,
 ) -> Row {
-    let mut fields: SortedMap<String, Field> = SortedMap::new();
+    let mut named = Vec::with_capacity(raw.cells.len());
     for cell in raw.cells {
         let Some(col) = columns.get(&cell.column) else {
             diags.push(
@@ -910,6 +910,13 @@ fn row_of(
             );
             continue;
         };
+        named.push((col, cell));
+    }
+    // In the order of their fields (stable: a field's cells keep their columns'
+    // order), so that each new field goes at the end of the sorted fields.
+    named.sort_by(|a, b| a.0.path[0].cmp(&b.0.path[0]));
+    let mut fields: SortedMap<String, Field> = SortedMap::new();
+    for (col, cell) in named {
         let value = cell_value(&cell.content, col.list);
         insert(&mut fields, col, &cell, value);
     }

@@ -51,7 +51,8 @@ pub fn part_keys(game: &Game, comp: &Component, plans: &[FacePlan]) -> Vec<Strin
     let art = !comp.art.is_empty();
     // Per row: the elements met so far, and how often each text was.
     let mut units: SortedMap<Option<usize>, usize> = SortedMap::new();
-    let mut texts: SortedMap<(Option<usize>, String), usize> = SortedMap::new();
+    // A `BTreeMap`: one entry per text of every face, inserted in any order.
+    let mut texts: std::collections::BTreeMap<(Option<usize>, String), usize> = Default::default();
     let mut item = String::new();
     plans
         .iter()
