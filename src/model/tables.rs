@@ -790,6 +790,9 @@ struct Column {
     /// `name[]`: split cells at `;`.
     list: bool,
     span: Range<usize>,
+    /// The place of its field (`path[0]`) among the header's fields by name; a
+    /// field's columns share it.
+    rank: usize,
 }
 
 /// A header cell as a column (its field path, and whether it is a list), `None`
@@ -878,8 +881,19 @@ fn columns_of(source: &Source, header: &RawRow) -> Reported<SortedMap<u32, Colum
                 path,
                 list,
                 span: cell.span.clone(),
+                rank: 0,
             },
         );
+    }
+    let ranks: Vec<usize> = {
+        let mut names: Vec<&str> = columns.values().map(|c| c.path[0].as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let rank = |c: &Column| names.binary_search(&c.path[0].as_str()).unwrap_or(0);
+        columns.values().map(rank).collect()
+    };
+    for (c, r) in columns.values_mut().zip(ranks) {
+        c.rank = r;
     }
     Reported::new(columns, diags)
 }
@@ -914,7 +928,7 @@ fn row_of(
     }
     // In the order of their fields (stable: a field's cells keep their columns'
     // order), so that each new field goes at the end of the sorted fields.
-    named.sort_by(|a, b| a.0.path[0].cmp(&b.0.path[0]));
+    named.sort_by_key(|(col, _)| col.rank);
     let mut fields: SortedMap<String, Field> = SortedMap::new();
     for (col, cell) in named {
         let value = cell_value(&cell.content, col.list);
