@@ -2,7 +2,7 @@
 //! (game, component, row, field) and how to fix it. Rendered like rustc does, with
 //! the source line and a caret (codespan-reporting).
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -230,7 +230,7 @@ impl Diagnostics {
     /// never read) names the file without pointing at a line.
     pub fn render(&self, sources: &dyn Sources) -> String {
         let mut files = SimpleFiles::new();
-        let mut ids: SortedMap<PathBuf, Option<usize>> = SortedMap::new();
+        let mut ids: BTreeMap<PathBuf, Option<usize>> = BTreeMap::new();
         let mut out = String::new();
         let config = term::Config::default();
         for d in &self.items {

@@ -1,7 +1,7 @@
 //! Evaluating data expressions: the network's edge costs, `[[derive]]` fields, and
 //! the context every template and expression sees.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use minijinja::Value;
@@ -30,7 +30,7 @@ impl Default for Settings {
 }
 
 /// The variables every template and expression of a game sees.
-pub type Context = SortedMap<String, Value>;
+pub type Context = BTreeMap<String, Value>;
 
 /// The context shared by every template and expression of a game: `game` (its
 /// `[game]` table plus `id`), `rules`, `tables`, `components` and `settings`, and
@@ -42,7 +42,7 @@ pub fn base_context(game: &Game, network: Option<&Arc<Network>>, settings: &Sett
 
 /// Every table's rows as template values ([`row_value`]), by table name: made
 /// once for the `[[derive]]`s, and again only for the table a derive filled.
-type TableRows = SortedMap<String, Vec<Value>>;
+type TableRows = BTreeMap<String, Vec<Value>>;
 
 fn table_rows(game: &Game) -> TableRows {
     game.tables
@@ -58,7 +58,7 @@ fn context_with(
     settings: &Settings,
     rows: &TableRows,
 ) -> Context {
-    let mut meta: SortedMap<String, Value> = SortedMap::new();
+    let mut meta: BTreeMap<String, Value> = BTreeMap::new();
     meta.insert("id".into(), Value::from(game.id.clone()));
     meta.insert("name".into(), Value::from(game.meta.name.clone()));
     meta.insert(
@@ -90,7 +90,7 @@ fn context_with(
         settings: *settings,
         copies_read: std::sync::atomic::AtomicBool::new(false),
     };
-    let mut ctx = SortedMap::new();
+    let mut ctx = BTreeMap::new();
     ctx.insert("game".into(), Value::from(meta));
     ctx.insert("rules".into(), crate::template::to_value(&game.rules));
     let (tables, index) = tables_value(rows);
@@ -172,7 +172,7 @@ fn copies_unread(game: &Game, base: &Context, settings: &Settings) -> Option<Dia
 
 /// A row as a template value: its fields and derived fields.
 pub fn row_value(row: &Row) -> Value {
-    let mut map: SortedMap<&str, Value> = row
+    let mut map: BTreeMap<&str, Value> = row
         .fields
         .iter()
         .map(|(k, f)| (k.as_str(), crate::template::to_value(&f.value)))
@@ -187,7 +187,7 @@ pub fn row_value(row: &Row) -> Value {
 /// index of their rows for `lookup()` and `select()`.
 fn tables_value(rows: &TableRows) -> (Value, Value) {
     let index = crate::index::TableIndex::new(rows.iter().map(|(n, r)| (n.as_str(), r.as_slice())));
-    let map: SortedMap<&str, Value> = rows
+    let map: BTreeMap<&str, Value> = rows
         .iter()
         .map(|(name, rows)| (name.as_str(), Value::from(rows.clone())))
         .collect();
@@ -198,11 +198,11 @@ fn tables_value(rows: &TableRows) -> (Value, Value) {
 /// `bleed`), `kind` and `panels` (a screen's; 1 for flat parts), so data can check that pieces fit the spaces drawn for them
 /// (`components.cabs.width <= rules.board.space_length`).
 fn components_value(game: &Game) -> Value {
-    let map: SortedMap<&str, Value> = game
+    let map: BTreeMap<&str, Value> = game
         .components
         .iter()
         .map(|c| {
-            let mut m: SortedMap<&str, Value> = SortedMap::new();
+            let mut m: BTreeMap<&str, Value> = BTreeMap::new();
             m.insert("width", Value::from(c.size.width));
             m.insert("height", Value::from(c.size.height));
             m.insert("bleed", Value::from(c.bleed));
@@ -219,7 +219,7 @@ pub fn eval(
     tpl: &Templates,
     game: &Game,
     expr: &Spanned<String>,
-    ctx: &SortedMap<String, Value>,
+    ctx: &BTreeMap<String, Value>,
 ) -> Result<Value, Diagnostic> {
     let source = expr.get_ref().as_str();
     let known = crate::template::errors::Known {

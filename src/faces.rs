@@ -2,9 +2,8 @@
 //! once (deduplicated by their SVG text) and every component lists its faces as
 //! indices into the store.
 
-use crate::sorted::SortedMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -159,7 +158,7 @@ enum Parsed {
 /// Which faces' trees are kept: face -> last use; their estimated bytes.
 #[derive(Default)]
 struct TreeUse {
-    used: SortedMap<usize, u64>,
+    used: BTreeMap<usize, u64>,
     clock: u64,
     bytes: usize,
 }
@@ -647,7 +646,7 @@ impl<'a> FaceStore<'a> {
     /// once, at the line of the template (or art file) that wrote the element.
     pub fn report_problems(&self, r: &Renderer, plans: &[Vec<FacePlan>]) -> Diagnostics {
         let mut diags = Diagnostics::default();
-        let mut reported = crate::sorted::SortedSet::new();
+        let mut reported = std::collections::BTreeSet::new();
         for i in 0..self.len() {
             if matches!(*lock(&self.parsed[i]), Parsed::Not) {
                 let _ = self.picture(i);

@@ -3,8 +3,7 @@
 //! `id`, built with the context, and rows by the value of a field, built the first
 //! time a field is selected on. It travels in the context under [`INDEX`].
 
-use crate::sorted::SortedMap;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use minijinja::value::{Object, Value, ValueKind};
@@ -15,7 +14,7 @@ pub const INDEX: &str = "__cardstock_index";
 /// The rows of every table, indexed.
 #[derive(Debug, Default)]
 pub struct TableIndex {
-    tables: SortedMap<String, Table>,
+    tables: BTreeMap<String, Table>,
 }
 
 /// Row positions by value of one field.
@@ -139,7 +138,7 @@ mod tests {
     use super::*;
 
     fn row(id: &str, k: Value) -> Value {
-        let mut m = SortedMap::new();
+        let mut m = BTreeMap::new();
         m.insert("id", Value::from(id));
         m.insert("k", k);
         Value::from(m)

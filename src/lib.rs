@@ -46,7 +46,6 @@ pub mod profile;
 pub mod project;
 pub(crate) mod render;
 pub(crate) mod rulebook;
-pub mod sorted;
 pub mod source;
 pub mod svg;
 pub mod template;

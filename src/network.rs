@@ -2,8 +2,7 @@
 //! another, each edge with a cost from an expression. Gives `distance(a, b)` to
 //! expressions and connectivity to checks.
 
-use crate::sorted::SortedMap;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// Nodes and weighted, undirected edges.
 #[derive(Debug, Default, Clone)]
@@ -11,7 +10,7 @@ pub struct Network {
     /// Cost added once to every trip between different nodes (see [`Network::set_trip_cost`]).
     trip: f64,
     ids: Vec<String>,
-    index: SortedMap<String, usize>,
+    index: BTreeMap<String, usize>,
     adj: Vec<Vec<(usize, f64)>>,
 }
 

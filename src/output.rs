@@ -315,7 +315,8 @@ pub fn write_all(outputs: &Outputs, out: &Path, under: &Path) -> Result<(), Writ
     fs::create_dir_all(out).map_err(io(out))?;
     publish::recover(out);
     spill::remove_stale(out);
-    let mut folders: crate::sorted::SortedMap<PathBuf, Vec<(PathBuf, &Body)>> = Default::default();
+    let mut folders: std::collections::BTreeMap<PathBuf, Vec<(PathBuf, &Body)>> =
+        Default::default();
     for f in outputs.files() {
         check_plain(&under.join(&f.path))?;
         let mut parts = f.path.components();

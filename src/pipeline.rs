@@ -11,7 +11,7 @@ pub use crate::check::AssertCache;
 pub use crate::render::RenderCache;
 /// The live preview's typeset rulebook ([`Incremental::rulebook`]).
 pub use crate::rulebook::RulebookCache;
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -163,9 +163,9 @@ fn check(
     project: &Project,
     (game, tpl, base): (&Game, &Templates, &Context),
     built: &mut Built,
-) -> (Vec<Vec<FacePlan>>, SortedMap<String, u64>) {
+) -> (Vec<Vec<FacePlan>>, BTreeMap<String, u64>) {
     let mut plans = Vec::new();
-    let mut counts = SortedMap::new();
+    let mut counts = BTreeMap::new();
     let expected = built.take(rule_counts(game, tpl, base));
     for comp in &game.components {
         let planned = render::plan(game, tpl, base, comp);

@@ -9,8 +9,7 @@
 //! page shows (it serialises to the JSON the page reads), and [`Preview::png`]
 //! rasterises one picture by its content hash.
 
-use crate::sorted::SortedMap;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -481,7 +480,7 @@ fn run(
     // tree is kept) is not parsed again.
     let images = Mutex::new(crate::image::Linked::new(project, id));
     // Each face's picture hash, made here once for the page to reuse.
-    let made = Mutex::new(SortedMap::new());
+    let made = Mutex::new(BTreeMap::new());
     let known = |store: &FaceStore, i: usize| {
         let hash = picture_hash(store, i, dpi, press, &images);
         let known = cache.trees.lock().is_ok_and(|t| t.contains_key(&hash));
@@ -669,7 +668,7 @@ fn read(
     built: &Built,
     (dpi, press): (f64, Option<&crate::color::Press>),
     cache: &Cache,
-    (images, made): (&Mutex<crate::image::Linked>, SortedMap<usize, String>),
+    (images, made): (&Mutex<crate::image::Linked>, BTreeMap<usize, String>),
     since: Option<&(u32, crate::prints::Changes)>,
 ) -> Read {
     let mut reader = Reader {
@@ -682,8 +681,8 @@ fn read(
         images,
         made,
         prints: places(built),
-        hashes: SortedMap::new(),
-        first_id: SortedMap::new(),
+        hashes: BTreeMap::new(),
+        first_id: BTreeMap::new(),
     };
     let mut faces: Vec<Face> = Vec::new();
     for ci in 0..game.components.len() {
@@ -697,8 +696,8 @@ fn read(
 }
 
 /// Where each picture of a build prints: picture -> files and their pages.
-fn places(built: &Built) -> SortedMap<usize, Vec<Place>> {
-    let mut prints: SortedMap<usize, Vec<Place>> = SortedMap::new();
+fn places(built: &Built) -> BTreeMap<usize, Vec<Place>> {
+    let mut prints: BTreeMap<usize, Vec<Place>> = BTreeMap::new();
     for p in &built.printed {
         for &f in &p.faces {
             let places = prints.entry(f).or_default();
@@ -729,13 +728,13 @@ struct Reader<'a, 'r, 'i> {
     since: Option<&'a (u32, crate::prints::Changes)>,
     images: &'a Mutex<crate::image::Linked<'i>>,
     /// Where each picture prints ([`places`]).
-    prints: SortedMap<usize, Vec<Place>>,
+    prints: BTreeMap<usize, Vec<Place>>,
     /// Picture hashes made before (to see which trees were kept), by face.
-    made: SortedMap<usize, String>,
+    made: BTreeMap<usize, String>,
     /// Each picture's hash, made when first asked (or taken from `made`).
-    hashes: SortedMap<usize, String>,
+    hashes: BTreeMap<usize, String>,
     /// The id of the first face showing each picture.
-    first_id: SortedMap<usize, String>,
+    first_id: BTreeMap<usize, String>,
 }
 
 /// What the faces of one slot (a row's front and its back) show of their row.
@@ -892,7 +891,7 @@ impl Reader<'_, '_, '_> {
 fn face_pictures(
     cache: &Cache,
     r: &Rendered,
-    hashes: &SortedMap<usize, String>,
+    hashes: &BTreeMap<usize, String>,
 ) -> Option<HashMap<String, Picture>> {
     let mut pictures = HashMap::new();
     let mut trees = cache.trees.lock().ok()?;

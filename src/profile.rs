@@ -2,7 +2,7 @@
 //! sheets, gutterfold, a print shop's per-face files, Tabletop Simulator). Each is a
 //! data file `profiles/<id>.toml`, so a new shop is a new file, not new code.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -50,7 +50,7 @@ pub enum PngColor {
 struct File {
     profile: Head,
     #[serde(default)]
-    sizes: SortedMap<String, toml::Spanned<[String; 2]>>,
+    sizes: BTreeMap<String, toml::Spanned<[String; 2]>>,
     #[serde(default)]
     layout: Option<toml::Spanned<LayoutFile>>,
 }
@@ -136,7 +136,7 @@ pub struct Profile {
     /// alpha channel; default `rgba`).
     pub color: PngColor,
     /// Full face size (bleed included) per part size name, in mm.
-    pub sizes: SortedMap<String, Size>,
+    pub sizes: BTreeMap<String, Size>,
     /// The edge of the paper a home printer leaves blank, in mm (`printer_margin`,
     /// default 4.2 mm): sheets keep every mark and label inside it.
     pub printer_margin: f64,
@@ -195,7 +195,7 @@ impl Profile {
             path: FilePattern::default_pattern(),
             back_first: false,
             color: PngColor::Rgba,
-            sizes: SortedMap::new(),
+            sizes: BTreeMap::new(),
             printer_margin: crate::layout::DEFAULT_PRINTER_MARGIN,
             layout: Default::default(),
             bleed: None,
@@ -505,9 +505,9 @@ fn dpi(h: &Head) -> Result<f64, KeyError> {
 
 /// `[sizes]`: each part size's full size at the shop, at least the part's.
 fn sizes(
-    sizes: &SortedMap<String, toml::Spanned<[String; 2]>>,
-) -> Result<SortedMap<String, Size>, KeyError> {
-    let mut out = SortedMap::new();
+    sizes: &BTreeMap<String, toml::Spanned<[String; 2]>>,
+) -> Result<BTreeMap<String, Size>, KeyError> {
+    let mut out = BTreeMap::new();
     for (name, v) in sizes {
         let [w, h] = v.get_ref();
         let length = |t: &str| {

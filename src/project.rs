@@ -2,7 +2,7 @@
 //! `profiles/`...) and every text read from it during a run, so diagnostics render
 //! from the sources already loaded. Also the rules for names that become file names.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -24,7 +24,7 @@ pub const MAX_PROFILE_BYTES: u64 = 256 * 1024;
 #[derive(Clone)]
 pub struct Project {
     files: Arc<dyn Files>,
-    texts: Arc<Mutex<SortedMap<PathBuf, Arc<str>>>>,
+    texts: Arc<Mutex<BTreeMap<PathBuf, Arc<str>>>>,
 }
 
 impl std::fmt::Debug for Project {

@@ -5,7 +5,7 @@
 //! tests and the live preview may give a [`MemoryFiles`] source. Nothing else in the
 //! library touches the file system (`output` writes, at the edge).
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -408,7 +408,7 @@ impl Files for DiskFiles {
 /// embed cardstock. Keys are `/`-separated relative paths.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryFiles {
-    files: SortedMap<String, Arc<Vec<u8>>>,
+    files: BTreeMap<String, Arc<Vec<u8>>>,
 }
 
 impl MemoryFiles {
@@ -460,7 +460,7 @@ impl Files for MemoryFiles {
 
     fn list(&self, dir: &Path) -> Result<Vec<Entry>, FileError> {
         let prefix = format!("{}/", Self::key(dir)?);
-        let mut out: SortedMap<String, EntryKind> = SortedMap::new();
+        let mut out: BTreeMap<String, EntryKind> = BTreeMap::new();
         for key in self.files.keys().filter(|k| k.starts_with(&prefix)) {
             let rest = &key[prefix.len()..];
             match rest.split_once('/') {

@@ -7,7 +7,7 @@
 mod cost;
 mod count;
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -135,12 +135,12 @@ pub struct Images {
     game: String,
     dir: PathBuf,
     fonts: Arc<FontBook>,
-    loaded: Mutex<SortedMap<String, Result<ImageKind, Refused>>>,
+    loaded: Mutex<BTreeMap<String, Result<ImageKind, Refused>>>,
     /// The elements of each SVG picture loaded, by `href`: they count towards
     /// [`MAX_ELEMENTS`] of every face that draws them.
-    svg_elements: Mutex<SortedMap<String, usize>>,
+    svg_elements: Mutex<BTreeMap<String, usize>>,
     /// `data:` images already checked, by the SHA-256 of their bytes.
-    checked: Mutex<SortedMap<[u8; 32], Result<ImageKind, Refused>>>,
+    checked: Mutex<BTreeMap<[u8; 32], Result<ImageKind, Refused>>>,
 }
 
 impl Images {
@@ -152,9 +152,9 @@ impl Images {
             game: game.to_string(),
             dir: PathBuf::from("templates").join(game),
             fonts,
-            loaded: Mutex::new(SortedMap::new()),
-            svg_elements: Mutex::new(SortedMap::new()),
-            checked: Mutex::new(SortedMap::new()),
+            loaded: Mutex::new(BTreeMap::new()),
+            svg_elements: Mutex::new(BTreeMap::new()),
+            checked: Mutex::new(BTreeMap::new()),
         }
     }
 

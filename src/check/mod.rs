@@ -2,7 +2,7 @@
 //! references between tables, duplicate ids, and the assertions the data declares;
 //! [`typed_twice`]: numbers of `[rules]` typed into a text instead of taken from it.
 
-use crate::sorted::{SortedMap, SortedSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{did_you_mean, Diagnostic, Reported};
 use crate::eval::{eval, row_value, Context};
@@ -38,14 +38,14 @@ fn check_field_typos(game: &Game) -> Vec<Diagnostic> {
             diags.extend(column_typos(game, t));
             continue;
         }
-        let mut uses: SortedMap<&str, usize> = SortedMap::new();
+        let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
         for row in &t.rows {
             for k in row.fields.keys() {
                 *uses.entry(k.as_str()).or_default() += 1;
             }
         }
         let common = (t.rows.len() / 2).max(2);
-        let mut known: SortedSet<&str> = uses
+        let mut known: BTreeSet<&str> = uses
             .iter()
             .filter(|(_, &n)| n >= common)
             .map(|(k, _)| *k)
@@ -83,7 +83,7 @@ fn check_field_typos(game: &Game) -> Vec<Diagnostic> {
 /// The columns of a CSV file or sheet named like an engine field that no column
 /// has (`Qty`, `qyt`): an error at the header cell.
 fn column_typos(game: &Game, t: &crate::model::Table) -> Vec<Diagnostic> {
-    let mut first: SortedMap<&str, (&crate::model::Row, &crate::model::Field)> = SortedMap::new();
+    let mut first: BTreeMap<&str, (&crate::model::Row, &crate::model::Field)> = BTreeMap::new();
     for row in &t.rows {
         for (k, f) in &row.fields {
             first.entry(k.as_str()).or_insert((row, f));
@@ -129,8 +129,7 @@ fn check_ids(game: &Game) -> Vec<Diagnostic> {
     use unicode_normalization::UnicodeNormalization;
     let mut diags = Vec::new();
     for t in game.tables.values() {
-        // A `BTreeMap`: a table of a million rows inserts its ids in any order.
-        let mut seen: std::collections::BTreeMap<String, (usize, &str)> = Default::default();
+        let mut seen: BTreeMap<String, (usize, &str)> = BTreeMap::new();
         for (i, row) in t.rows.iter().enumerate() {
             let Some(id) = row.id() else { continue };
             let Some((first, written)) = seen.insert(id.nfc().collect(), (i, id)) else {
@@ -251,7 +250,7 @@ pub type RuleCount = (Spanned<String>, Spanned<i64>);
 pub fn check_contents(
     game: &Game,
     expected: &[RuleCount],
-    counts: &SortedMap<String, u64>,
+    counts: &BTreeMap<String, u64>,
 ) -> Reported<()> {
     let mut diags = Vec::new();
     for (name, expected) in expected {
@@ -385,7 +384,7 @@ impl Refs<'_> {
     fn check_rows(&self) -> Vec<Diagnostic> {
         let (game, src, dst, field) = (self.game, self.src, self.dst, self.field);
         let mut diags = Vec::new();
-        let ids: SortedSet<&str> = dst.rows.iter().filter_map(|r| r.id()).collect();
+        let ids: BTreeSet<&str> = dst.rows.iter().filter_map(|r| r.id()).collect();
         for (i, row) in src.rows.iter().enumerate() {
             let label = format!("{} {}", self.tname, row.label(i));
             let Some(f) = row.fields.get(field) else {
@@ -448,7 +447,7 @@ impl Refs<'_> {
 
 /// How to fix a reference to `s`, which is not one of `ids` (of table `table`):
 /// the id that looks the same in other characters, the nearest id, or add it.
-fn unknown_id_hint(s: &str, ids: &SortedSet<&str>, table: &str) -> String {
+fn unknown_id_hint(s: &str, ids: &BTreeSet<&str>, table: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     let same = |a: &str, b: &str| a.nfc().eq(b.nfc());
     match ids.iter().find(|id| same(id, s)) {
@@ -488,7 +487,7 @@ pub fn check_asserts(
     game: &Game,
     tpl: &Templates,
     base: &Context,
-    counts: &SortedMap<String, u64>,
+    counts: &BTreeMap<String, u64>,
     kept: Option<(&AssertCache, &crate::project::Project)>,
 ) -> Reported<Ran> {
     let mut base = base.clone();

@@ -9,7 +9,7 @@
 //! `id` fields and strings that are only a number (labels such as a rank "2"), and a
 //! number followed by a unit (`2 in`, `3 mm`, `50 %`), which is a measurement.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -22,8 +22,8 @@ use crate::template::Templates;
 const UNITS: [&str; 8] = ["mm", "cm", "in", "pt", "%", "px", "\"", "°"];
 
 /// Every whole `[rules]` value of 2 or more, with the paths that hold it.
-fn rule_values(game: &Game) -> SortedMap<i64, Vec<String>> {
-    fn walk(v: &toml::Value, path: String, out: &mut SortedMap<i64, Vec<String>>) {
+fn rule_values(game: &Game) -> BTreeMap<i64, Vec<String>> {
+    fn walk(v: &toml::Value, path: String, out: &mut BTreeMap<i64, Vec<String>>) {
         match v {
             toml::Value::Integer(n) if *n >= 2 => out.entry(*n).or_default().push(path),
             toml::Value::Float(f) if f.fract() == 0.0 && *f >= 2.0 && *f < 1e15 => {
@@ -42,7 +42,7 @@ fn rule_values(game: &Game) -> SortedMap<i64, Vec<String>> {
             _ => {}
         }
     }
-    let mut out = SortedMap::new();
+    let mut out = BTreeMap::new();
     for (k, v) in &game.rules {
         walk(v, format!("rules.{k}"), &mut out);
     }

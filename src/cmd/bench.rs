@@ -7,7 +7,7 @@
 
 mod rulebook;
 
-use cardstock::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -49,7 +49,7 @@ fn measure(
     opts: &Options,
     runs: usize,
 ) -> (Vec<(&'static str, Duration)>, Duration, Built) {
-    let mut per: SortedMap<&'static str, Vec<Duration>> = SortedMap::new();
+    let mut per: BTreeMap<&'static str, Vec<Duration>> = BTreeMap::new();
     let mut order = Vec::new();
     let mut totals = Vec::new();
     let mut last = Built::default();

@@ -53,12 +53,9 @@ pub fn art_changed(old: &Fingerprint, new: &Fingerprint) -> bool {
             .map(|e| e.to_string_lossy().to_ascii_lowercase());
         ext.is_some_and(|e| NOT_ART.contains(&e.as_str())) || leftover(p)
     };
-    let (a, b): (
-        cardstock::sorted::SortedSet<_>,
-        cardstock::sorted::SortedSet<_>,
-    ) = (old.iter().collect(), new.iter().collect());
-    let changed = a.symmetric_difference(&b).any(|(p, ..)| !not_art(p));
-    changed
+    let (a, b): (std::collections::BTreeSet<_>, std::collections::BTreeSet<_>) =
+        (old.iter().collect(), new.iter().collect());
+    a.symmetric_difference(&b).any(|(p, ..)| !not_art(p))
 }
 
 /// How long no file-system event must come before a save counts as finished,
@@ -175,7 +172,7 @@ impl Step {
 struct Save {
     /// Files the build reads that are being written, or are missing, until
     /// closed or put back.
-    unfinished: cardstock::sorted::SortedSet<PathBuf>,
+    unfinished: std::collections::BTreeSet<PathBuf>,
     unsure: bool,
 }
 

@@ -360,10 +360,8 @@ fn touched_games(
     root: &std::path::Path,
     games: &[String],
 ) -> Vec<bool> {
-    let (a, b): (
-        cardstock::sorted::SortedSet<_>,
-        cardstock::sorted::SortedSet<_>,
-    ) = (old.iter().collect(), new.iter().collect());
+    let (a, b): (std::collections::BTreeSet<_>, std::collections::BTreeSet<_>) =
+        (old.iter().collect(), new.iter().collect());
     let mut touched = vec![false; games.len()];
     for (path, ..) in a.symmetric_difference(&b) {
         let rel = path.strip_prefix(root).unwrap_or(path);

@@ -455,7 +455,7 @@ impl Pdfs<'_> {
 /// store's budget), so drawing a thousand pad sheets holds a few trees at a time.
 fn will_draw<'s>(r: &Rendered, pdfs: impl IntoIterator<Item = &'s [Sheet]>) {
     for sheets in pdfs {
-        let faces: crate::sorted::SortedSet<usize> = sheets
+        let faces: std::collections::BTreeSet<usize> = sheets
             .iter()
             .flat_map(|s| s.placements.iter().map(|p| p.face))
             .collect();

@@ -331,7 +331,7 @@ pub(super) fn plan<'a>(
     let reading = reading(book, &mut pics);
     let booklet = booklet_sheets(book, &mut pics, opts);
     for sheets in [&reading, &booklet] {
-        let drawn: crate::sorted::SortedSet<usize> = sheets
+        let drawn: std::collections::BTreeSet<usize> = sheets
             .iter()
             .flat_map(|s| s.placements.iter().map(|p| p.face))
             .collect();
@@ -351,7 +351,7 @@ pub(super) fn plan<'a>(
 impl Planned<'_> {
     /// The faces the two PDFs draw (store indices, each once).
     pub(super) fn faces(&self) -> Vec<usize> {
-        let faces: crate::sorted::SortedSet<usize> = self
+        let faces: std::collections::BTreeSet<usize> = self
             .pics
             .sources
             .iter()

@@ -1,7 +1,7 @@
 //! Print-shop files: one PNG per face at the shop's pixel size, or one face per PDF
 //! page at the shop's page size.
 
-use crate::sorted::SortedSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Delivered, Pdfs};
 use crate::diag::{did_you_mean, Diagnostic, Reported};
@@ -94,7 +94,7 @@ fn face_files(
             .as_ref()
             .and_then(|t| game.tables.get(t.get_ref()));
         unknown_placeholder(comp, table, pattern)?;
-        let mut backs_done = SortedSet::new();
+        let mut backs_done = BTreeSet::new();
         for (i, s) in r.slots[ci].iter().enumerate() {
             let mut sides = vec![(s.front, "front")];
             if let Some(b) = s.back.filter(|b| backs_done.insert(*b)) {
@@ -162,7 +162,7 @@ fn unknown_placeholder(
     table: Option<&Table>,
     pattern: &FilePattern,
 ) -> Result<(), Diagnostic> {
-    let mut fields: SortedSet<&str> = SortedSet::new();
+    let mut fields: BTreeSet<&str> = BTreeSet::new();
     for row in table.map(|t| &t.rows[..]).unwrap_or_default() {
         fields.extend(
             row.fields
@@ -266,8 +266,7 @@ fn unfilled(
 
 /// An error when two of `files` have one name (letter case aside).
 fn same_names(r: &Rendered, pattern: &FilePattern, files: &[FaceFile]) -> Result<(), Diagnostic> {
-    // A `BTreeMap`: one entry per face file, inserted in any order.
-    let mut seen: std::collections::BTreeMap<String, &FaceFile> = Default::default();
+    let mut seen: BTreeMap<String, &FaceFile> = BTreeMap::new();
     let mut first = None;
     let mut clashes = 0;
     for f in files {

@@ -5,7 +5,7 @@
 //! asks to be printed (duplex, no scaling) is added after krilla as an incremental
 //! update of its catalog: krilla has no setting for those viewer preferences.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 
 use krilla::color::rgb;
 use krilla::destination::XyzDestination;
@@ -421,7 +421,7 @@ pub fn write(job: &Job) -> Result<Vec<u8>, PdfError> {
 fn write_job(job: Job) -> Result<Vec<u8>, PdfError> {
     let (sheets, faces) = (job.sheets, job.faces);
     // Faces in the order they first print.
-    let mut first = crate::sorted::SortedSet::new();
+    let mut first = std::collections::BTreeSet::new();
     let placed: Vec<usize> = sheets
         .iter()
         .flat_map(|s| s.placements.iter().map(|p| p.face))
@@ -570,7 +570,7 @@ fn draw(
 ) -> Result<Vec<u8>, PdfError> {
     let mut doc = document(&job)?;
     let font = label_font()?;
-    let mut graphics: SortedMap<usize, Graphic> = SortedMap::new();
+    let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
     let mut repeats = Repeats::learn(
         placed
             .iter()
@@ -587,11 +587,14 @@ fn draw(
         let mut surface = p.surface();
         for pl in &s.placements {
             let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
-            if !graphics.contains_key(&pl.face) {
+            if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
                 // Asked for only here: a face placed again is drawn from its graphic.
-                let graphic =
-                    face_graphic(&mut surface, &job, (pl.face, psize, pl.w), &mut repeats)?;
-                graphics.insert(pl.face, graphic);
+                slot.insert(face_graphic(
+                    &mut surface,
+                    &job,
+                    (pl.face, psize, pl.w),
+                    &mut repeats,
+                )?);
                 (job.drawn)(pl.face);
                 ahead.drawn.fetch_add(1, Ordering::Relaxed);
                 prefetch.unpark();

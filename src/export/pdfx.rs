@@ -7,7 +7,7 @@
 //! always writes RGB there; only PDF/X-4 has them). Every other object is copied
 //! byte for byte, and the cross-reference table is written anew.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use pdf_writer::Finish as _;
@@ -270,7 +270,7 @@ pub fn finish(pdf: &[u8], f: &Finish) -> Result<Vec<u8>, PdfError> {
     let mut out = Vec::with_capacity(pdf.len() + f.intent.condition.icc.len());
     out.extend_from_slice(format!("%PDF-{version}\n").as_bytes());
     out.extend_from_slice(b"%\x80\x80\x80\x80\n\n");
-    let mut offsets: SortedMap<u32, usize> = SortedMap::new();
+    let mut offsets: BTreeMap<u32, usize> = BTreeMap::new();
     for o in &objs {
         if o.number == info {
             continue; // replaced by the new one

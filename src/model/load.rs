@@ -3,7 +3,7 @@
 //! What the build's options decide (the paper, a print shop's products) is resolved
 //! here, before any check runs.
 
-use crate::sorted::{SortedMap, SortedSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -34,13 +34,13 @@ pub struct Shop<'a> {
     /// The profile's name and id, for messages.
     pub name: &'a str,
     pub id: &'a str,
-    pub products: &'a SortedMap<String, Size>,
+    pub products: &'a BTreeMap<String, Size>,
     /// A shop that makes every part at its own size: its bleed, in mm.
     pub bleed: Option<f64>,
 }
 
-type RowMap = SortedMap<Spanned<String>, Spanned<toml::Value>>;
-type TableFile = SortedMap<Spanned<String>, Spanned<Vec<Spanned<RowMap>>>>;
+type RowMap = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
+type TableFile = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<RowMap>>>>;
 
 /// A file problem as a diagnostic about that file.
 pub(crate) fn file_error(e: &FileError) -> Diagnostic {
@@ -169,7 +169,7 @@ struct LoadContext<'a> {
     file: &'a Path,
     dir: &'a Path,
     game: &'a str,
-    tables: &'a SortedMap<String, Table>,
+    tables: &'a BTreeMap<String, Table>,
     unparsed_data: bool,
     target: &'a Target<'a>,
 }
@@ -180,11 +180,11 @@ impl LoadContext<'_> {
     fn components(
         &self,
         defs: Vec<Spanned<ComponentDef>>,
-    ) -> Reported<(Vec<Component>, SortedSet<String>)> {
+    ) -> Reported<(Vec<Component>, BTreeSet<String>)> {
         let mut diags = Vec::new();
-        let mut rejected = SortedSet::new();
+        let mut rejected = BTreeSet::new();
         let mut components = Vec::new();
-        let mut seen = SortedSet::new();
+        let mut seen = BTreeSet::new();
         for c in defs {
             let span = c.span();
             let def = c.into_inner();
@@ -604,8 +604,8 @@ fn art_path(dir: &Path, p: &str) -> Result<PathBuf, Diagnostic> {
 
 /// A game's data tables by name, and the data files read for them.
 struct DataTables {
-    tables: SortedMap<String, Table>,
-    read: SortedSet<PathBuf>,
+    tables: BTreeMap<String, Table>,
+    read: BTreeSet<PathBuf>,
 }
 
 /// Reads the data tables of the game folder `dir`: every data file besides
@@ -617,8 +617,8 @@ fn load_tables(project: &Project, dir: &Path, game: &str, read_bytes: u64) -> Re
     let mut diags = Vec::new();
     let mut total = read_bytes;
     let mut out = DataTables {
-        tables: SortedMap::new(),
-        read: SortedSet::new(),
+        tables: BTreeMap::new(),
+        read: BTreeSet::new(),
     };
     for (rel, format) in data_files(project, dir, game, &mut diags) {
         out.read.insert(rel.clone());
@@ -730,7 +730,7 @@ fn text_tables(
 /// The error for `table` (read from `rel`, its name at `name_span` in a TOML
 /// file) when `tables` has a table of that name already.
 fn defined_twice(
-    tables: &SortedMap<String, Table>,
+    tables: &BTreeMap<String, Table>,
     table: &Table,
     rel: &Path,
     name_span: Option<Range<usize>>,
@@ -826,13 +826,13 @@ fn unread_files(
     project: &Project,
     dir: &Path,
     game: &str,
-    read: &SortedSet<PathBuf>,
+    read: &BTreeSet<PathBuf>,
     components: &[Component],
 ) -> Vec<Diagnostic> {
     let Ok(files) = project.walk(dir, &[""], 8) else {
         return Vec::new(); // a folder that cannot be listed was reported
     };
-    let art: SortedSet<&Path> = components
+    let art: BTreeSet<&Path> = components
         .iter()
         .flat_map(|c| c.art.iter().chain(c.art_back.as_ref()))
         .map(PathBuf::as_path)
@@ -903,7 +903,7 @@ fn table_row(r: Spanned<RowMap>) -> Row {
     Row {
         span,
         fields,
-        derived: SortedMap::new(),
+        derived: BTreeMap::new(),
         line: None,
     }
 }

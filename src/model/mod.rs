@@ -8,7 +8,7 @@ pub mod size;
 pub(crate) mod tables;
 pub(crate) mod toml_problems;
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -45,10 +45,10 @@ pub struct Game {
     /// `[rulebook]`: how `rules.md` is typeset.
     pub rulebook: Option<Spanned<RulebookDef>>,
     /// Data tables by name (`[[city]]` rows make the table `city`).
-    pub tables: SortedMap<String, Table>,
+    pub tables: BTreeMap<String, Table>,
     /// Components whose definition had an error (already reported): other checks
     /// skip them instead of repeating the error.
-    pub rejected: crate::sorted::SortedSet<String>,
+    pub rejected: std::collections::BTreeSet<String>,
     /// Whether a data file failed to parse (already reported): a table it held is
     /// then missing, and "no such table" errors would only repeat that.
     pub unparsed_data: bool,
@@ -265,9 +265,9 @@ pub struct Row {
     /// The row's bytes in its file (a TOML table or a CSV record; empty for a
     /// workbook row).
     pub span: Range<usize>,
-    pub fields: SortedMap<String, Field>,
+    pub fields: BTreeMap<String, Field>,
     /// Fields computed by `[[derive]]` rules (e.g. a contract's fee).
-    pub derived: SortedMap<String, toml::Value>,
+    pub derived: BTreeMap<String, toml::Value>,
     /// For a CSV or workbook row: its 1-based row number in the file or sheet
     /// (the header is row 1 unless blank lines come first).
     pub line: Option<u32>,
@@ -332,8 +332,8 @@ impl Table {
 
     /// Every field a row of the table has (derived fields too), and every
     /// column of its header, each once, sorted.
-    pub fn fields(&self) -> crate::sorted::SortedSet<&str> {
-        let mut fields: crate::sorted::SortedSet<&str> = self
+    pub fn fields(&self) -> std::collections::BTreeSet<&str> {
+        let mut fields: std::collections::BTreeSet<&str> = self
             .rows
             .iter()
             .flat_map(|r| r.fields.keys().chain(r.derived.keys()))

@@ -13,7 +13,7 @@ pub(crate) struct GameFile {
     #[serde(default)]
     pub rules: Option<toml::Table>,
     #[serde(default)]
-    pub contents: crate::sorted::SortedMap<Spanned<String>, Spanned<toml::Value>>,
+    pub contents: std::collections::BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     pub component: Vec<Spanned<ComponentDef>>,
     #[serde(default)]

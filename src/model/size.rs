@@ -1,6 +1,6 @@
 //! Named part sizes (from PRINT.md), papers and shapes.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 
 use crate::units::{parse_length, LengthError, MM_PER_IN};
 
@@ -227,7 +227,7 @@ impl Size {
     pub fn shop_full_size(
         self,
         size_name: Option<&str>,
-        products: &SortedMap<String, Size>,
+        products: &BTreeMap<String, Size>,
     ) -> Option<Size> {
         if let Some(s) = size_name.and_then(|n| products.get(n)) {
             return Some(*s);

@@ -20,7 +20,7 @@
 //! CSV cells keep their byte range in the file, so a problem points at the cell.
 //! Workbooks are not text: problems name the sheet, row and column.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -790,9 +790,6 @@ struct Column {
     /// `name[]`: split cells at `;`.
     list: bool,
     span: Range<usize>,
-    /// The place of its field (`path[0]`) among the header's fields by name; a
-    /// field's columns share it.
-    rank: usize,
 }
 
 /// A header cell as a column (its field path, and whether it is a list), `None`
@@ -844,11 +841,10 @@ fn table_of(source: &Source, name: &str, grid: Grid) -> Reported<Option<Table>> 
 
 /// The columns the header row names, by column number, with the problems of
 /// header cells that name no field or a field another column sets.
-fn columns_of(source: &Source, header: &RawRow) -> Reported<SortedMap<u32, Column>> {
+fn columns_of(source: &Source, header: &RawRow) -> Reported<BTreeMap<u32, Column>> {
     let mut diags = Vec::new();
-    let mut columns: SortedMap<u32, Column> = SortedMap::new();
-    // A `BTreeMap`: a header of 40,000 columns inserts in any order.
-    let mut seen: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    let mut columns: BTreeMap<u32, Column> = BTreeMap::new();
+    let mut seen: BTreeMap<String, u32> = BTreeMap::new();
     for cell in &header.cells {
         let text = match &cell.content {
             Content::Text { text, .. } => text.clone(),
@@ -881,19 +877,8 @@ fn columns_of(source: &Source, header: &RawRow) -> Reported<SortedMap<u32, Colum
                 path,
                 list,
                 span: cell.span.clone(),
-                rank: 0,
             },
         );
-    }
-    let ranks: Vec<usize> = {
-        let mut names: Vec<&str> = columns.values().map(|c| c.path[0].as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        let rank = |c: &Column| names.binary_search(&c.path[0].as_str()).unwrap_or(0);
-        columns.values().map(rank).collect()
-    };
-    for (c, r) in columns.values_mut().zip(ranks) {
-        c.rank = r;
     }
     Reported::new(columns, diags)
 }
@@ -902,11 +887,11 @@ fn columns_of(source: &Source, header: &RawRow) -> Reported<SortedMap<u32, Colum
 /// the header does not name is a problem.
 fn row_of(
     source: &Source,
-    columns: &SortedMap<u32, Column>,
+    columns: &BTreeMap<u32, Column>,
     raw: RawRow,
     diags: &mut Vec<Diagnostic>,
 ) -> Row {
-    let mut named = Vec::with_capacity(raw.cells.len());
+    let mut fields: BTreeMap<String, Field> = BTreeMap::new();
     for cell in raw.cells {
         let Some(col) = columns.get(&cell.column) else {
             diags.push(
@@ -924,20 +909,13 @@ fn row_of(
             );
             continue;
         };
-        named.push((col, cell));
-    }
-    // In the order of their fields (stable: a field's cells keep their columns'
-    // order), so that each new field goes at the end of the sorted fields.
-    named.sort_by_key(|(col, _)| col.rank);
-    let mut fields: SortedMap<String, Field> = SortedMap::new();
-    for (col, cell) in named {
         let value = cell_value(&cell.content, col.list);
         insert(&mut fields, col, &cell, value);
     }
     Row {
         span: raw.span,
         fields,
-        derived: SortedMap::new(),
+        derived: BTreeMap::new(),
         line: Some(raw.line),
     }
 }
@@ -969,10 +947,7 @@ fn cell_value(content: &Content, list: bool) -> toml::Value {
 /// path `joined`: the same path, one inside it (`pos.x` for `pos`) or one it is
 /// inside. A few lookups in the sorted names, so a header of 40,000 columns is read
 /// in time linear in its length.
-fn clash<'a>(
-    seen: &'a std::collections::BTreeMap<String, u32>,
-    joined: &str,
-) -> Option<(&'a String, &'a u32)> {
+fn clash<'a>(seen: &'a BTreeMap<String, u32>, joined: &str) -> Option<(&'a String, &'a u32)> {
     if let Some(hit) = seen.get_key_value(joined) {
         return Some(hit);
     }
@@ -1005,7 +980,7 @@ fn new_table(
 
 /// Puts one cell's value into a row: at its field, or inside a table field for a
 /// dotted column.
-fn insert(fields: &mut SortedMap<String, Field>, col: &Column, cell: &RawCell, value: toml::Value) {
+fn insert(fields: &mut BTreeMap<String, Field>, col: &Column, cell: &RawCell, value: toml::Value) {
     let field = fields.entry(col.path[0].clone()).or_insert_with(|| Field {
         key_span: col.span.clone(),
         span: cell.span.clone(),

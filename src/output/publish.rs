@@ -18,8 +18,7 @@
 //! (the journal) names the folder, so a build killed between the two renames is
 //! rolled back by the next one ([`recover`]).
 
-use crate::sorted::SortedSet;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fs::{self, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -53,7 +52,7 @@ pub(super) fn publish(
             return Err(WriteError::NotAFolder(old.join(rel)));
         }
     }
-    let new: SortedSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+    let new: BTreeSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
     let written = earlier_build(&old, folder);
     let stale: Vec<&PathBuf> = written
         .keys()
@@ -210,10 +209,10 @@ fn keep(old: &Path, at: &Path) -> std::io::Result<()> {
 fn carry(
     old: &Path,
     tree: &Path,
-    new: &SortedSet<&Path>,
+    new: &BTreeSet<&Path>,
     written: &HashMap<PathBuf, u64>,
 ) -> Result<(), WriteError> {
-    let made: SortedSet<&Path> = written.keys().flat_map(|p| p.ancestors().skip(1)).collect();
+    let made: BTreeSet<&Path> = written.keys().flat_map(|p| p.ancestors().skip(1)).collect();
     let mut todo = vec![PathBuf::new()];
     while let Some(dir) = todo.pop() {
         let Ok(entries) = fs::read_dir(old.join(&dir)) else {

@@ -4,7 +4,7 @@
 //! ones, opaque fills over text and icons (`hidden.rs`), raster images under
 //! 300 dpi, and a background short of the bleed edge.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 
 use usvg::{Node, Tree};
 
@@ -224,8 +224,8 @@ fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
 }
 
 /// The leaves of every keep-visible element, by element.
-fn keep_groups<'l, 'a>(leaves: &'l [Leaf<'a>]) -> SortedMap<usize, Vec<&'l Leaf<'a>>> {
-    let mut groups: SortedMap<usize, Vec<&Leaf>> = SortedMap::new();
+fn keep_groups<'l, 'a>(leaves: &'l [Leaf<'a>]) -> BTreeMap<usize, Vec<&'l Leaf<'a>>> {
+    let mut groups: BTreeMap<usize, Vec<&Leaf>> = BTreeMap::new();
     for leaf in leaves {
         if let Some(k) = leaf.keep {
             groups.entry(k).or_default().push(leaf);
@@ -291,7 +291,7 @@ fn small_text(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
 
 /// Elements drawn after a keep-visible element that paint over it.
 fn covered(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
-    let index: SortedMap<*const Leaf, usize> = leaves
+    let index: BTreeMap<*const Leaf, usize> = leaves
         .iter()
         .enumerate()
         .map(|(i, l)| (l as *const Leaf, i))

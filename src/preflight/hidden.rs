@@ -6,7 +6,7 @@
 //! or icon paints. Text over text is [`super::checks`]' overlap check; anything
 //! over a keep-visible element its covered check.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 
 use super::checks::{boxes_meet, Check, Face, Finding};
 use super::cover::{bbox, common_area};
@@ -18,7 +18,7 @@ const MOST: f64 = 0.5;
 
 /// What may be hidden: each text, and each icon as a whole.
 fn targets<'l, 'a>(leaves: &'l [Leaf<'a>]) -> Vec<(usize, Vec<&'l Leaf<'a>>)> {
-    let mut icons: SortedMap<usize, Vec<usize>> = SortedMap::new();
+    let mut icons: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, leaf) in leaves.iter().enumerate() {
         match (&leaf.what, leaf.icon) {

@@ -19,7 +19,7 @@ mod hidden;
 mod shape;
 mod text_size;
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -350,7 +350,7 @@ pub fn report(
     profile: &Profile,
     per_face: Vec<Vec<Located>>,
 ) -> Reported<()> {
-    let mut groups: SortedMap<Key, Vec<(usize, Located)>> = SortedMap::new();
+    let mut groups: BTreeMap<Key, Vec<(usize, Located)>> = BTreeMap::new();
     for (i, found) in per_face.into_iter().enumerate() {
         let o = &rendered.store.origins[i];
         for l in found {

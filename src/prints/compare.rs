@@ -4,8 +4,7 @@
 //! changed (`fee: 1900 -> 1800`), the `[rules]` key or data row behind a derived
 //! value, or the template that changed.
 
-use crate::sorted::{SortedMap, SortedSet};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use super::current::{Current, CurrentPart};
@@ -176,7 +175,7 @@ fn field_changes(
     new: &toml::Table,
     derived: &[&str],
 ) -> (Vec<String>, Vec<String>) {
-    let names: SortedSet<&String> = old.keys().chain(new.keys()).collect();
+    let names: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     let (mut own, mut der) = (Vec::new(), Vec::new());
     for k in names {
         let (a, b) = (old.get(k), new.get(k));
@@ -226,11 +225,11 @@ struct Inputs {
     /// `[rules]` values: (path, `[rules] fee.base: 700 -> 800`).
     rules: Vec<(String, String)>,
     /// Templates changed, added or removed.
-    templates: SortedSet<String>,
+    templates: BTreeSet<String>,
     /// Per table: the rows changed, added or removed, as text.
-    rows: SortedMap<String, Vec<String>>,
+    rows: BTreeMap<String, Vec<String>>,
     /// Per table: each changed row (current index) and its changed fields.
-    row_changes: SortedMap<String, SortedMap<usize, RowChange>>,
+    row_changes: BTreeMap<String, BTreeMap<usize, RowChange>>,
 }
 
 /// The fields of a row that changed: `field: old -> new`, its own and its derived.
@@ -241,7 +240,7 @@ struct RowChange {
 }
 
 /// `[rules]` flattened to `path -> value`.
-fn flatten(prefix: &str, t: &toml::Table, out: &mut SortedMap<String, String>) {
+fn flatten(prefix: &str, t: &toml::Table, out: &mut BTreeMap<String, String>) {
     for (k, v) in t {
         let path = if prefix.is_empty() {
             k.clone()
@@ -268,11 +267,11 @@ fn derived_of<'g>(game: &'g Game, table: &str) -> Vec<&'g str> {
 
 /// The `[rules]` values that changed: (path, `[rules] path: old -> new`).
 fn rules_changes(then: &toml::Table, now: &toml::Table) -> Vec<(String, String)> {
-    let (mut a, mut b) = (SortedMap::new(), SortedMap::new());
+    let (mut a, mut b) = (BTreeMap::new(), BTreeMap::new());
     flatten("", then, &mut a);
     flatten("", now, &mut b);
-    let paths: SortedSet<&String> = a.keys().chain(b.keys()).collect();
-    let value = |m: &SortedMap<String, String>, p: &str| {
+    let paths: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let value = |m: &BTreeMap<String, String>, p: &str| {
         m.get(p).cloned().unwrap_or_else(|| "(none)".into())
     };
     paths
@@ -286,13 +285,13 @@ fn rules_changes(then: &toml::Table, now: &toml::Table) -> Vec<(String, String)>
 }
 
 /// The templates whose text changed since the record, or that one of the two lacks.
-fn template_changes(tpl: &Templates, record: &Record) -> SortedSet<String> {
-    let current: SortedMap<String, String> = tpl
+fn template_changes(tpl: &Templates, record: &Record) -> BTreeSet<String> {
+    let current: BTreeMap<String, String> = tpl
         .env
         .templates()
         .map(|(n, t)| (n.to_string(), super::hash::short(t.source())))
         .collect();
-    let names: SortedSet<&String> = current.keys().chain(record.templates.keys()).collect();
+    let names: BTreeSet<&String> = current.keys().chain(record.templates.keys()).collect();
     names
         .into_iter()
         .filter(|n| current.get(*n) != record.templates.get(*n))
@@ -308,7 +307,7 @@ fn row_changes(
     table: &Table,
     old: Option<&Vec<RowRecord>>,
     m: &Matcher,
-) -> (Vec<String>, SortedMap<usize, RowChange>) {
+) -> (Vec<String>, BTreeMap<usize, RowChange>) {
     let name = &table.name;
     let by_key: HashMap<&str, &RowRecord> = old
         .into_iter()
@@ -316,8 +315,8 @@ fn row_changes(
         .map(|r| (r.key.as_str(), r))
         .collect();
     let derived = derived_of(game, name);
-    let (mut lines, mut changes) = (Vec::new(), SortedMap::new());
-    let mut matched = SortedSet::new();
+    let (mut lines, mut changes) = (Vec::new(), BTreeMap::new());
+    let mut matched = BTreeSet::new();
     for i in 0..table.rows.len() {
         let what = format!("{name} {}", row_name(table, i));
         let at = place(project, table, i);
@@ -356,8 +355,8 @@ impl Inputs {
         record: &Record,
         m: &Matcher,
     ) -> Inputs {
-        let mut rows = SortedMap::new();
-        let mut changes = SortedMap::new();
+        let mut rows = BTreeMap::new();
+        let mut changes = BTreeMap::new();
         for (name, table) in &game.tables {
             let (lines, changed) = row_changes(project, game, table, record.tables.get(name), m);
             rows.insert(name.clone(), lines);
@@ -650,7 +649,7 @@ fn compare_set(
         print: Vec::new(),
         take_out: Vec::new(),
     };
-    let mut matched = SortedSet::new();
+    let mut matched = BTreeSet::new();
     for part in &set.parts {
         let before = matcher
             .part(table.map(|t| t.name.as_str()), &part.key)
@@ -712,7 +711,7 @@ fn removed(
     table: Option<&Table>,
     record: &Record,
     old: &[PartRecord],
-    matched: &SortedSet<&str>,
+    matched: &BTreeSet<&str>,
 ) -> Vec<TakeOut> {
     let mut taken = Vec::new();
     let rows = table.and_then(|t| Some((t, record.tables.get(&t.name)?)));

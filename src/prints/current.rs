@@ -1,7 +1,7 @@
 //! The parts a build prints, as a record lists them: key, name, copies, revision,
 //! the hashes of their faces and where they print.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 
 use super::hash::{short, FaceHash};
 use super::key::{part_keys, part_name, row_fields, row_key, table_of};
@@ -62,9 +62,9 @@ type Place = (String, Option<(usize, usize)>);
 
 /// Where each face prints, in the first file that shows it, `folder/` taken off
 /// the files' names.
-fn placements(printed: &[Printed], folder: &str) -> SortedMap<usize, Vec<Place>> {
-    let mut out: SortedMap<usize, Vec<Place>> = SortedMap::new();
-    let mut file_of: SortedMap<usize, String> = SortedMap::new();
+fn placements(printed: &[Printed], folder: &str) -> BTreeMap<usize, Vec<Place>> {
+    let mut out: BTreeMap<usize, Vec<Place>> = BTreeMap::new();
+    let mut file_of: BTreeMap<usize, String> = BTreeMap::new();
     for p in printed {
         let file = p
             .file
@@ -134,7 +134,7 @@ impl Current {
         let hashes = store_hashes(project, game, r);
         let mut places = placements(printed, folder);
         // Copies of each front, to share its places out among the parts showing it.
-        let mut copies: SortedMap<usize, u64> = SortedMap::new();
+        let mut copies: BTreeMap<usize, u64> = BTreeMap::new();
         for slots in &r.slots {
             for s in slots {
                 *copies.entry(s.front).or_default() += u64::from(s.plan.qty);
@@ -186,7 +186,7 @@ impl Current {
     /// The record of these parts as printed: number `number`, of `game` (with its
     /// templates `tpl`) printed with profile `profile` on `paper`.
     pub fn record(&self, game: &Game, tpl: &Templates, head: Record) -> Record {
-        let mut tables = SortedMap::new();
+        let mut tables = BTreeMap::new();
         for (name, t) in &game.tables {
             let rows = t
                 .rows

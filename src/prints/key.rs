@@ -17,7 +17,7 @@
 //! changed row). Adding or removing a row then shifts nothing; moving rows around
 //! looks like changes, and such a set gets a warning.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 
 use crate::model::{Component, Field, Game, Row, Table};
 use crate::render::FacePlan;
@@ -50,9 +50,8 @@ pub fn part_keys(game: &Game, comp: &Component, plans: &[FacePlan]) -> Vec<Strin
     let table = table_of(game, comp);
     let art = !comp.art.is_empty();
     // Per row: the elements met so far, and how often each text was.
-    let mut units: SortedMap<Option<usize>, usize> = SortedMap::new();
-    // A `BTreeMap`: one entry per text of every face, inserted in any order.
-    let mut texts: std::collections::BTreeMap<(Option<usize>, String), usize> = Default::default();
+    let mut units: BTreeMap<Option<usize>, usize> = BTreeMap::new();
+    let mut texts: BTreeMap<(Option<usize>, String), usize> = BTreeMap::new();
     let mut item = String::new();
     plans
         .iter()
@@ -238,19 +237,19 @@ fn numbered_row(key: &str) -> Option<(usize, &str)> {
 /// current row number → the record's (for rows without an id).
 #[derive(Debug, Default)]
 struct Aligned {
-    rows: SortedMap<usize, usize>,
+    rows: BTreeMap<usize, usize>,
 }
 
 /// What each part and row of the game is in a record.
 #[derive(Debug, Default)]
 pub struct Matcher {
-    tables: SortedMap<String, Aligned>,
+    tables: BTreeMap<String, Aligned>,
 }
 
 impl Matcher {
     /// Lines the game's tables up with `record`'s.
     pub fn new(game: &Game, record: &Record) -> Matcher {
-        let mut tables = SortedMap::new();
+        let mut tables = BTreeMap::new();
         for (name, table) in &game.tables {
             let Some(old) = record.tables.get(name) else {
                 continue;
@@ -314,14 +313,14 @@ impl Matcher {
 /// Pairs the rows `then` (a record's: number, own fields) with `now` (the game's)
 /// as `diff` pairs lines: equal rows in order, and the rows between two such pairs
 /// in order. Current row number → the record's.
-fn align(then: &[(usize, String)], now: &[(usize, String)]) -> SortedMap<usize, usize> {
+fn align(then: &[(usize, String)], now: &[(usize, String)]) -> BTreeMap<usize, usize> {
     use similar::DiffOp;
     let a: Vec<&str> = then.iter().map(|(_, s)| s.as_str()).collect();
     let b: Vec<&str> = now.iter().map(|(_, s)| s.as_str()).collect();
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
     let ops =
         similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &a, &b, Some(deadline));
-    let mut out = SortedMap::new();
+    let mut out = BTreeMap::new();
     // Rows removed since the record, not yet paired with rows added.
     let mut removed: std::collections::VecDeque<usize> = Default::default();
     for op in ops {

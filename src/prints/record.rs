@@ -33,7 +33,7 @@
 //! # end of print record 2
 //! ```
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -61,9 +61,9 @@ pub struct Record {
     /// `[rules]` as printed.
     pub rules: toml::Table,
     /// Every template of the game (and the shared ones) by name: a hash of its text.
-    pub templates: SortedMap<String, String>,
+    pub templates: BTreeMap<String, String>,
     /// Every data table by name: its rows in order, derived fields included.
-    pub tables: SortedMap<String, Vec<RowRecord>>,
+    pub tables: BTreeMap<String, Vec<RowRecord>>,
     /// Every set printed, in the game's order.
     pub sets: Vec<SetRecord>,
 }
@@ -376,11 +376,11 @@ struct FileDe {
     #[serde(default)]
     rules: toml::Table,
     #[serde(default)]
-    templates: SortedMap<String, String>,
+    templates: BTreeMap<String, String>,
     #[serde(default)]
     tables: toml::Table,
     #[serde(default)]
-    sets: SortedMap<Spanned<String>, SetDe>,
+    sets: BTreeMap<Spanned<String>, SetDe>,
 }
 
 #[derive(Deserialize)]
@@ -405,7 +405,7 @@ struct SetDe {
     back: Option<String>,
     layer: Option<String>,
     #[serde(default)]
-    parts: SortedMap<String, Spanned<PartDe>>,
+    parts: BTreeMap<String, Spanned<PartDe>>,
 }
 
 #[derive(Deserialize)]
@@ -483,8 +483,8 @@ fn check_header(h: &HeaderDe, game: &str, number: u32) -> Result<(), Damage> {
 }
 
 /// The rows of every table the record holds, by table name.
-fn table_records(de: &toml::Table) -> SortedMap<String, Vec<RowRecord>> {
-    let mut tables = SortedMap::new();
+fn table_records(de: &toml::Table) -> BTreeMap<String, Vec<RowRecord>> {
+    let mut tables = BTreeMap::new();
     for (name, rows) in de {
         let Some(rows) = rows.as_table() else {
             continue;
@@ -502,7 +502,7 @@ fn table_records(de: &toml::Table) -> SortedMap<String, Vec<RowRecord>> {
 }
 
 /// The parts of one set, each checked (face hashes, copies and revision from 1).
-fn part_records(parts: SortedMap<String, Spanned<PartDe>>) -> Result<Vec<PartRecord>, Damage> {
+fn part_records(parts: BTreeMap<String, Spanned<PartDe>>) -> Result<Vec<PartRecord>, Damage> {
     let mut out = Vec::new();
     for (k, p) in parts {
         let span = p.span();

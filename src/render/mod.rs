@@ -7,8 +7,7 @@ mod plan;
 pub(crate) mod recorded;
 pub mod revision;
 
-use crate::sorted::SortedMap;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -116,9 +115,9 @@ fn part_face(comp: &Component, p: &FacePlan, side: Side) -> Value {
     Value::from(m)
 }
 
-fn face_map(comp: &Component, shape: Shape, side: Side) -> SortedMap<&'static str, Value> {
+fn face_map(comp: &Component, shape: Shape, side: Side) -> BTreeMap<&'static str, Value> {
     let (w, h, b) = (comp.size.width, comp.size.height, comp.bleed);
-    let mut m: SortedMap<&str, Value> = SortedMap::new();
+    let mut m: BTreeMap<&str, Value> = BTreeMap::new();
     m.insert("width", Value::from(w));
     m.insert("height", Value::from(h));
     m.insert("bleed", Value::from(b));

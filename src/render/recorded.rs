@@ -15,8 +15,7 @@
 //! Failed renders are not kept (their messages are made again by a plain render).
 //! Kept renders do not charge the faces' fuel budget again.
 
-use crate::sorted::SortedSet;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -207,7 +206,7 @@ impl RenderCache {
 /// imports; `None` when one names another with an expression.
 fn template_print(s: &Sources, name: &str) -> Option<Print> {
     let mut h = Digester::default();
-    let mut seen = SortedSet::new();
+    let mut seen = BTreeSet::new();
     let mut todo = vec![name.to_string()];
     while let Some(n) = todo.pop() {
         if !seen.insert(n.clone()) {

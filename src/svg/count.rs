@@ -4,7 +4,7 @@
 //! a marker is drawn at every point of the paths that use it (a 1,000-element
 //! marker on a 20,000-point path is 20 million elements).
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use roxmltree::{Document, Node, NodeId};
@@ -29,7 +29,7 @@ pub(super) struct Counts {
 /// Counts `doc` with every `<use>` replaced by what it references and every
 /// marker drawn at each point of the shapes that may use it.
 pub(super) fn count(doc: &Document) -> Counts {
-    let ids: SortedMap<&str, NodeId> = doc
+    let ids: BTreeMap<&str, NodeId> = doc
         .descendants()
         .filter_map(|n| Some((n.attribute("id")?, n.id())))
         .collect();
@@ -119,7 +119,7 @@ fn on_path(c: &Counter, doc: &Document) -> (u64, Option<Range<usize>>) {
 type Memo = Vec<Option<Option<(usize, usize)>>>;
 
 struct Counter<'a> {
-    ids: SortedMap<&'a str, NodeId>,
+    ids: BTreeMap<&'a str, NodeId>,
     memo: Memo,
     /// Elements of the largest marker.
     marker: usize,

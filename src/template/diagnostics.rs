@@ -3,7 +3,7 @@
 //! `game.toml` put a key a `[[...]]` entry captured, and the line of the face's
 //! template that called a failing macro.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use minijinja::value::Value;
@@ -29,7 +29,7 @@ pub fn render_error(
     project: &Project,
     game_file: &Path,
     name: &str,
-    ctx: &SortedMap<String, Value>,
+    ctx: &BTreeMap<String, Value>,
     e: &Error,
 ) -> Diagnostic {
     let failed = e.name().unwrap_or(name).to_string();
@@ -73,7 +73,7 @@ pub fn render_error(
 fn undefined_in(
     tpl: &Templates,
     source: &str,
-    ctx: &SortedMap<String, Value>,
+    ctx: &BTreeMap<String, Value>,
 ) -> Option<(String, Option<std::ops::Range<usize>>)> {
     let names = tpl
         .env
@@ -110,7 +110,7 @@ impl Templates {
         &self,
         project: &Project,
         name: &str,
-        ctx: &SortedMap<String, Value>,
+        ctx: &BTreeMap<String, Value>,
     ) -> Option<(usize, String)> {
         let source = project.source(&template_file(name))?;
         let marked = errors::instrument(&source);

@@ -3,7 +3,7 @@
 //! filter or function that does not exist and which does, `=` where `==` was meant,
 //! the `{% if %}` that is never closed and the line it opened on.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use minijinja::value::{Value, ValueKind};
@@ -91,7 +91,7 @@ pub struct Explained {
 #[derive(Clone, Copy, Default)]
 pub struct Known<'a> {
     pub env: Option<&'a Environment<'static>>,
-    pub ctx: Option<&'a SortedMap<String, Value>>,
+    pub ctx: Option<&'a BTreeMap<String, Value>>,
 }
 
 /// Explains a minijinja error about `source` (a template's text or an expression).
@@ -296,7 +296,7 @@ pub fn missing(
 pub fn first_undefined(
     source: &str,
     names: impl IntoIterator<Item = String>,
-    ctx: &SortedMap<String, Value>,
+    ctx: &BTreeMap<String, Value>,
 ) -> Option<(String, Option<Range<usize>>)> {
     // The shortest part of `name` that is missing: `rules.x` of `rules.x.y`.
     let missing_part = |name: &str| -> Option<String> {
@@ -371,7 +371,7 @@ fn find_near(source: &str, needle: &str, range: Option<&Range<usize>>) -> Option
 
 /// How to fix a missing `expr`: the closest name the data has (`row.titel` → did
 /// you mean `title`?), or the names it has.
-fn missing_hint(expr: &str, ctx: Option<&SortedMap<String, Value>>) -> String {
+fn missing_hint(expr: &str, ctx: Option<&BTreeMap<String, Value>>) -> String {
     let fallback =
         "add the field to the data rows, or test it with `is defined` in the template".to_string();
     let Some(ctx) = ctx else { return fallback };
@@ -629,10 +629,10 @@ mod tests {
 
     #[test]
     fn hints_name_near_fields() {
-        let mut ctx = SortedMap::new();
+        let mut ctx = BTreeMap::new();
         ctx.insert(
             "row".to_string(),
-            Value::from(SortedMap::from([
+            Value::from(BTreeMap::from([
                 ("title".to_string(), Value::from(1)),
                 ("qty".to_string(), Value::from(2)),
             ])),

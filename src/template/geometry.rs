@@ -1,8 +1,7 @@
 //! Points for boards and tracks: `along` (points evenly spaced along a polyline)
 //! and `close_pairs` (every pair of points closer than a distance, through a grid).
 
-use crate::sorted::SortedMap;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Error, ErrorKind, State};
@@ -63,7 +62,7 @@ pub(super) fn along(state: &State, points: Value, n: i64, kwargs: Kwargs) -> Res
                 let x = a.0 + (b.0 - a.0) * t;
                 let y = a.1 + (b.1 - a.1) * t;
                 let angle = (b.1 - a.1).atan2(b.0 - a.0).to_degrees();
-                let mut m = SortedMap::new();
+                let mut m = BTreeMap::new();
                 m.insert("x", Value::from((x * 1000.0).round() / 1000.0));
                 m.insert("y", Value::from((y * 1000.0).round() / 1000.0));
                 m.insert("angle", Value::from((angle * 100.0).round() / 100.0));

@@ -9,8 +9,7 @@
 //! a board's few hundred spaces against its few hundred pieces cost about their
 //! number, not its square. Each pair tested costs one fuel.
 
-use crate::sorted::SortedSet;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Error, ErrorKind, State};
@@ -261,7 +260,7 @@ pub fn pairs(
     let mut out = Vec::new();
     for (i, s) in a.iter().enumerate() {
         let (x0, y0, x1, y1) = s.bounds();
-        let mut near = SortedSet::new();
+        let mut near = BTreeSet::new();
         for gx in at(x0 - clearance)..=at(x1 + clearance) {
             for gy in at(y0 - clearance)..=at(y1 + clearance) {
                 if let Some(js) = grid.get(&(gx, gy)) {

@@ -4,7 +4,7 @@
 //! [`READS`]; the values it wraps and the functions that reach the tables
 //! (`lookup`, `select` through the table index) note each access in it.
 
-use crate::sorted::SortedSet;
+use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use minijinja::State;
@@ -28,7 +28,7 @@ pub enum Read {
 /// The reads of one render.
 #[derive(Debug, Default)]
 pub struct Reads {
-    seen: Mutex<SortedSet<Read>>,
+    seen: Mutex<BTreeSet<Read>>,
 }
 
 impl minijinja::value::Object for Reads {}

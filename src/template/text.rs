@@ -1,7 +1,7 @@
 //! Text set with the game's fonts and icons, for templates: `text_width`, `wrap`,
 //! `fit` and `shrink`, and the lines and runs they give back.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use minijinja::value::{Kwargs, Value};
@@ -110,7 +110,7 @@ fn round3(x: f64) -> f64 {
 /// markup); an icon run (`icon` = its name, else none) also has `href` (a `data:`
 /// URI), `height` and `dy` (from the baseline down to its top).
 fn run_value(line: &Line, font: &FontSpec, run: &crate::text::Run) -> Value {
-    let mut m: SortedMap<&str, Value> = SortedMap::new();
+    let mut m: BTreeMap<&str, Value> = BTreeMap::new();
     m.insert("x", Value::from(round3(run.x)));
     m.insert("width", Value::from(round3(run.width)));
     match &run.kind {
@@ -220,7 +220,7 @@ pub(super) fn fit(
     let r = with_setter(text, state, &f, |set| {
         crate::text::fit(set, s, (w, h), (max, min), leading)
     })?;
-    let mut m = SortedMap::new();
+    let mut m = BTreeMap::new();
     m.insert("size", Value::from(r.size));
     m.insert("rich", Value::from(!r.lines.iter().all(Line::is_plain)));
     m.insert("lines", lines_value(r.lines, &f));

@@ -6,7 +6,7 @@
 //! draws as a nested `<svg>` (the face's SVG stays self-contained, and the icon is
 //! vector art in the PDF).
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -81,7 +81,7 @@ pub struct Icons {
     project: Project,
     game: String,
     fonts: Arc<FontBook>,
-    loaded: Mutex<SortedMap<String, Result<Arc<Icon>, TextError>>>,
+    loaded: Mutex<BTreeMap<String, Result<Arc<Icon>, TextError>>>,
 }
 
 impl Icons {
@@ -91,7 +91,7 @@ impl Icons {
             project: project.clone(),
             game: game.to_string(),
             fonts,
-            loaded: Mutex::new(SortedMap::new()),
+            loaded: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -111,7 +111,7 @@ impl Icons {
     /// The name of every icon `:name:` can show: the game's, the project's shared
     /// ones and the built-in ones, sorted, each once.
     pub fn names(&self) -> Vec<String> {
-        let mut names: crate::sorted::SortedSet<String> =
+        let mut names: std::collections::BTreeSet<String> =
             BUILT_IN.iter().map(|(n, _)| n.to_string()).collect();
         for dir in [self.game.as_str(), "common"] {
             let folder = PathBuf::from("templates").join(dir).join("icons");

@@ -1,7 +1,7 @@
 //! The images of a Tabletop Simulator export: deck sheets, single faces and tokens
 //! cut to their shape, rendered on all cores.
 
-use crate::sorted::SortedMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -171,17 +171,20 @@ fn sheet_pixmap(
 ) -> Result<Pixmap, PngError> {
     let mut sheet = png::pixmap(slot.0 * cols as u32, slot.1 * rows as u32)?;
     sheet.fill(resvg::tiny_skia::Color::WHITE);
-    let mut drawn = SortedMap::new();
+    let mut drawn = BTreeMap::new();
     for (k, face) in faces.iter().enumerate() {
         let Some(f) = *face else { continue };
         // A face shown several times on a sheet (unique backs) is rendered once.
-        if !drawn.contains_key(&f) {
-            let (fw, fh) = r.store.sizes[f];
-            let picture = r.store.picture(f).ok_or(PngError::MissingFace(f))?;
-            let trimmed = png::render_trim(&picture, fw, fh, comp.bleed, slot.0, slot.1)?;
-            drawn.insert(f, trimmed);
-        }
-        let face = &drawn[&f];
+        let face = match drawn.entry(f) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                let (fw, fh) = r.store.sizes[f];
+                let picture = r.store.picture(f).ok_or(PngError::MissingFace(f))?;
+                e.insert(png::render_trim(
+                    &picture, fw, fh, comp.bleed, slot.0, slot.1,
+                )?)
+            }
+        };
         let (x, y) = ((k % cols) as u32 * slot.0, (k / cols) as u32 * slot.1);
         sheet.draw_pixmap(
             x as i32,
