@@ -1465,7 +1465,6 @@ fn workbook(path: &Path, rows: u32, text: impl Fn(u32) -> String) {
 /// Writes an XLSX package of one sheet `card`, given its worksheet and shared
 /// strings parts.
 fn write_xlsx(path: &Path, sheet: String, sst: String) {
-    use std::io::Write as _;
     let rel = |id: &str, kind: &str, target: &str| {
         format!(r#"<Relationship Id="{id}" Type="{DOC}/{kind}" Target="{target}"/>"#)
     };
@@ -1499,14 +1498,8 @@ fn write_xlsx(path: &Path, sheet: String, sst: String) {
         ("xl/worksheets/sheet1.xml", sheet),
         ("xl/sharedStrings.xml", sst),
     ];
-    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    let deflated = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, text) in parts {
-        zip.start_file(name, deflated).unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap();
+    let parts = parts.each_ref().map(|(name, text)| (*name, text.as_str()));
+    write_zip(path, &parts, true);
 }
 
 #[test]

@@ -3,7 +3,6 @@
 //! cell is named by file, sheet, row and column. CSV cases are fixtures
 //! (`tests/fixtures/*csv*`).
 
-use std::io::Write;
 use std::path::Path;
 
 use crate::common::*;
@@ -105,19 +104,12 @@ fn ods(path: &Path, content: &str) {
 <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
 </manifest:manifest>
 "#;
-    let file = std::fs::File::create(path).unwrap();
-    let mut zip = zip::ZipWriter::new(file);
-    let stored =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (name, text) in [
+    let parts = [
         ("mimetype", "application/vnd.oasis.opendocument.spreadsheet"),
         ("META-INF/manifest.xml", manifest),
         ("content.xml", content),
-    ] {
-        zip.start_file(name, stored).unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap();
+    ];
+    write_zip(path, &parts, false);
 }
 
 #[test]

@@ -64,6 +64,24 @@ pub fn project_copy(games: &[&str]) -> tempfile::TempDir {
     tmp
 }
 
+/// Writes a ZIP package (an XLSX or ODS workbook) at `path` holding `parts`, each
+/// a name and its text, in order; deflated or stored.
+pub fn write_zip(path: &Path, parts: &[(&str, &str)], deflated: bool) {
+    use std::io::Write as _;
+    let method = if deflated {
+        zip::CompressionMethod::Deflated
+    } else {
+        zip::CompressionMethod::Stored
+    };
+    let options = zip::write::SimpleFileOptions::default().compression_method(method);
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, text) in parts {
+        zip.start_file(*name, options).unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
 /// A PNG's pixels, 8 bits a sample (palettes expanded), with its size and colour
 /// type.
 pub fn decode_png(bytes: &[u8]) -> (png::OutputInfo, Vec<u8>) {
