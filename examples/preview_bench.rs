@@ -358,12 +358,17 @@ fn stages(root: &Path, game: &str, edits: usize, edit: impl Fn(usize)) {
     } else {
         "typeset"
     };
+    let templates = if cache.templates_kept() {
+        "kept"
+    } else {
+        "compiled"
+    };
     let line: Vec<String> = by_stage
         .iter_mut()
         .map(|(n, v)| format!("{n} {:.1}", median(v)))
         .collect();
     println!(
-        "{game}, {edits} rebuilds in process: median {:.1} ms ({} ms each stage); last: {made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {run} asserts run, {held} kept, rulebook {book}",
+        "{game}, {edits} rebuilds in process: median {:.1} ms ({} ms each stage); last: {made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {run} asserts run, {held} kept, rulebook {book}, templates {templates}",
         median(&mut total),
         line.join(", ")
     );

@@ -102,11 +102,12 @@ fn load(
     project: &Project,
     id: &str,
     opts: &Options,
+    kept: Option<&crate::template::TemplateCache>,
     built: &mut Built,
 ) -> Option<(Game, Templates)> {
     let start = Instant::now();
     let fonts = built.take(crate::fonts::FontBook::load(project, Some(id)));
-    let tpl = built.take(Templates::load(project, id, fonts));
+    let tpl = built.take(Templates::load(project, id, fonts, kept));
     let game = built.take(load_game(project, id, &opts.target()));
     built.time("load", start);
     let game = game?;
@@ -217,7 +218,7 @@ fn load_and_check_kept(
     incremental: Incremental,
     built: &mut Built,
 ) -> Option<Checked> {
-    let (game, tpl) = load(project, id, opts, built)?;
+    let (game, tpl) = load(project, id, opts, incremental.templates, built)?;
     let start = Instant::now();
     let report = evaluate(game, &tpl, opts);
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
@@ -293,6 +294,9 @@ pub struct Incremental<'k> {
     /// The rulebook typeset last, with what it read: typeset again only when
     /// one of those changed (`rulebook::RulebookCache`).
     pub rulebook: Option<&'k crate::rulebook::RulebookCache>,
+    /// The templates compiled last: compiled again only when one of their files
+    /// changed (`template::TemplateCache`).
+    pub templates: Option<&'k crate::template::TemplateCache>,
 }
 
 /// A game that went through every stage up to delivery: what the live preview,

@@ -306,6 +306,7 @@ pub struct Cache {
     rendered: crate::render::RenderCache,
     asserts: crate::check::AssertCache,
     rulebook: crate::rulebook::RulebookCache,
+    templates: crate::template::TemplateCache,
     /// The last build's rulebook pages, parsed, by picture hash.
     pages: Mutex<HashMap<String, (crate::layout::Sheet, Vec<crate::export::Stack>)>>,
 }
@@ -351,6 +352,12 @@ impl Cache {
     pub fn rulebook_kept(&self) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
         self.rulebook.reused.load(Relaxed) > 0
+    }
+
+    /// Whether the last build took the templates compiled by the build before
+    /// (none of their files changed).
+    pub fn templates_kept(&self) -> bool {
+        self.templates.was_kept()
     }
 }
 
@@ -496,6 +503,7 @@ fn run(
         rendered: Some(&cache.rendered),
         asserts: Some(&cache.asserts),
         rulebook: Some(&cache.rulebook),
+        templates: Some(&cache.templates),
         ..Incremental::default()
     };
     let folder = popts.folder();

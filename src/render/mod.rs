@@ -196,17 +196,28 @@ impl Renderer<'_> {
 
     /// Renders one side of one face with template `name`: the SVG text, and every
     /// warning and error with the face's context.
+    ///
+    /// `ctx` makes the face's context (without `face`); with kept renders, only
+    /// when the side is rendered again (`recorded::side_key` identifies it).
     fn render_side(
         &self,
         comp: &Component,
         name: &str,
-        ctx: &Context,
-        p: &FacePlan,
-        side: Side,
+        ctx: &dyn Fn() -> Context,
+        (index, p, side): (usize, &FacePlan, Side),
     ) -> Reported<Option<String>> {
-        let mut c = ctx.clone();
-        c.insert("face".into(), part_face(comp, p, side));
-        self.render_template(comp, name, c, Some(p))
+        let with_face = || {
+            let mut c = ctx();
+            c.insert("face".into(), part_face(comp, p, side));
+            c
+        };
+        match self.kept {
+            Some(cache) => {
+                let key = recorded::side_key(self, comp, name, (index, p, side));
+                self.render_kept_under(cache, (comp, name, Some(p)), key, with_face)
+            }
+            None => self.render_plain(comp, name, with_face(), Some(p)),
+        }
     }
 
     /// Renders template `name` with context `c` (`face` in it): the SVG text, and
@@ -443,8 +454,12 @@ impl Renderer<'_> {
             .par_iter()
             .enumerate()
             .map(|(index, p)| {
-                let ctx = self.face_context(comp, first + index, p);
-                let f = self.render_side(comp, &front, &ctx, p, Side::Front);
+                let made = std::cell::OnceCell::new();
+                let ctx = || {
+                    made.get_or_init(|| self.face_context(comp, first + index, p))
+                        .clone()
+                };
+                let f = self.render_side(comp, &front, &ctx, (first + index, p, Side::Front));
                 let mut diags = f.diags.items;
                 let (f_value, layer) = match (f.value, layers.get(&p.shape)) {
                     (Some(text), Some(layer)) => match layer.under(&text) {
@@ -462,7 +477,7 @@ impl Renderer<'_> {
                     (v, _) => (v, None),
                 };
                 let b = back.as_ref().map(|b| {
-                    let r = self.render_side(comp, b, &ctx, p, Side::Back);
+                    let r = self.render_side(comp, b, &ctx, (first + index, p, Side::Back));
                     diags.extend(r.diags.items);
                     r.value
                 });

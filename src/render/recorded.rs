@@ -230,17 +230,15 @@ fn template_print(s: &Sources, name: &str) -> Option<Print> {
 fn value_print(base: &Context, name: &str, key: Option<&str>) -> Print {
     let mut d = Digester::default();
     let value = base.get(name).cloned().unwrap_or(Value::UNDEFINED);
-    let _ = match (name, key) {
-        // `settings` says whether it was read in its `Debug`: its entries instead.
-        ("settings", None) => write!(
-            d,
-            "{:?} {:?}",
-            entry(&value, "paper"),
-            entry(&value, "copies")
-        ),
-        (_, None) => write!(d, "{value:?}"),
-        (_, Some(k)) => write!(d, "{:?}", entry(&value, k)),
-    };
+    match (name, key) {
+        // `settings` notes whether `copies` was read: its two entries, by name.
+        ("settings", None) => {
+            d.value(&entry(&value, "paper"));
+            d.value(&entry(&value, "copies"));
+        }
+        (_, None) => d.value(&value),
+        (_, Some(k)) => d.value(&entry(&value, k)),
+    }
     d.print()
 }
 
@@ -281,24 +279,152 @@ fn shared_print(s: &Sources) -> Print {
     d.print()
 }
 
-/// Formatted text and bytes hashed into a [`Print`].
-pub(crate) struct Digester(SipHasher13);
+/// Formatted text and bytes hashed into a [`Print`]. Small writes (a value's
+/// tag, a number) are gathered and hashed a few kilobytes at a time: SipHash
+/// costs about as much per call as per kilobyte.
+pub(crate) struct Digester {
+    hasher: SipHasher13,
+    pending: Vec<u8>,
+}
+
+/// Bytes gathered before they are hashed.
+const PENDING: usize = 4096;
 
 impl Default for Digester {
     fn default() -> Self {
-        Digester(SipHasher13::new())
+        Digester {
+            hasher: SipHasher13::new(),
+            pending: Vec::with_capacity(PENDING),
+        }
     }
 }
 
 impl Digester {
     /// Hashes `b`.
     pub fn bytes(&mut self, b: &[u8]) {
-        std::hash::Hasher::write(&mut self.0, b);
+        if self.pending.len() + b.len() > PENDING {
+            std::hash::Hasher::write(&mut self.hasher, &self.pending);
+            self.pending.clear();
+            if b.len() > PENDING {
+                return std::hash::Hasher::write(&mut self.hasher, b);
+            }
+        }
+        self.pending.extend_from_slice(b);
+    }
+
+    /// Hashes a TOML value (a row's field) by its kind and content, as
+    /// [`Digester::value`] hashes a template value; a date by its text.
+    pub fn toml(&mut self, v: &toml::Value) {
+        use toml::Value as T;
+        match v {
+            T::String(s) => {
+                self.bytes(&[20]);
+                self.text(s.as_bytes());
+            }
+            T::Integer(n) => {
+                self.bytes(&[21]);
+                self.bytes(&n.to_le_bytes());
+            }
+            T::Float(x) => {
+                self.bytes(&[22]);
+                self.bytes(&x.to_bits().to_le_bytes());
+            }
+            T::Boolean(b) => self.bytes(&[23, u8::from(*b)]),
+            T::Datetime(d) => {
+                self.bytes(&[24]);
+                self.text(d.to_string().as_bytes());
+            }
+            T::Array(items) => {
+                self.bytes(&[25]);
+                items.iter().for_each(|i| self.toml(i));
+                self.bytes(&[26]);
+            }
+            T::Table(t) => {
+                self.bytes(&[27]);
+                for (k, i) in t {
+                    self.text(k.as_bytes());
+                    self.toml(i);
+                }
+                self.bytes(&[28]);
+            }
+        }
+    }
+
+    /// Hashes `v` by everything a template can see of it, without writing it
+    /// out as text: its kind, then a number's value (an integer apart from the
+    /// float of the same value: `1` and `1.0` print differently), a string's
+    /// bytes and whether it is safe (marked not to be escaped), a list's items
+    /// and a map's keys and values, each in order. Anything else (an iterable
+    /// without a length, an opaque object, an invalid value) is hashed by its
+    /// `Debug` text, as a whole value was before.
+    pub fn value(&mut self, v: &Value) {
+        use minijinja::value::ValueKind as K;
+        let kind = v.kind();
+        let tag = |k: u8, d: &mut Self| d.bytes(&[k]);
+        match kind {
+            K::Undefined => tag(0, self),
+            K::None => tag(1, self),
+            K::Bool => self.bytes(&[2, u8::from(v.is_true())]),
+            K::Number if v.is_integer() => match i128::try_from(v.clone()) {
+                Ok(n) => {
+                    tag(3, self);
+                    self.bytes(&n.to_le_bytes());
+                }
+                Err(_) => self.debug(v),
+            },
+            K::Number => match f64::try_from(v.clone()) {
+                Ok(x) => {
+                    tag(4, self);
+                    self.bytes(&x.to_bits().to_le_bytes());
+                }
+                Err(_) => self.debug(v),
+            },
+            K::String => {
+                tag(if v.is_safe() { 6 } else { 5 }, self);
+                self.text(v.as_str().unwrap_or_default().as_bytes());
+            }
+            K::Bytes => {
+                tag(7, self);
+                self.text(v.as_bytes().unwrap_or_default());
+            }
+            K::Seq => {
+                tag(8, self);
+                for item in v.try_iter().into_iter().flatten() {
+                    self.value(&item);
+                }
+                tag(9, self);
+            }
+            K::Map => {
+                tag(10, self);
+                let pairs = v.as_object().and_then(|o| o.try_iter_pairs());
+                for (key, item) in pairs.into_iter().flatten() {
+                    self.value(&key);
+                    self.value(&item);
+                }
+                tag(11, self);
+            }
+            _ => self.debug(v),
+        }
+    }
+
+    /// Hashes `b` with its length before it (so that the next bytes cannot be
+    /// taken for part of it).
+    fn text(&mut self, b: &[u8]) {
+        self.bytes(&(b.len() as u64).to_le_bytes());
+        self.bytes(b);
+    }
+
+    /// Hashes `v`'s `Debug` text, marked as such.
+    fn debug(&mut self, v: &Value) {
+        self.bytes(&[12]);
+        self.text(format!("{v:?}").as_bytes());
     }
 
     /// The fingerprint of everything hashed.
     pub fn print(&self) -> Print {
-        self.0.finish128().as_bytes()
+        let mut h = self.hasher;
+        std::hash::Hasher::write(&mut h, &self.pending);
+        h.finish128().as_bytes()
     }
 }
 
@@ -447,8 +573,67 @@ fn render_key(
         plan.map(|p| &p.label)
     );
     for (k, v) in c.iter().filter(|(k, _)| !r.base.contains_key(*k)) {
-        let _ = write!(d, "{k}\0{v:?}\0");
+        d.text(k.as_bytes());
+        d.value(v);
     }
+    d.print()
+}
+
+/// What identifies the render of one side of a planned face, made from what
+/// its context is made of without making it ([`Renderer::face_context`] and
+/// `part_face`): the game, the set, the template, the face's label, its row (by
+/// its fields and derived fields), item, index, quantity and copy, and what its
+/// `face` value is made of (the set's size, bleed, kind and panels, the face's
+/// shape, side and revision).
+pub(super) fn side_key(
+    r: &Renderer,
+    comp: &Component,
+    name: &str,
+    (index, p, side): (usize, &FacePlan, super::Side),
+) -> Print {
+    let mut d = Digester::default();
+    for part in [r.game.id.as_str(), comp.id(), name, &p.label] {
+        d.text(part.as_bytes());
+    }
+    let table = comp.def.table.as_ref();
+    match p.row.zip(table.and_then(|t| r.game.tables.get(t.get_ref()))) {
+        Some((row, t)) => {
+            let row = &t.rows[row];
+            d.bytes(&[1]);
+            for (k, f) in &row.fields {
+                d.text(k.as_bytes());
+                d.toml(&f.value);
+            }
+            d.bytes(&[2]);
+            for (k, v) in &row.derived {
+                d.text(k.as_bytes());
+                d.toml(v);
+            }
+        }
+        None => d.bytes(&[0]),
+    }
+    match &p.item {
+        Some(item) => {
+            d.bytes(&[1]);
+            d.value(item);
+        }
+        None => d.bytes(&[0]),
+    }
+    d.bytes(&(index as u64).to_le_bytes());
+    d.bytes(&p.qty.to_le_bytes());
+    d.bytes(&p.copy.map_or([0; 5], |c| {
+        let mut b = [1; 5];
+        b[1..].copy_from_slice(&c.to_le_bytes());
+        b
+    }));
+    for x in [comp.size.width, comp.size.height, comp.bleed] {
+        d.bytes(&x.to_bits().to_le_bytes());
+    }
+    for part in [p.shape.name(), side.name(), comp.kind.name()] {
+        d.text(part.as_bytes());
+    }
+    d.bytes(&(comp.panels as u64).to_le_bytes());
+    d.bytes(&p.revision.to_le_bytes());
     d.print()
 }
 
@@ -465,10 +650,23 @@ impl Renderer<'_> {
         plan: Option<&FacePlan>,
     ) -> Reported<Option<String>> {
         let key = render_key(self, comp, name, &c, plan);
+        self.render_kept_under(cache, (comp, name, plan), key, || c)
+    }
+
+    /// [`Renderer::render_kept`] under `key`, the context made by `c` only when
+    /// the side is rendered.
+    pub(super) fn render_kept_under(
+        &self,
+        cache: &RenderCache,
+        (comp, name, plan): (&Component, &str, Option<&FacePlan>),
+        key: Print,
+        c: impl FnOnce() -> Context,
+    ) -> Reported<Option<String>> {
         if let Some(hit) = cache.reuse(self, &key) {
             return hit;
         }
         cache.made.fetch_add(1, Relaxed);
+        let c = c();
         let reads = Arc::new(Reads::default());
         let noted = noting(&c, &reads);
         let done = self.render_plain(comp, name, noted, plan);

@@ -56,7 +56,7 @@ fn set_limits(env: &mut Environment<'static>) {
 }
 
 /// `text_width`, `wrap`, `fit`, `icon` and `shrink`, each setting text with `text`.
-fn add_text_functions(env: &mut Environment<'static>, text: Arc<Typesetting>) {
+pub(super) fn add_text_functions(env: &mut Environment<'static>, text: Arc<Typesetting>) {
     let t = text.clone();
     env.add_function(
         "text_width",

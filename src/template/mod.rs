@@ -41,6 +41,7 @@ pub mod reads;
 mod text;
 
 pub use diagnostics::{captured_hint, render_error, template_error};
+pub use load::TemplateCache;
 pub use environment::environment;
 pub use graph::{network_value, NETWORK};
 
