@@ -163,6 +163,7 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
 fn check(
     project: &Project,
     (game, tpl, base): (&Game, &Templates, &Context),
+    strings: Option<&crate::check::typed_twice::DataStrings>,
     built: &mut Built,
 ) -> (Vec<Vec<FacePlan>>, BTreeMap<String, u64>) {
     let mut plans = Vec::new();
@@ -195,7 +196,7 @@ fn check(
         plans.push(p);
     }
     built.take(check_contents(game, &expected, &counts));
-    built.take(crate::check::typed_twice::check(game, project, tpl));
+    built.take(crate::check::typed_twice::check(game, project, tpl, strings));
     (plans, counts)
 }
 
@@ -230,7 +231,7 @@ fn load_and_check_kept(
     let base = base.unwrap_or_else(|| base_context(&game, network.as_ref(), &opts.settings()));
     built.time("evaluate", start);
     let start = Instant::now();
-    let (mut plans, counts) = check(project, (&game, &tpl, &base), built);
+    let (mut plans, counts) = check(project, (&game, &tpl, &base), incremental.strings, built);
     built.time("check", start);
     if evaluated {
         // Assertions over broken references would only repeat the errors above.
@@ -297,6 +298,10 @@ pub struct Incremental<'k> {
     /// The templates compiled last: compiled again only when one of their files
     /// changed (`template::TemplateCache`).
     pub templates: Option<&'k crate::template::TemplateCache>,
+    /// Each data file's strings the numbers typed twice are looked for in: a
+    /// file is parsed for them again only when its text changed
+    /// (`check::typed_twice::DataStrings`).
+    pub strings: Option<&'k crate::check::typed_twice::DataStrings>,
 }
 
 /// A game that went through every stage up to delivery: what the live preview,

@@ -307,6 +307,7 @@ pub struct Cache {
     asserts: crate::check::AssertCache,
     rulebook: crate::rulebook::RulebookCache,
     templates: crate::template::TemplateCache,
+    strings: crate::check::typed_twice::DataStrings,
     /// The last build's rulebook pages, parsed, by picture hash.
     pages: Mutex<HashMap<String, (crate::layout::Sheet, Vec<crate::export::Stack>)>>,
 }
@@ -504,6 +505,7 @@ fn run(
         asserts: Some(&cache.asserts),
         rulebook: Some(&cache.rulebook),
         templates: Some(&cache.templates),
+        strings: Some(&cache.strings),
         ..Incremental::default()
     };
     let folder = popts.folder();

@@ -9,9 +9,10 @@
 //! `id` fields and strings that are only a number (labels such as a rank "2"), and a
 //! number followed by a unit (`2 in`, `3 mm`, `50 %`), which is a measurement.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::diag::{Diagnostic, Reported};
 use crate::model::Game;
@@ -109,8 +110,49 @@ fn typed_twice(
     ))
 }
 
-/// Numbers typed twice in `game`'s data texts and its templates' text.
-pub fn check(game: &Game, project: &Project, tpl: &Templates) -> Reported<()> {
+/// The strings of each data file found by the last build (the live preview),
+/// by file with the text they were found in: a file whose text is the same is
+/// not parsed again for them. Only the files the last build read are kept.
+#[derive(Default)]
+pub struct DataStrings {
+    last: Mutex<HashMap<PathBuf, FileStrings>>,
+}
+
+/// One file's text and its strings ([`data_strings`]).
+type FileStrings = (Arc<str>, Arc<Vec<(Range<usize>, String)>>);
+
+impl DataStrings {
+    /// [`data_strings`] of `file`'s `text`, kept when the text is the same, noted
+    /// in `now` (what this build read).
+    fn of(
+        &self,
+        file: &Path,
+        text: &Arc<str>,
+        rules_only: bool,
+        now: &mut HashMap<PathBuf, FileStrings>,
+    ) -> Arc<Vec<(Range<usize>, String)>> {
+        let last = self.last.lock().ok();
+        let kept = last
+            .as_ref()
+            .and_then(|l| l.get(file))
+            .filter(|(t, _)| t == text)
+            .map(|(_, s)| s.clone());
+        drop(last);
+        let strings = kept.unwrap_or_else(|| Arc::new(data_strings(text, rules_only)));
+        now.insert(file.to_path_buf(), (text.clone(), strings.clone()));
+        strings
+    }
+}
+
+/// Numbers typed twice in `game`'s data texts and its templates' text; with
+/// `kept`, the strings of a data file whose text did not change are not looked
+/// for again.
+pub fn check(
+    game: &Game,
+    project: &Project,
+    tpl: &Templates,
+    kept: Option<&DataStrings>,
+) -> Reported<()> {
     let values = rule_values(game);
     if values.is_empty() {
         return ().into();
@@ -129,18 +171,28 @@ pub fn check(game: &Game, project: &Project, tpl: &Templates) -> Reported<()> {
     files.sort();
     files.dedup();
     files.push(&game.file);
+    let mut now = HashMap::new();
     for file in files {
         let Ok(text) = project.read_text(file, MAX_DATA_BYTES) else {
             continue;
         };
-        for (range, s) in data_strings(&text, file == game.file) {
+        let rules_only = file == game.file;
+        let strings = match kept {
+            Some(k) => k.of(file, &text, rules_only, &mut now),
+            None => Arc::new(data_strings(&text, rules_only)),
+        };
+        for (range, s) in strings.iter() {
+            let range = range.clone();
             // The string's contents start after its opening quote(s).
             let raw = &text[range.clone()];
             let Some(at) = raw.find(s.as_str()) else {
                 continue; // escapes: the positions would not match
             };
-            flag(file, &s, range.start + at);
+            flag(file, s, range.start + at);
         }
+    }
+    if let Some(mut last) = kept.and_then(|k| k.last.lock().ok()) {
+        *last = now;
     }
     // The game's own templates: text between tags.
     let prefix = format!("{}/", game.id);
