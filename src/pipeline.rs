@@ -5,12 +5,17 @@
 //! a stage with errors stops the game there. Writes nothing: the caller gets the
 //! files (waiting where the caller's [`Sink`] says) and every diagnostic.
 
+/// The live preview's data files' strings, for numbers typed twice
+/// ([`Incremental::strings`]).
+pub use crate::check::typed_twice::DataStrings;
 /// The live preview's store of `[[assert]]`s that held ([`Incremental::asserts`]).
 pub use crate::check::AssertCache;
 /// The live preview's store of rendered faces ([`Incremental::rendered`]).
 pub use crate::render::RenderCache;
 /// The live preview's typeset rulebook ([`Incremental::rulebook`]).
 pub use crate::rulebook::RulebookCache;
+/// The live preview's compiled templates ([`Incremental::templates`]).
+pub use crate::template::TemplateCache;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

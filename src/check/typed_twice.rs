@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use crate::diag::{Diagnostic, Reported};
@@ -116,6 +117,8 @@ fn typed_twice(
 #[derive(Default)]
 pub struct DataStrings {
     last: Mutex<HashMap<PathBuf, FileStrings>>,
+    /// Files the last build parsed for their strings (the others were kept).
+    pub parsed: AtomicUsize,
 }
 
 /// One file's text and its strings ([`data_strings`]).
@@ -138,7 +141,10 @@ impl DataStrings {
             .filter(|(t, _)| t == text)
             .map(|(_, s)| s.clone());
         drop(last);
-        let strings = kept.unwrap_or_else(|| Arc::new(data_strings(text, rules_only)));
+        let strings = kept.unwrap_or_else(|| {
+            self.parsed.fetch_add(1, Relaxed);
+            Arc::new(data_strings(text, rules_only))
+        });
         now.insert(file.to_path_buf(), (text.clone(), strings.clone()));
         strings
     }
@@ -172,6 +178,9 @@ pub fn check(
     files.dedup();
     files.push(&game.file);
     let mut now = HashMap::new();
+    if let Some(k) = kept {
+        k.parsed.store(0, Relaxed);
+    }
     for file in files {
         let Ok(text) = project.read_text(file, MAX_DATA_BYTES) else {
             continue;

@@ -1,6 +1,8 @@
 //! The live preview runs again only the `[[assert]]`s and typesets again only the
 //! rulebook whose inputs changed (`check::AssertCache`, `rulebook::RulebookCache`,
-//! with the render cache): each build here runs the real pipeline on a copy of
+//! with the render cache), and compiles the templates and looks through a data
+//! file for typed numbers again only when their files changed
+//! (`template::TemplateCache`, `check::typed_twice::DataStrings`): each build here runs the real pipeline on a copy of
 //! Interstate Trucking with the stores the preview keeps, and is compared with a
 //! build from scratch of the same files: the same problems, the same faces, the
 //! same rulebook pages.
@@ -9,7 +11,10 @@ use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 use cardstock::output::Sink;
-use cardstock::pipeline::{build_choosing, AssertCache, Incremental, RenderCache, RulebookCache};
+use cardstock::pipeline::{
+    build_choosing, AssertCache, DataStrings, Incremental, RenderCache, RulebookCache,
+    TemplateCache,
+};
 use cardstock::project::Project;
 
 use crate::common::*;
@@ -22,6 +27,8 @@ struct Kept {
     rendered: RenderCache,
     asserts: AssertCache,
     rulebook: RulebookCache,
+    templates: TemplateCache,
+    strings: DataStrings,
 }
 
 /// One build: its problems, faces and rulebook pages, and what it did again.
@@ -36,6 +43,10 @@ struct Build {
     typeset: (usize, usize),
     /// Rulebooks laid out and drawn, and those whose pages were kept.
     drawn: (usize, usize),
+    /// Whether the templates compiled by the build before were taken.
+    templates_kept: bool,
+    /// Data files looked through again for typed numbers.
+    strings_parsed: usize,
 }
 
 /// Builds the game at `root` up to its faces and rulebook (nothing delivered),
@@ -46,6 +57,8 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
         rendered: kept.map(|k| &k.rendered),
         asserts: kept.map(|k| &k.asserts),
         rulebook: kept.map(|k| &k.rulebook),
+        templates: kept.map(|k| &k.templates),
+        strings: kept.map(|k| &k.strings),
         ..Incremental::default()
     };
     let opts = cardstock::options::Options::default();
@@ -77,6 +90,8 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
             )
         }),
         drawn: kept.map_or((0, 0), |k| k.rulebook.drawn()),
+        templates_kept: kept.is_some_and(|k| k.templates.was_kept()),
+        strings_parsed: kept.map_or(0, |k| k.strings.parsed.load(Relaxed)),
     }
 }
 
@@ -245,4 +260,78 @@ fn a_rulebook_whose_template_prints_the_same_markdown_is_not_drawn_again() {
     assert!(b.problems.is_empty(), "{}", b.problems);
     assert_eq!(b.drawn, (1, 0), "the Markdown changed: drawn again");
     assert!(words(&b.pages).contains("Zora"));
+}
+
+#[test]
+fn templates_are_compiled_again_only_when_a_template_file_changed() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let back = tmp.path().join("templates").join(GAME).join("contract-back.svg");
+    let kept = Kept::default();
+    assert!(!same_as_fresh(tmp.path(), &kept).templates_kept);
+    assert!(same_as_fresh(tmp.path(), &kept).templates_kept, "nothing changed");
+
+    // Data only: the templates are the same.
+    edit(
+        &data.join("colors.toml"),
+        "fill = \"#c62828\"",
+        "fill = \"#c62829\"",
+    );
+    assert!(same_as_fresh(tmp.path(), &kept).templates_kept);
+
+    // A face template's text: compiled again, and its faces print it.
+    edit(&back, ">TRUCKING</text>", ">TRUCKING ZEBU</text>");
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert!(!b.templates_kept);
+    assert!(b.faces.iter().any(|f| f.contains("TRUCKING ZEBU")));
+    assert!(same_as_fresh(tmp.path(), &kept).templates_kept);
+
+    // A shared template that no face of this game may import: compiled again.
+    let shared = tmp.path().join("templates").join("common").join("grid.svg");
+    let text = std::fs::read_to_string(&shared).unwrap();
+    std::fs::write(&shared, format!("{text}\n")).unwrap();
+    assert!(!same_as_fresh(tmp.path(), &kept).templates_kept);
+
+    // A syntax error: the error of a build from scratch, on every build (a
+    // template that does not compile keeps nothing), until it is mended.
+    edit(&back, ">TRUCKING ZEBU</text>", ">{{ TRUCKING</text>");
+    for _ in 0..2 {
+        let b = same_as_fresh(tmp.path(), &kept);
+        assert!(b.problems.contains("contract-back.svg"), "{}", b.problems);
+        assert!(!b.templates_kept);
+    }
+    edit(&back, ">{{ TRUCKING</text>", ">TRUCKING</text>");
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert!(b.problems.is_empty(), "{}", b.problems);
+    assert!(!b.faces.iter().any(|f| f.contains("ZEBU")));
+}
+
+#[test]
+fn a_data_file_is_looked_through_for_typed_numbers_only_when_its_text_changed() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let kept = Kept::default();
+    let first = same_as_fresh(tmp.path(), &kept);
+    assert!(first.strings_parsed > 4, "{}", first.strings_parsed);
+    assert_eq!(same_as_fresh(tmp.path(), &kept).strings_parsed, 0);
+
+    // One file changed: only it is looked through again, and a rule's number
+    // typed into it is found (`end_trigger = 10000`).
+    let cities = data.join("cities.toml");
+    edit(&cities, "name = \"Portland\"", "name = \"Portland 10000\"");
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.strings_parsed, 1);
+    assert!(
+        b.problems.contains("`10000` is typed here"),
+        "{}",
+        b.problems
+    );
+    // Kept: still found.
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.strings_parsed, 0);
+    assert!(b.problems.contains("`10000` is typed here"));
+    edit(&cities, "name = \"Portland 10000\"", "name = \"Portland\"");
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(b.strings_parsed, 1);
+    assert!(b.problems.is_empty(), "{}", b.problems);
 }
