@@ -201,7 +201,9 @@ fn check(
         plans.push(p);
     }
     built.take(check_contents(game, &expected, &counts));
-    built.take(crate::check::typed_twice::check(game, project, tpl, strings));
+    built.take(crate::check::typed_twice::check(
+        game, project, tpl, strings,
+    ));
     (plans, counts)
 }
 

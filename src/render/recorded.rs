@@ -596,7 +596,10 @@ pub(super) fn side_key(
         d.text(part.as_bytes());
     }
     let table = comp.def.table.as_ref();
-    match p.row.zip(table.and_then(|t| r.game.tables.get(t.get_ref()))) {
+    match p
+        .row
+        .zip(table.and_then(|t| r.game.tables.get(t.get_ref())))
+    {
         Some((row, t)) => {
             let row = &t.rows[row];
             d.bytes(&[1]);

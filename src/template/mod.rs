@@ -41,9 +41,9 @@ pub mod reads;
 mod text;
 
 pub use diagnostics::{captured_hint, render_error, template_error};
-pub use load::TemplateCache;
 pub use environment::environment;
 pub use graph::{network_value, NETWORK};
+pub use load::TemplateCache;
 
 /// The filters cardstock adds to minijinja's own: `environment` registers exactly
 /// these (a unit test reads the registrations), and `docs/reference.md` documents

@@ -266,10 +266,17 @@ fn a_rulebook_whose_template_prints_the_same_markdown_is_not_drawn_again() {
 fn templates_are_compiled_again_only_when_a_template_file_changed() {
     let tmp = project_copy(&[GAME]);
     let data = tmp.path().join("data").join(GAME);
-    let back = tmp.path().join("templates").join(GAME).join("contract-back.svg");
+    let back = tmp
+        .path()
+        .join("templates")
+        .join(GAME)
+        .join("contract-back.svg");
     let kept = Kept::default();
     assert!(!same_as_fresh(tmp.path(), &kept).templates_kept);
-    assert!(same_as_fresh(tmp.path(), &kept).templates_kept, "nothing changed");
+    assert!(
+        same_as_fresh(tmp.path(), &kept).templates_kept,
+        "nothing changed"
+    );
 
     // Data only: the templates are the same.
     edit(
