@@ -1055,7 +1055,13 @@ fn row_location(project: &Project, t: &crate::model::Table, k: usize) -> Option<
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    out
 }
 
 /// The hash of picture `i` of `store` at `dpi` (a soft proof through `press`).
@@ -1110,7 +1116,12 @@ fn position(text: &str, at: usize) -> Option<(usize, usize, &str)> {
     let at = (0..=at).rev().find(|&i| text.is_char_boundary(i))?;
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    let line = text[..start].matches('\n').count() + 1;
+    // Bytes, not chars: counting them is vectorised, and a newline is one byte.
+    let line = text.as_bytes()[..start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
     let column = text[start..at].chars().count() + 1;
     Some((line, column, text[start..end].trim_end_matches('\r')))
 }
