@@ -685,7 +685,45 @@ impl Renderer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::references;
+    use super::{references, Digester};
+    use minijinja::Value;
+
+    fn print(v: &Value) -> super::Print {
+        let mut d = Digester::default();
+        d.value(v);
+        d.print()
+    }
+
+    #[test]
+    fn values_that_print_differently_have_different_prints() {
+        let pairs = [
+            (Value::from(1), Value::from(1.0)),
+            (Value::from("1"), Value::from(1)),
+            (Value::from("<b>"), Value::from_safe_string("<b>".into())),
+            (Value::from(()), Value::UNDEFINED),
+            (Value::from(true), Value::from(1)),
+            (Value::from(0.0), Value::from(-0.0)),
+            // Where a list ends is part of it.
+            (
+                Value::from(vec![Value::from(vec!["a"]), Value::from("b")]),
+                Value::from(vec![Value::from(vec!["a", "b"])]),
+            ),
+            (
+                Value::from_iter([("a", "bc")]),
+                Value::from_iter([("ab", "c")]),
+            ),
+            (Value::from(vec!["a", "b"]), Value::from(vec!["b", "a"])),
+        ];
+        for (a, b) in pairs {
+            assert_ne!(print(&a), print(&b), "{a:?} and {b:?}");
+        }
+        // The same value made twice has the same print; a long text is hashed
+        // whole (past the bytes gathered before hashing).
+        let long = "x".repeat(10_000);
+        let m = |t: &str| Value::from_iter([("id", Value::from(t)), ("n", Value::from(2))]);
+        assert_eq!(print(&m(&long)), print(&m(&long)));
+        assert_ne!(print(&m(&long)), print(&m(&format!("{long}y"))));
+    }
 
     #[test]
     fn references_are_the_literal_names() {
