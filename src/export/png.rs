@@ -377,3 +377,46 @@ fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
         page.stroke_path(&p, &paint, &stroke, Transform::identity(), None);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pixels, colour type and pixels per metre of a PNG, read back.
+    fn decoded(bytes: &[u8]) -> (Vec<u8>, png::ColorType, Option<u32>) {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_info()
+            .unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        pixels.truncate(info.buffer_size());
+        let per_metre = reader.info().pixel_dims.map(|d| d.xppu);
+        (pixels, info.color_type, per_metre)
+    }
+
+    /// Opaque red beside red at half alpha (premultiplied, as tiny-skia holds it).
+    fn half_transparent() -> Pixmap {
+        let mut p = pixmap(2, 1).unwrap();
+        p.data_mut()
+            .copy_from_slice(&[255, 0, 0, 255, 64, 0, 0, 128]);
+        p
+    }
+
+    #[test]
+    fn rgba_is_stored_demultiplied_and_rgb_on_white_with_the_dpi() {
+        let p = half_transparent();
+        let (rgba, color, per_metre) = decoded(&encode_as(&p, PngColor::Rgba, None).unwrap());
+        assert_eq!(color, png::ColorType::Rgba);
+        assert_eq!(rgba, [255, 0, 0, 255, 128, 0, 0, 128], "demultiplied");
+        assert_eq!(per_metre, None);
+        let (rgb, color, per_metre) = decoded(&encode_as(&p, PngColor::Rgb, Some(300.0)).unwrap());
+        assert_eq!(color, png::ColorType::Rgb);
+        assert_eq!(rgb, [255, 0, 0, 191, 127, 127], "on white paper");
+        assert_eq!(per_metre, Some(11811), "300 dpi");
+        // An opaque picture is stored as it is.
+        let mut opaque = p.clone();
+        opaque.data_mut()[7] = 255;
+        let (rgba, _, _) = decoded(&encode(&opaque).unwrap());
+        assert_eq!(rgba, opaque.data());
+    }
+}
