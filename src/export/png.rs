@@ -144,7 +144,7 @@ pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<V
     let (data, png_color): (&[u8], _) = match color {
         // Opaque pixels are the same premultiplied or not: a face printed edge to
         // edge (most are) is encoded from the pixmap as it is, without a copy.
-        PngColor::Rgba if pixmap.pixels().iter().all(|p| p.alpha() == 255) => {
+        PngColor::Rgba if cardstock_pixels::opaque(pixmap.data()) => {
             (pixmap.data(), png::ColorType::Rgba)
         }
         PngColor::Rgba => {
@@ -152,30 +152,26 @@ pub fn encode_as(pixmap: &Pixmap, color: PngColor, dpi: Option<f64>) -> Result<V
             (&demultiplied, png::ColorType::Rgba)
         }
         PngColor::Rgb => {
-            demultiplied = on_white(pixmap);
+            demultiplied = cardstock_pixels::on_white(pixmap.data());
             (&demultiplied, png::ColorType::Rgb)
         }
     };
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(png_color);
-    encoder.set_depth(png::BitDepth::Eight);
-    // fdeflate: several times faster than the default (zlib-like) level on
-    // flat-coloured card art, for files a few percent larger; deterministic.
-    encoder.set_compression(png::Compression::Fast);
-    if let Some(dpi) = dpi.filter(|d| d.is_finite() && *d > 0.0) {
-        let per_metre = (dpi / crate::units::MM_PER_IN * 1000.0).round() as u32;
-        encoder.set_pixel_dims(Some(png::PixelDimensions {
-            xppu: per_metre,
-            yppu: per_metre,
-            unit: png::Unit::Meter,
-        }));
-    }
-    let encoded = encoder
-        .write_header()
-        .and_then(|mut w| w.write_image_data(data));
-    encoded.map_err(|e| PngError::Encode(e.to_string()))?;
-    Ok(out)
+    let dpi = dpi.filter(|d| d.is_finite() && *d > 0.0);
+    encode_png(data, pixmap.width(), pixmap.height(), png_color, dpi)
+}
+
+/// Pixels as PNG, tagged with `dpi` if any (in the crate that keeps the encoder
+/// optimised in the tests' build too: `crates/pixels`).
+fn encode_png(
+    data: &[u8],
+    width: u32,
+    height: u32,
+    color: png::ColorType,
+    dpi: Option<f64>,
+) -> Result<Vec<u8>, PngError> {
+    let per_metre = dpi.map(|dpi| (dpi / crate::units::MM_PER_IN * 1000.0).round() as u32);
+    cardstock_pixels::encode(data, width, height, color, per_metre)
+        .map_err(|e| PngError::Encode(e.to_string()))
 }
 
 /// A face's soft proof: drawn on white paper at `dpi` and every pixel taken
@@ -195,45 +191,8 @@ pub fn write_proof(
         h as f32 / picture.size().height(),
     );
     render(picture, ts, &mut pixmap);
-    let proof = press.soft_proof(&on_white(&pixmap));
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, w, h);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    let per_metre = (dpi / crate::units::MM_PER_IN * 1000.0).round() as u32;
-    encoder.set_pixel_dims(Some(png::PixelDimensions {
-        xppu: per_metre,
-        yppu: per_metre,
-        unit: png::Unit::Meter,
-    }));
-    let encoded = encoder
-        .write_header()
-        .and_then(|mut wr| wr.write_image_data(&proof));
-    encoded.map_err(|e| PngError::Encode(e.to_string()))?;
-    Ok(out)
-}
-
-/// The pixels as RGB, composited onto white paper (premultiplied colour plus the
-/// white that shows through).
-///
-/// Written with indices rather than iterator adaptors: the same bytes, and fast in
-/// the tests' build too, where cardstock is compiled without optimisation and the
-/// adaptors' calls were most of a shop or Tabletop Simulator build's time
-/// (docs/performance.md, "Compiling and testing").
-fn on_white(pixmap: &Pixmap) -> Vec<u8> {
-    let rgba = pixmap.data();
-    let mut rgb = vec![0; rgba.len() / 4 * 3];
-    let (mut i, mut o) = (0, 0);
-    while i + 3 < rgba.len() {
-        let white = 255 - rgba[i + 3];
-        rgb[o] = rgba[i] + white;
-        rgb[o + 1] = rgba[i + 1] + white;
-        rgb[o + 2] = rgba[i + 2] + white;
-        i += 4;
-        o += 3;
-    }
-    rgb
+    let proof = press.soft_proof(&cardstock_pixels::on_white(pixmap.data()));
+    encode_png(&proof, w, h, png::ColorType::Rgb, Some(dpi))
 }
 
 /// A token image: the trim area only at `dpi`, transparent outside the part's cut
@@ -416,5 +375,48 @@ fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
             ..tiny_skia::Stroke::default()
         };
         page.stroke_path(&p, &paint, &stroke, Transform::identity(), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pixels, colour type and pixels per metre of a PNG, read back.
+    fn decoded(bytes: &[u8]) -> (Vec<u8>, png::ColorType, Option<u32>) {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_info()
+            .unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        pixels.truncate(info.buffer_size());
+        let per_metre = reader.info().pixel_dims.map(|d| d.xppu);
+        (pixels, info.color_type, per_metre)
+    }
+
+    /// Opaque red beside red at half alpha (premultiplied, as tiny-skia holds it).
+    fn half_transparent() -> Pixmap {
+        let mut p = pixmap(2, 1).unwrap();
+        p.data_mut()
+            .copy_from_slice(&[255, 0, 0, 255, 64, 0, 0, 128]);
+        p
+    }
+
+    #[test]
+    fn rgba_is_stored_demultiplied_and_rgb_on_white_with_the_dpi() {
+        let p = half_transparent();
+        let (rgba, color, per_metre) = decoded(&encode_as(&p, PngColor::Rgba, None).unwrap());
+        assert_eq!(color, png::ColorType::Rgba);
+        assert_eq!(rgba, [255, 0, 0, 255, 128, 0, 0, 128], "demultiplied");
+        assert_eq!(per_metre, None);
+        let (rgb, color, per_metre) = decoded(&encode_as(&p, PngColor::Rgb, Some(300.0)).unwrap());
+        assert_eq!(color, png::ColorType::Rgb);
+        assert_eq!(rgb, [255, 0, 0, 191, 127, 127], "on white paper");
+        assert_eq!(per_metre, Some(11811), "300 dpi");
+        // An opaque picture is stored as it is.
+        let mut opaque = p.clone();
+        opaque.data_mut()[7] = 255;
+        let (rgba, _, _) = decoded(&encode(&opaque).unwrap());
+        assert_eq!(rgba, opaque.data());
     }
 }
