@@ -151,6 +151,11 @@ enum Parsed {
     Picture(Stack),
     /// Parsed, then dropped to keep within the budget: parse again when needed.
     Dropped,
+    /// Parsed, then dropped after its last planned use ([`FaceStore::used`]):
+    /// parsed again when asked for, but kept only if more uses are planned, so a
+    /// late read (a PDF's prefetch that lost the race with the writer's last use)
+    /// does not leave a tree behind.
+    Done,
     /// Does not parse.
     Failed(Vec<Located>),
 }
@@ -385,13 +390,15 @@ impl<'a> FaceStore<'a> {
                 return Some(p);
             }
             Parsed::Failed(_) => return None,
-            Parsed::Not | Parsed::Dropped => {}
+            Parsed::Not | Parsed::Dropped | Parsed::Done => {}
         }
+        let keep = !matches!(*parsed, Parsed::Done) || self.uses_planned(i);
         let parsed_now = match self.cache {
             None => self.parse(i),
             Some(c) => c.get_or_make(parse_key(&self.svg(i), &self.fonts), || self.parse(i)),
         };
         match parsed_now {
+            Ok(p) if !keep => Some(p),
             Ok(p) => {
                 *parsed = Parsed::Picture(p.clone());
                 drop(parsed);
@@ -465,11 +472,18 @@ impl<'a> FaceStore<'a> {
         }
         {
             let mut cell = lock(&self.parsed[i]);
-            if matches!(*cell, Parsed::Picture(_)) {
-                *cell = Parsed::Dropped;
+            if matches!(*cell, Parsed::Picture(_) | Parsed::Dropped) {
+                *cell = Parsed::Done;
             }
         }
         self.forget(&mut lock(&self.kept), i);
+    }
+
+    /// Whether a use of face `i` is planned and not yet done.
+    fn uses_planned(&self, i: usize) -> bool {
+        self.uses_left
+            .get(i)
+            .is_some_and(|n| n.load(Ordering::Acquire) > 0)
     }
 
     /// Takes face `i` off the kept trees' list and their estimated bytes.
@@ -579,7 +593,10 @@ impl<'a> FaceStore<'a> {
     /// Whether every face parses (parsing those not parsed yet).
     pub fn all_parsed(&self) -> bool {
         (0..self.len()).all(|i| {
-            let parsed = matches!(*lock(&self.parsed[i]), Parsed::Picture(_) | Parsed::Dropped);
+            let parsed = matches!(
+                *lock(&self.parsed[i]),
+                Parsed::Picture(_) | Parsed::Dropped | Parsed::Done
+            );
             parsed || self.picture(i).is_some()
         })
     }
