@@ -365,10 +365,7 @@ impl<'a> Linked<'a> {
                         .project
                         .read(&self.dir.join(rel), crate::project::MAX_IMAGE_BYTES)
                     {
-                        Ok(bytes) => sha2::Sha256::digest(&bytes)[..16]
-                            .iter()
-                            .map(|b| format!("{b:02x}"))
-                            .collect(),
+                        Ok(bytes) => crate::hex::encode(&sha2::Sha256::digest(&bytes)[..16]),
                         Err(_) => "-".into(),
                     }
                 })

@@ -30,6 +30,7 @@ pub mod faces;
 pub mod fonts;
 pub(crate) mod fuel;
 pub(crate) mod geom;
+pub(crate) mod hex;
 pub(crate) mod image;
 pub(crate) mod index;
 pub(crate) mod kept;

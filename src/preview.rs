@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::export::png::PngError;
 use crate::faces::{FaceStore, ParseCache, Rendered};
+use crate::hex;
 use crate::model::Game;
 use crate::options::Resolved;
 use crate::pipeline::{self, Built, Finished, Incremental};
@@ -666,7 +667,7 @@ fn page_hash(
     let fonts = r.store.fonts().fingerprint();
     let version = env!("CARGO_PKG_VERSION");
     hasher.update(format!("|page|{dpi}|{fonts}|{version}").as_bytes());
-    hex(&hasher.finalize()[..16])
+    hex::encode(&hasher.finalize()[..16])
 }
 
 /// Reads the faces, sheets and pictures out of a finished build.
@@ -1054,16 +1055,6 @@ fn row_location(project: &Project, t: &crate::model::Table, k: usize) -> Option<
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    out
-}
-
 /// The hash of picture `i` of `store` at `dpi` (a soft proof through `press`).
 fn picture_hash(
     store: &FaceStore,
@@ -1090,7 +1081,7 @@ fn face_hash(text: &[u8; 32], w: f64, h: f64, dpi: f64, salt: &str) -> String {
     let mut hasher = sha2::Sha256::new();
     hasher.update(text);
     hasher.update(format!("|{w}|{h}|{dpi}|{salt}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
-    hex(&hasher.finalize()[..16])
+    hex::encode(&hasher.finalize()[..16])
 }
 
 /// A sheet's marks' hash: the marks, the sheet's size and the resolution.
@@ -1107,7 +1098,7 @@ fn marks_hash(sheet: &crate::layout::Sheet) -> String {
         )
         .as_bytes(),
     );
-    hex(&hasher.finalize()[..16])
+    hex::encode(&hasher.finalize()[..16])
 }
 
 /// Line, column and the line's text for byte offset `at` of `text`.

@@ -393,11 +393,7 @@ pub(crate) fn face_png(
         .as_bytes(),
     );
     hasher.update(r.store.fonts().fingerprint().to_le_bytes());
-    let key: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let key = crate::hex::encode(&hasher.finalize());
     if let Some(bytes) = cache.get(&key) {
         return Ok(bytes);
     }

@@ -7,10 +7,7 @@ pub use crate::render::revision::FaceHash;
 /// record, a line's check).
 pub fn short(text: &str) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(text.as_bytes())[..4]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::encode(&sha2::Sha256::digest(text.as_bytes())[..4])
 }
 
 #[cfg(test)]
