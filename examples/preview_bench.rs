@@ -18,6 +18,12 @@
 //! process through `preview::build` with the cache `serve` keeps, and the median
 //! wall time of each stage printed (what `serve --timings` prints per save).
 //!
+//! Each edit's steps in the page are printed too (when the pushed image and the
+//! update message came, `update()`'s start and end, the new `src`, its load and
+//! the next frame). `--bin PATH` measures another `cardstock` binary (an older
+//! build, page and all); `--inject FILE` runs FILE's JavaScript in the page
+//! first (to try a change of the page's functions without a rebuild).
+//!
 //! Run: `cargo build --release && cargo run --release --example preview_bench [-- --deck] [--stages]`
 //! (needs chromium but with `--stages`; Linux, for /proc).
 
@@ -95,6 +101,91 @@ fn wait_shown(b: &mut cdp::Browser, id: &str, old: &str) -> (String, f64) {
     (v[0].as_str().unwrap().to_string(), v[1].as_f64().unwrap())
 }
 
+/// Watches the page (after running `inject`, JavaScript that replaces some of
+/// the page's functions, to try a change without rebuilding): when a face's
+/// image gets a new `src`, the time of that, of its load and of the next frame
+/// (`shownAt`, the time on screen); and for each update, `window.tr`: when the
+/// last pushed image and the message came, when `update()` started and ended, and
+/// the message's size.
+fn observe(b: &mut cdp::Browser, inject: Option<&str>) {
+    if let Some(js) = inject {
+        b.eval(js);
+    }
+    b.eval(
+        "window.shownAt = {}; window.tr = {}; {
+         const now = () => performance.timeOrigin + performance.now();
+         { const r = receiveImage; receiveImage = (d) => { window.tr.image = now(); r(d); }; }
+         { const u = update; update = (m) => { window.tr.message = window.cardstock.messageAt; window.tr.start = now(); u(m); window.tr.end = now(); window.tr.bytes = JSON.stringify(m).length; }; }
+         new MutationObserver((ms) => {
+           for (const m of ms) {
+             const img = m.target;
+             if (img.tagName !== 'IMG' || !img.closest('figure.face')) continue;
+             const src = img.src;
+             window.tr.src = now();
+             const mark = () => { window.tr.load = now(); requestAnimationFrame(() => { window.shownAt[src] = now(); }); };
+             if (img.complete) mark(); else img.addEventListener('load', mark, { once: true });
+           }
+         }).observe(document.body, { attributes: true, attributeFilter: ['src'], subtree: true });
+         } true",
+    );
+}
+
+/// Each update's steps in the page (`observe`), in ms after the save.
+#[derive(Default)]
+struct Trace {
+    steps: Vec<(&'static str, Vec<f64>)>,
+    bytes: Vec<f64>,
+}
+
+impl Trace {
+    /// The steps of the update just shown (the save at `t0`).
+    fn take(&mut self, b: &mut cdp::Browser, t0: f64, shown: f64) {
+        let tr = b.eval("window.tr");
+        for (i, name) in ["image", "message", "start", "end", "src", "load"]
+            .into_iter()
+            .enumerate()
+        {
+            let at = tr[name].as_f64().map_or(f64::NAN, |t| t - t0);
+            match self.steps.get_mut(i) {
+                Some((_, v)) => v.push(at),
+                None => self.steps.push((name, vec![at])),
+            }
+        }
+        match self.steps.get_mut(6) {
+            Some((_, v)) => v.push(shown - t0),
+            None => self.steps.push(("frame", vec![shown - t0])),
+        }
+        self.bytes.push(tr["bytes"].as_f64().unwrap_or(f64::NAN));
+        b.eval("window.tr = {}; true");
+    }
+
+    /// Prints the median time after the save of each step.
+    fn print(&mut self) {
+        let names = [
+            ("image", "image frame in"),
+            ("message", "message in"),
+            ("start", "update() starts"),
+            ("end", "update() ends"),
+            ("src", "new src set"),
+            ("load", "image loaded"),
+            ("frame", "next frame"),
+        ];
+        let line: Vec<String> = self
+            .steps
+            .iter_mut()
+            .map(|(n, v)| {
+                let label = names.iter().find(|(k, _)| k == n).map_or(*n, |(_, l)| *l);
+                format!("{label} {:.1}", median(v))
+            })
+            .collect();
+        println!(
+            "  in the page, ms after the save (medians): {}; message {:.0} bytes",
+            line.join(", "),
+            median(&mut self.bytes)
+        );
+    }
+}
+
 /// The `--timings` lines `serve` printed, as they come.
 type Timings = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 
@@ -122,8 +213,15 @@ fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String, Tim
     let lines = timings.clone();
     std::thread::spawn(move || {
         for line in out.lines().map_while(Result::ok) {
-            if let Some(t) = line.trim_start().strip_prefix("timings: ") {
+            let line = line.trim_start();
+            if let Some(t) = line.strip_prefix("timings: ") {
                 lines.lock().unwrap().push(t.to_string());
+            } else if let Some(t) = line.strip_prefix("clock: ") {
+                // After its build's timings line: the last one's.
+                if let Some(last) = lines.lock().unwrap().last_mut() {
+                    last.push_str(" · ");
+                    last.push_str(t);
+                }
             }
         }
     });
@@ -131,20 +229,30 @@ fn start_serve(bin: &Path, root: &Path, game: &str) -> (Server, u32, String, Tim
 }
 
 /// Where save-to-message went, from the `--timings` lines of the builds of the
-/// edits (the last ones, one per edit, in order with `to_message`): looking at
-/// the files, the build, the changed faces' images, making and sending the
-/// message; the rest is the file-system event, the socket and the page taking
-/// the frames. Prints the median of each.
-fn account(timings: &Timings, to_message: &[f64]) {
+/// edits (the last ones, one per edit, in order with `to_message`, the saves at
+/// `saves`, ms since the epoch): looking at the files, the build, the changed
+/// faces' images (and making the message, at once), sending the message; the
+/// rest is the file-system event, the socket and the page taking the frames,
+/// each apart where `serve` printed when it woke and sent (its `clock:` line).
+/// Prints the median of each.
+fn account(timings: &Timings, saves: &[f64], to_message: &[f64]) {
     std::thread::sleep(Duration::from_millis(200));
     let lines = timings.lock().unwrap();
     let Some(first) = lines.len().checked_sub(to_message.len()) else {
         return println!("  (fewer --timings lines than edits: not accounted)");
     };
     let mut parts: [Vec<f64>; 5] = Default::default();
-    for (line, total) in lines[first..].iter().zip(to_message) {
+    let (mut woke, mut socket) = (Vec::new(), Vec::new());
+    for ((line, total), t0) in lines[first..].iter().zip(to_message).zip(saves) {
         let mut sums = [0.0; 5];
         for stage in line.split(" · ") {
+            let clock = |name: &str| stage.strip_prefix(name)?.parse::<f64>().ok();
+            if let Some(at) = clock("woke at ") {
+                woke.push(at - t0);
+            }
+            if let Some(at) = clock("sent at ") {
+                socket.push(t0 + total - at);
+            }
             let Some((name, ms)) = stage
                 .split_once(" ms")
                 .and_then(|(head, _)| head.rsplit_once(' '))
@@ -169,6 +277,13 @@ fn account(timings: &Timings, to_message: &[f64]) {
     println!(
         "  save to message, medians: files {files:.1} ms, build {build:.1} ms, images {images:.1} ms, message {message:.1} ms; the rest (file event, socket, page) {rest:.1} ms"
     );
+    if !woke.is_empty() && !socket.is_empty() {
+        println!(
+            "    of the rest: save to the end of its wait {:.1} ms, sent to the page's message {:.1} ms",
+            median(&mut woke),
+            median(&mut socket)
+        );
+    }
 }
 
 /// The 88-card deck project of `cardstock bench`, made in `tmp/deck`.
@@ -218,7 +333,13 @@ fn stages_of(bin: &Path, repo: &Path, tmp: &Path, deck: bool, edits: usize) {
 }
 
 /// Save-to-screen and memory on the 88-card deck of SVG art (`--deck`).
-fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, soak: usize) {
+fn deck_bench(
+    (bin, chrome, inject): (&Path, &Path, Option<&str>),
+    repo: &Path,
+    tmp: &Path,
+    edits: usize,
+    soak: usize,
+) {
     let root = make_deck(bin, repo, tmp);
     let (server, pid, url, timings) = start_serve(bin, &root, "deck");
     println!(
@@ -239,19 +360,7 @@ fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, 
     };
     let mut b = cdp::Browser::open(chrome, &url, 1400, 900);
     b.wait_for("document.querySelectorAll('figure.face').length >= 89", 60);
-    b.eval(
-        "window.shownAt = {};
-         new MutationObserver((ms) => {
-           for (const m of ms) {
-             const img = m.target;
-             if (img.tagName !== 'IMG' || !img.closest('figure.face')) continue;
-             const src = img.src;
-             const mark = () => requestAnimationFrame(() => { window.shownAt[src] = performance.timeOrigin + performance.now(); });
-             if (img.complete) mark(); else img.addEventListener('load', mark, { once: true });
-           }
-         }).observe(document.body, { attributes: true, attributeFilter: ['src'], subtree: true });
-         true",
-    );
+    observe(&mut b, inject);
     b.eval(&format!(
         "document.querySelector('figure[data-id=\"{card}\"]').scrollIntoView({{block: 'center'}})"
     ));
@@ -264,9 +373,10 @@ fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, 
         .unwrap()
         .to_string();
     std::thread::sleep(Duration::from_secs(3));
-    let (mut times, mut to_message) = (Vec::new(), Vec::new());
+    let (mut times, mut to_message, mut trace) = (Vec::new(), Vec::new(), Trace::default());
+    let mut saves = Vec::new();
     for i in 0..edits {
-        b.eval("window.shownAt = {}; true");
+        b.eval("window.shownAt = {}; window.tr = {}; true");
         let t0 = now_ms();
         std::fs::write(&art, coloured(1000 + i)).unwrap();
         let (h, shown) = wait_shown(&mut b, card, &hash);
@@ -274,6 +384,8 @@ fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, 
         let message = b.eval("window.cardstock.messageAt").as_f64().unwrap();
         times.push(shown - t0);
         to_message.push(message - t0);
+        saves.push(t0);
+        trace.take(&mut b, t0, shown);
         std::thread::sleep(Duration::from_millis(300));
     }
     if edits > 0 {
@@ -289,7 +401,8 @@ fn deck_bench(bin: &Path, chrome: &Path, repo: &Path, tmp: &Path, edits: usize, 
             median(&mut to_message.clone()),
             median(&mut rest)
         );
-        account(&timings, &to_message);
+        account(&timings, &saves, &to_message);
+        trace.print();
     }
     if soak > 0 {
         let start_rss = rss_kib(pid);
@@ -390,6 +503,8 @@ fn main() {
     let mut shot: Option<PathBuf> = None;
     let mut deck = false;
     let mut in_process = false;
+    let mut bin: Option<PathBuf> = None;
+    let mut inject: Option<String> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -399,11 +514,14 @@ fn main() {
             "--screenshot" => shot = Some(PathBuf::from(it.next().unwrap())),
             "--deck" => deck = true,
             "--stages" => in_process = true,
+            "--bin" => bin = Some(PathBuf::from(it.next().unwrap())),
+            "--inject" => inject = Some(std::fs::read_to_string(it.next().unwrap()).unwrap()),
             other => panic!("unknown argument {other}"),
         }
     }
     let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join("cardstock");
+    let bin = bin.unwrap_or_else(|| exe.parent().unwrap().parent().unwrap().join("cardstock"));
+    let inject = inject.as_deref();
     assert!(
         bin.exists(),
         "build the binary first: cargo build --release"
@@ -415,7 +533,7 @@ fn main() {
     }
     let chrome = cdp::chromium().expect("chromium is installed");
     if deck {
-        return deck_bench(&bin, &chrome, &repo, tmp.path(), edits, soak);
+        return deck_bench((&bin, &chrome, inject), &repo, tmp.path(), edits, soak);
     }
     let root = tmp.path();
     copy_dir(&repo.join("data").join(GAME), &root.join("data").join(GAME));
@@ -434,19 +552,7 @@ fn main() {
 
     let mut b = cdp::Browser::open(&chrome, &url, 1400, 900);
     b.wait_for("document.querySelectorAll('figure.face').length > 100", 60);
-    b.eval(
-        "window.shownAt = {};
-         new MutationObserver((ms) => {
-           for (const m of ms) {
-             const img = m.target;
-             if (img.tagName !== 'IMG' || !img.closest('figure.face')) continue;
-             const src = img.src;
-             const mark = () => requestAnimationFrame(() => { window.shownAt[src] = performance.timeOrigin + performance.now(); });
-             if (img.complete) mark(); else img.addEventListener('load', mark, { once: true });
-           }
-         }).observe(document.body, { attributes: true, attributeFilter: ['src'], subtree: true });
-         true",
-    );
+    observe(&mut b, inject);
     let contracts = root.join("data").join(GAME).join("contracts.toml");
     let original = std::fs::read_to_string(&contracts).unwrap();
     b.eval(&format!(
@@ -463,8 +569,8 @@ fn main() {
     // Let the first page load (and the server's pre-rendering) finish.
     std::thread::sleep(Duration::from_secs(3));
 
-    let mut times = Vec::new();
-    let mut to_message = Vec::new();
+    let (mut times, mut to_message, mut trace) = (Vec::new(), Vec::new(), Trace::default());
+    let mut saves = Vec::new();
     for i in 0..edits {
         let city = if i % 2 == 0 {
             "\"denver\""
@@ -472,7 +578,7 @@ fn main() {
             "\"kansas-city\""
         };
         let text = set_field(&original, "contract", 12, "city", city);
-        b.eval("window.shownAt = {}; true");
+        b.eval("window.shownAt = {}; window.tr = {}; true");
         let t0 = now_ms();
         std::fs::write(&contracts, text).unwrap();
         let (h, shown) = wait_shown(&mut b, CARD, &hash);
@@ -480,6 +586,8 @@ fn main() {
         let message = b.eval("window.cardstock.messageAt").as_f64().unwrap();
         times.push(shown - t0);
         to_message.push(message - t0);
+        saves.push(t0);
+        trace.take(&mut b, t0, shown);
         std::thread::sleep(Duration::from_millis(300));
     }
     if edits > 0 {
@@ -496,7 +604,8 @@ fn main() {
             median(&mut to_message.clone()),
             median(&mut rest)
         );
-        account(&timings, &to_message);
+        account(&timings, &saves, &to_message);
+        trace.print();
     }
 
     if soak > 0 {

@@ -1,8 +1,10 @@
 //! `cardstock serve`: build, then serve a page with every face, the sheets of the
 //! profile and the diagnostics, and rebuild on every save. The open page gets the
 //! changes over a WebSocket: the images of the faces that changed (binary
-//! frames, rasterised in parallel as soon as the build is done), then a message
-//! with only those faces. The first load fetches images by content hash.
+//! frames of `data:` URLs, rasterised in parallel as soon as the build is done,
+//! while the message is made), then a message with only those faces (and of
+//! the sheets, only the placements whose picture changed, when nothing else of
+//! them did). The first load fetches images by content hash.
 //!
 //! HTTP is a small bounded server (`serve/http.rs`: request heads parsed by
 //! httparse, connections, time and sizes limited), the WebSocket tungstenite.
@@ -19,7 +21,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock, RwLock};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{json, Value};
 
@@ -130,7 +132,8 @@ struct Hosts {
 enum Frame {
     /// A JSON message.
     Text(Arc<str>),
-    /// A picture: its hash (32 ASCII bytes) then its PNG, in one binary frame.
+    /// A picture: its hash (32 ASCII bytes) then its PNG as a `data:` URL
+    /// ([`data_url`]), in one binary frame.
     Image(Arc<str>, Png),
 }
 
@@ -282,9 +285,10 @@ fn follow(
     let mut held = false;
     loop {
         changes.wait();
+        let woke = SystemTime::now();
         let looked = Instant::now();
         let now = fingerprint(&plan.root);
-        let looked = ms_since(looked);
+        let looked = (woke, ms_since(looked));
         if now == last {
             continue;
         }
@@ -324,26 +328,40 @@ fn ms_since(start: Instant) -> f64 {
 }
 
 /// Shows build `p` of game `i` (with its cache): prints its line, makes the
-/// images of the faces that changed on all cores and sends them to every open
-/// page ahead of the update message that names them. With `--timings`, prints
-/// the wall time of each stage, `looked` (the files looked at after the save)
-/// first, and the images and the message last. `None` when a lock was poisoned.
+/// images of the faces that changed on all cores, and the update message beside
+/// them, and sends the images to every open page ahead of the message that names
+/// them. With `--timings`, prints the wall time of each stage, `looked` (when
+/// the save's wait ended, and how long the files were looked at) first, then the
+/// images (made at once with the message), the sending of the message and when
+/// it was sent. `None` when a lock was poisoned.
 fn publish(
     plan: &Plan,
     shared: &Arc<Shared>,
     (i, cache): (usize, &preview::Cache),
     p: Arc<Preview>,
-    looked: f64,
+    looked: (SystemTime, f64),
 ) -> Option<()> {
     let start = Instant::now();
-    let images = new_pictures(shared.games.read().ok()?[i].good.as_deref(), &p);
-    let images: Vec<Frame> = {
-        use rayon::prelude::*;
-        images
-            .par_iter()
-            .filter_map(|h| Some(Frame::Image(h.as_str().into(), png_of(shared, &p, h)?)))
-            .collect()
-    };
+    // Only this thread changes the games: the message made under a read lock
+    // is still the one for this build when the write lock is taken below.
+    let (images, message) = rayon::join(
+        || {
+            use rayon::prelude::*;
+            let old = shared.games.read().ok()?[i].good.clone();
+            let images = new_pictures(old.as_deref(), &p);
+            Some(
+                images
+                    .par_iter()
+                    .filter_map(|h| {
+                        let png = png_of(shared, &p, h)?;
+                        Some(Frame::Image(h.as_str().into(), data_url(&png)))
+                    })
+                    .collect::<Vec<Frame>>(),
+            )
+        },
+        || Some(update(&shared.games.read().ok()?[i], &p)),
+    );
+    let (images, message) = (images?, message?);
     let pictures = (images.len(), ms_since(start));
     let start = Instant::now();
     {
@@ -356,7 +374,6 @@ fn publish(
             rulebook: cache.rulebook_kept(),
         };
         report(&p, st.good.as_deref(), Some(redone));
-        let message = update(st, &p);
         st.builds += 1;
         if p.ok {
             st.good = Some(p.clone());
@@ -371,7 +388,18 @@ fn publish(
     }
     if plan.timings {
         let sent = [("images", pictures.1), ("message", ms_since(start))];
-        print_timings(looked, &p, &sent, pictures.0);
+        print_timings(looked.1, &p, &sent, pictures.0);
+        // On the clock the page's `performance.timeOrigin` is on: the file
+        // event's wait and the socket, apart.
+        let at = |t: SystemTime| {
+            t.duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        };
+        super::say(&format!(
+            "  clock: woke at {:.1} · sent at {:.1}\n",
+            at(looked.0),
+            at(SystemTime::now())
+        ));
     }
     forget_old_pngs(shared);
     prerender(shared, Some(i));
@@ -531,8 +559,12 @@ fn update(st: &GameState, p: &Preview) -> String {
         if old.map(ids) != Some(ids(p)) {
             msg["order"] = json!(ids(p));
         }
-        if old.map(|o| &o.sheets) != Some(&p.sheets) {
-            msg["sheets"] = json!(p.sheets);
+        // A face's new picture changes only its placements' hashes: those
+        // alone are sent, not every sheet again.
+        match old.map(|o| placed(&o.sheets, &p.sheets)) {
+            Some(Some(moved)) if moved.is_empty() => {}
+            Some(Some(moved)) => msg["placed"] = json!(moved),
+            _ => msg["sheets"] = json!(p.sheets),
         }
         if old.map(|o| &o.rulebook) != Some(&p.rulebook) {
             msg["rulebook"] = json!(p.rulebook);
@@ -542,6 +574,41 @@ fn update(st: &GameState, p: &Preview) -> String {
         }
     }
     msg.to_string()
+}
+
+/// How `new` sheets differ from `old` ones when only pictures of placements
+/// changed: `[sheet, placement, new hash]` for each (both 0-based); `None` when
+/// anything else differs (then every sheet is sent).
+fn placed(old: &[preview::Sheet], new: &[preview::Sheet]) -> Option<Vec<(usize, usize, String)>> {
+    if old.len() != new.len() {
+        return None;
+    }
+    let mut moved = Vec::new();
+    for (s, (a, b)) in old.iter().zip(new).enumerate() {
+        let same = a.file == b.file
+            && a.page == b.page
+            && a.label == b.label
+            && a.size_mm == b.size_mm
+            && a.marks == b.marks
+            && a.placements.len() == b.placements.len();
+        if !same {
+            return None;
+        }
+        for (n, (x, y)) in a.placements.iter().zip(&b.placements).enumerate() {
+            let same = x.face == y.face
+                && x.rect == y.rect
+                && x.clip == y.clip
+                && x.rotate == y.rotate
+                && x.matrix == y.matrix;
+            if !same {
+                return None;
+            }
+            if x.hash != y.hash {
+                moved.push((s, n, y.hash.clone()));
+            }
+        }
+    }
+    Some(moved)
 }
 
 /// The faces of build `p` by id (one each: a face's id is its set, place and
@@ -590,6 +657,16 @@ fn broadcast(shared: &Shared, message: Frame) {
             keep
         });
     }
+}
+
+/// A PNG as a `data:` URL, as the page shows a pushed picture: an image loads
+/// from one at once (a `blob:` URL is fetched first), and the page need not
+/// encode it.
+fn data_url(png: &[u8]) -> Png {
+    use base64::Engine as _;
+    let mut url = String::from("data:image/png;base64,");
+    base64::engine::general_purpose::STANDARD.encode_string(png, &mut url);
+    Png::from(url.into_bytes())
 }
 
 /// The build that holds picture `hash`, if any current one does.
@@ -641,24 +718,34 @@ fn forget_old_pngs(shared: &Shared) {
     }
 }
 
-/// Makes the PNGs of the faces of game `only` (or of every game) on a
-/// background thread, so the page's requests find them ready.
+/// Makes the PNGs of the faces of game `only` (or of every game) that are not
+/// made yet on a background thread, so the page's requests find them ready
+/// (each from its build, not looked for among every build's pictures).
 fn prerender(shared: &Arc<Shared>, only: Option<usize>) {
-    let hashes: Vec<String> = match shared.games.read() {
+    let builds: Vec<Arc<Preview>> = match shared.games.read() {
         Ok(games) => games
             .iter()
             .enumerate()
             .filter(|(i, _)| only.is_none_or(|o| o == *i))
-            .filter_map(|(_, g)| g.good.as_deref())
-            .flat_map(|p| p.faces.iter().map(|f| f.hash.clone()))
+            .filter_map(|(_, g)| g.good.clone())
             .collect(),
         Err(_) => return,
     };
     let shared = shared.clone();
     rayon::spawn(move || {
         use rayon::prelude::*;
-        hashes.par_iter().for_each(|h| {
-            png(&shared, h);
+        let todo: Vec<(&Preview, &str)> = {
+            let Ok(made) = shared.pngs.lock() else {
+                return;
+            };
+            builds
+                .iter()
+                .flat_map(|p| p.faces.iter().map(move |f| (&**p, f.hash.as_str())))
+                .filter(|(_, h)| !made.get(*h).is_some_and(|c| c.get().is_some()))
+                .collect()
+        };
+        todo.par_iter().for_each(|(p, h)| {
+            png_of(&shared, p, h);
         });
     });
 }
@@ -670,7 +757,7 @@ fn secure(r: Response) -> Response {
         .with_header("Referrer-Policy", "no-referrer")
         .with_header(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'",
+            "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
         )
 }
 
@@ -1043,6 +1130,49 @@ mod tests {
         ] {
             assert!(!all.allows(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn only_the_placements_whose_picture_changed_are_sent() {
+        let place = |face: &str, hash: &str| preview::Placement {
+            face: face.to_string(),
+            hash: hash.to_string(),
+            rect: [0.0, 0.0, 63.0, 88.0],
+            clip: [0.0, 0.0, 63.0, 88.0],
+            rotate: false,
+            matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+        };
+        let sheet = |placements| preview::Sheet {
+            file: "cards.pdf".to_string(),
+            page: Some(1),
+            label: "cards".to_string(),
+            size_mm: Some([215.9, 279.4]),
+            marks: Some("m".to_string()),
+            placements,
+        };
+        let old = vec![
+            sheet(vec![place("a", "1"), place("b", "2")]),
+            sheet(vec![place("a", "1")]),
+        ];
+        assert_eq!(placed(&old, &old), Some(vec![]));
+        let mut new = old.clone();
+        new[0].placements[0].hash = "3".to_string();
+        new[1].placements[0].hash = "3".to_string();
+        assert_eq!(
+            placed(&old, &new),
+            Some(vec![(0, 0, "3".to_string()), (1, 0, "3".to_string())])
+        );
+        // Anything else: every sheet is sent.
+        let mut other = new.clone();
+        other[1].placements[0].rect[0] = 1.0;
+        assert_eq!(placed(&old, &other), None);
+        let mut other = new.clone();
+        other[0].marks = Some("n".to_string());
+        assert_eq!(placed(&old, &other), None);
+        let mut other = new.clone();
+        other[0].placements.pop();
+        assert_eq!(placed(&old, &other), None);
+        assert_eq!(placed(&old, &new[..1]), None);
     }
 
     #[test]

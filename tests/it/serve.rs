@@ -126,7 +126,7 @@ fn shown_hash(b: &mut cdp::Browser, id: &str) -> String {
 }
 
 /// JavaScript: whether `img` `i` shows the picture its `data-hash` names (fetched
-/// by hash, or pushed with the update and shown from a `blob:` URL).
+/// by hash, or pushed with the update and shown from a `data:` URL).
 const SHOWS_ITS_HASH: &str = "i.src.endsWith(window.cardstock.imgUrl(i.dataset.hash))";
 
 /// How many pixels of face `id`'s image, as the page shows it, have colour `hex`.
@@ -233,11 +233,98 @@ fn the_page_follows_edits_without_reloading_and_shows_errors() {
     assert_eq!(shown_hash(&mut b, bill), new_hash);
     assert_eq!(b.eval("window.sameDocument"), "yes");
 
+    // The status line says so (and flashed).
+    let status = b.eval("document.querySelector('#status').className");
+    assert!(status.as_str().unwrap().contains(" bad flash"), "{status}");
+    let text = b.eval("document.querySelector('#status').textContent");
+    assert!(
+        text.as_str().unwrap().contains(" failed · 1 error"),
+        "{text}"
+    );
+
     // Fixed: the problems go, the faces are current again.
     edit(&money, "value = 500 dollars", "value = 500");
     b.wait_for("document.querySelector('#problems').hidden", 60);
+    let status = b.eval("document.querySelector('#status').className");
+    assert!(status.as_str().unwrap().contains(" ok flash"), "{status}");
+    let text = b.eval("document.querySelector('#status').textContent");
+    assert!(text.as_str().unwrap().starts_with("Build "), "{text}");
+    assert!(!text.as_str().unwrap().contains("failed"), "{text}");
     assert_eq!(b.eval("document.body.classList.contains('stale')"), false);
     assert_eq!(b.eval("window.sameDocument"), "yes");
+    drop(serve);
+}
+
+#[test]
+fn a_search_and_the_sheets_follow_a_face_an_edit_changed() {
+    let Some(chrome) = cdp::chromium_or_skip("a_search_and_the_sheets_follow_an_edit") else {
+        return;
+    };
+    let tmp = project_copy(&[GAME]);
+    let serve = Serve::start(tmp.path(), &[]);
+    let mut b = cdp::Browser::open(&chrome, &serve.url, 1400, 1000);
+    b.wait_for("document.querySelectorAll('figure.face').length > 100", 60);
+    let card = "contracts/012-front";
+    let old_card = shown_hash(&mut b, card);
+    let faces = b.eval("window.cardstock.games.values().next().value.faces.size");
+    // A search only the card will match once its city is Denver (it is Kansas City).
+    b.eval(
+        "{ const q = document.querySelector('#q'); q.value = 'contracts/012-front denver';
+           q.dispatchEvent(new Event('input')); } true",
+    );
+    let shown = format!(
+        "(() => {{ const f = document.querySelector('figure[data-id=\"{card}\"]');
+            return [f.hidden, f.closest('section').hidden, document.querySelector('#count').textContent]; }})()"
+    );
+    let none = format!("0 of {faces} faces");
+    assert_eq!(b.eval(&shown), serde_json::json!([true, true, none]));
+    let contracts = tmp.path().join("data").join(GAME).join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
+    let flash = |b: &mut cdp::Browser| {
+        let class = b.eval("document.querySelector('#status').className");
+        class
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    let update = save_and_wait(&mut b, &contracts, moved.as_bytes());
+    assert_eq!(update["faces"], serde_json::json!([card]), "{update}");
+    let one = format!("1 of {faces} faces");
+    assert_eq!(b.eval(&shown), serde_json::json!([false, false, one]));
+    let first = flash(&mut b);
+
+    // The sheets: only the card's placements' pictures came, not every sheet,
+    // and the page's sheets are the server's.
+    assert_eq!(update["sheets"], false, "{update}");
+    assert!(update["placed"].as_u64().unwrap() >= 1, "{update}");
+    let new_card = shown_hash(&mut b, card);
+    assert_ne!(new_card, old_card);
+    let same = "fetch('/api/state').then(r => r.json()).then(s =>
+        JSON.stringify(s.games[0].sheets) === JSON.stringify(window.cardstock.games.values().next().value.sheets))";
+    assert_eq!(b.eval(same), true);
+    b.eval("document.querySelector('[data-view=\"sheets\"]').click(); true");
+    let on_sheet = format!(
+        "[...document.querySelectorAll('#sheets .clip[data-face=\"{card}\"] img')].map(i => i.src.endsWith(window.cardstock.imgUrl('{new_card}')))"
+    );
+    let placed = b.wait_for(&on_sheet, 60);
+    assert!(
+        !placed.as_array().unwrap().is_empty()
+            && placed.as_array().unwrap().iter().all(|v| v == true),
+        "{placed}"
+    );
+
+    // Back to Kansas City: the search lets it go again, the status flashes again.
+    b.eval("document.querySelector('[data-view=\"faces\"]').click(); true");
+    let update = save_and_wait(&mut b, &contracts, text.as_bytes());
+    assert_eq!(update["faces"], serde_json::json!([card]), "{update}");
+    assert_eq!(b.eval(&shown), serde_json::json!([true, true, none]));
+    assert_ne!(flash(&mut b), first);
+    assert_eq!(b.eval(same), true);
+    assert_eq!(images_fetched_since_edit(&mut b), serde_json::json!([]));
     drop(serve);
 }
 

@@ -1,6 +1,7 @@
 // cardstock live preview. The server sends every game once ("full"), then one
 // "update" per build with only the faces that changed, each new image pushed
-// just before it (a binary frame: 32 bytes of hash, then the PNG). The first
+// just before it (a binary frame: 32 bytes of hash, then the PNG as a data:
+// URL, which an image loads from at once). The first
 // load fetches images by content hash (/img/<hash>.png), so an unchanged face is
 // never fetched or sent again.
 'use strict';
@@ -13,7 +14,8 @@ function el(tag, cls, text) {
   if (text != null) e.textContent = text;
   return e;
 }
-const pushed = new Map(); // hash -> blob: URL of an image the server pushed
+const pushed = new Map(); // hash -> data: URL of an image the server pushed
+const loaded = new Map(); // hash -> an <img> that loaded (and decoded) a pushed image
 const imgUrl = (hash) => pushed.get(hash) || `/img/${hash}.png`;
 const CSS_PX_PER_MM = 96 / 25.4;
 const store = {
@@ -73,10 +75,22 @@ function connect() {
   };
 }
 
-/** A pushed image: kept as a blob: URL until no face shows it. */
+/**
+ * A pushed image: kept as its data: URL until no face shows it, and loaded and
+ * decoded as it comes, while its message is still on the way, so that the face
+ * given it shows it in the next frame.
+ */
 function receiveImage(data) {
-  const hash = new TextDecoder().decode(new Uint8Array(data, 0, 32));
-  if (!pushed.has(hash)) pushed.set(hash, URL.createObjectURL(new Blob([new Uint8Array(data, 32)], { type: 'image/png' })));
+  const text = new TextDecoder().decode(data);
+  const hash = text.slice(0, 32);
+  if (!pushed.has(hash)) {
+    const url = text.slice(32);
+    pushed.set(hash, url);
+    const ahead = new Image();
+    ahead.src = url;
+    ahead.decode().catch(() => {});
+    loaded.set(hash, ahead);
+  }
   state.pushedSince = (state.pushedSince || []).concat([hash]);
 }
 
@@ -84,8 +98,8 @@ function receiveImage(data) {
 function forgetPushed() {
   const live = new Set();
   for (const g of state.games.values()) for (const f of g.faces.values()) live.add(f.hash);
-  for (const [hash, url] of pushed) {
-    if (!live.has(hash)) { URL.revokeObjectURL(url); pushed.delete(hash); }
+  for (const hash of [...pushed.keys()]) {
+    if (!live.has(hash)) { pushed.delete(hash); loaded.delete(hash); }
   }
 }
 
@@ -99,11 +113,17 @@ function full(m) {
 function update(m) {
   const g = state.games.get(m.game);
   if (!g) return;
+  // The header shows each game's name (and, with several, whether it built).
+  const header = g.ok !== m.ok || (m.name && m.name !== g.name);
   g.ok = m.ok; g.took = m.took_ms; g.build = m.build;
   if (m.diagnostics) g.diagnostics = m.diagnostics; // absent: the same as the last build's
   if (m.name) g.name = m.name;
-  // What this update brought, for the tests: the faces and the images pushed.
-  state.lastUpdate = { build: m.build, faces: (m.faces || []).map((f) => f.id), images: state.pushedSince || [] };
+  // What this update brought, for the tests: the faces and the images pushed,
+  // whether every sheet came and how many placements' pictures did.
+  state.lastUpdate = {
+    build: m.build, faces: (m.faces || []).map((f) => f.id), images: state.pushedSince || [],
+    sheets: !!m.sheets, placed: (m.placed || []).length,
+  };
   state.pushedSince = [];
   const changed = [];
   for (const f of m.faces || []) {
@@ -119,19 +139,23 @@ function update(m) {
   }
   if (m.sets) { g.sets = m.sets; structure = true; }
   if (m.sheets) { g.sheets = m.sheets; state.sheetsDirty = true; }
+  // Only new pictures on the same sheets: [sheet, placement, hash].
+  for (const [s, i, hash] of m.placed || []) { g.sheets[s].placements[i].hash = hash; state.sheetsDirty = true; }
   if (m.rulebook) { g.rulebook = m.rulebook; state.rulesDirty = true; }
   if (m.ok) forgetPushed();
-  if (m.game !== state.current) { renderGames(); return; }
+  if (m.game !== state.current) { if (header) renderGames(); return; }
   if (structure) { renderSetOptions(); layoutFaces(); }
   // The new images first: they decode while the rest is drawn.
   for (const { face, before } of changed) {
     const fig = figures.get(face.id);
     if (fig) fillFace(fig, face, before ? 'swap' : 'new');
   }
-  renderGames();
+  if (header) renderGames();
   renderStatus(true);
   if (m.diagnostics) renderProblems();
-  applyFilter();
+  // Only the changed faces can have come into or gone out of the filter,
+  // unless the faces were laid out again.
+  applyFilter(structure ? null : changed.map((c) => c.face.id));
   if (state.view === 'sheets' && state.sheetsDirty) renderSheets();
   if (state.view === 'rules' && state.rulesDirty) renderRules();
   const sel = changed.find((c) => c.face.id === state.selected);
@@ -160,10 +184,12 @@ function renderGames() {
   }
 }
 
-function setStatus(kind, text) {
+function setStatus(kind, text, flash) {
   const s = $('#status');
-  s.className = `status ${kind}`;
-  s.textContent = text;
+  // A flash restarts by taking the other of its two names (no forced layout).
+  const again = flash ? (s.classList.contains('flash') ? ' flash2' : ' flash') : '';
+  s.className = `status ${kind}${again}`;
+  if (s.textContent !== text) s.textContent = text;
 }
 
 function renderStatus(flash) {
@@ -173,18 +199,13 @@ function renderStatus(flash) {
   const warnings = g.diagnostics.length - errors;
   const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
   if (g.ok) {
-    setStatus('ok', `Build ${g.build} · ${Math.round(g.took)} ms` + (warnings ? ` · ${plural(warnings, 'warning')}` : ''));
+    setStatus('ok', `Build ${g.build} · ${Math.round(g.took)} ms` + (warnings ? ` · ${plural(warnings, 'warning')}` : ''), flash);
   } else {
-    setStatus('bad', `Build ${g.build} failed · ${plural(errors, 'error')}`);
+    setStatus('bad', `Build ${g.build} failed · ${plural(errors, 'error')}`, flash);
   }
   document.body.classList.toggle('stale', !g.ok && g.faces.size > 0);
-  $('#stale').hidden = g.ok || g.faces.size === 0;
-  if (flash) {
-    const s = $('#status');
-    s.classList.remove('flash');
-    void s.offsetWidth;
-    s.classList.add('flash');
-  }
+  const stale = $('#stale');
+  if (stale.hidden !== (g.ok || g.faces.size === 0)) stale.hidden = !stale.hidden;
 }
 
 function renderProblems() {
@@ -283,7 +304,7 @@ function faceWidth(f) {
   return Math.max(40, Math.min(w, 420));
 }
 
-/** Shows face `f` in `fig`: a new image replaces the old one once it is decoded. */
+/** Shows face `f` in `fig`: a new image replaces the old one once it is loaded. */
 function fillFace(fig, f, how) {
   const img = $('img', fig);
   img.alt = `${f.label} ${f.side}`;
@@ -299,16 +320,20 @@ function fillFace(fig, f, how) {
   if (img.dataset.hash === f.hash) return;
   img.dataset.hash = f.hash;
   if (how === 'first') { img.src = imgUrl(f.hash); return; }
-  const next = new Image();
-  next.src = imgUrl(f.hash);
-  const show = () => {
+  // The old picture stays until the new one loaded; a pushed one loaded (and
+  // was decoded) as it came (`receiveImage`): then it is shown in the next
+  // frame, decoded in it if it was not yet rather than left blank.
+  img.decoding = 'sync';
+  img.src = imgUrl(f.hash);
+  const mark = () => {
     if (img.dataset.hash !== f.hash) return; // a newer build came first
-    img.src = next.src;
-    fig.classList.remove('fresh');
-    void fig.offsetWidth;
-    fig.classList.add('fresh');
+    // The mark restarts by taking the other of its two names (no forced layout).
+    const again = fig.classList.contains('fresh') ? 'fresh2' : 'fresh';
+    fig.classList.remove('fresh', 'fresh2');
+    fig.classList.add(again);
   };
-  next.decode().then(show, show);
+  if (img.complete) mark();
+  else img.addEventListener('load', mark, { once: true });
 }
 
 function matches(f) {
@@ -326,24 +351,39 @@ function renderChangedFilter() {
   const b = $('#changed');
   b.hidden = !since;
   if (!since) { state.changed = false; b.setAttribute('aria-pressed', 'false'); return; }
-  b.textContent = `Changed since print ${since.since} (${faces.filter((f) => f.changed).length})`;
+  const text = `Changed since print ${since.since} (${faces.filter((f) => f.changed).length})`;
+  if (b.textContent !== text) b.textContent = text;
 }
 
-function applyFilter() {
+/**
+ * Shows the faces the search and filters let through, and hides the rest: of
+ * every face, or of the faces `only` names (an update's: nothing else changed).
+ */
+function applyFilter(only) {
   const g = game();
   if (!g) return;
   renderChangedFilter();
   const words = state.q.toLowerCase().split(/\s+/).filter(Boolean);
-  let shown = 0;
-  for (const [id, fig] of figures) {
+  let flipped = false;
+  for (const id of only || figures.keys()) {
+    const fig = figures.get(id);
+    if (!fig) continue;
     const f = g.faces.get(id);
-    const ok = f && matches(f) && words.every((w) => fig._text.includes(w));
-    fig.hidden = !ok;
-    if (ok) shown++;
+    const ok = !!f && matches(f) && words.every((w) => fig._text.includes(w));
+    if (fig.hidden === ok) { fig.hidden = !ok; flipped = true; }
   }
-  for (const sec of $$('#faces .set')) sec.hidden = !$$('.face', sec).some((f) => !f.hidden);
-  $('#count').textContent = shown === g.faces.size ? `${shown} faces` : `${shown} of ${g.faces.size} faces`;
-  if (state.view === 'sheets') for (const fig of $$('#sheets .sheet')) fig.hidden = !!state.set && !fig._sets.has(state.set);
+  if (flipped || !only) {
+    for (const sec of $$('#faces .set')) {
+      const hide = !$$('.face', sec).some((f) => !f.hidden);
+      if (sec.hidden !== hide) sec.hidden = hide;
+    }
+  }
+  let shown = 0;
+  for (const fig of figures.values()) if (!fig.hidden) shown++;
+  const count = $('#count');
+  const text = shown === g.faces.size ? `${shown} faces` : `${shown} of ${g.faces.size} faces`;
+  if (count.textContent !== text) count.textContent = text;
+  if (state.view === 'sheets' && !only) for (const fig of $$('#sheets .sheet')) fig.hidden = !!state.set && !fig._sets.has(state.set);
 }
 
 // ---- sheets
