@@ -741,7 +741,7 @@ fn prerender(shared: &Arc<Shared>, only: Option<usize>) {
             builds
                 .iter()
                 .flat_map(|p| p.faces.iter().map(move |f| (&**p, f.hash.as_str())))
-                .filter(|(_, h)| !made.get(*h).is_some_and(|c| c.get().is_some()))
+                .filter(|(_, h)| made.get(*h).is_none_or(|c| c.get().is_none()))
                 .collect()
         };
         todo.par_iter().for_each(|(p, h)| {

@@ -287,7 +287,7 @@ fn a_search_and_the_sheets_follow_a_face_an_edit_changed() {
             .as_str()
             .unwrap()
             .split(' ')
-            .last()
+            .next_back()
             .unwrap()
             .to_string()
     };
