@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::check::{check_asserts, check_contents, check_structure, rule_counts};
 use crate::diag::{Diagnostics, Reported};
-use crate::eval::{apply_derives, base_context, build_network, Context};
+use crate::eval::{apply_derives, base_context, build_network, table_rows, Context};
 use crate::export::png::PngCache;
 use crate::faces::{render_all, FaceStore, ParseCache, Rendered};
 use crate::model::{load_game, Game};
@@ -137,7 +137,8 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
     let settings = opts.settings();
     let mut diags = Diagnostics::default();
     check_structure(&game).into_value(&mut diags);
-    let network = build_network(&game, tpl, &settings)
+    let rows = table_rows(&game);
+    let network = build_network(&game, tpl, &settings, &rows)
         .into_value(&mut diags)
         .map(Arc::new);
     if game.unparsed_data || diags.has_errors() {
@@ -151,7 +152,8 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
             diags.items,
         );
     }
-    let (game, base) = apply_derives(game, network.as_ref(), tpl, &settings).into_value(&mut diags);
+    let (game, base) =
+        apply_derives(game, network.as_ref(), tpl, &settings, rows).into_value(&mut diags);
     let base = Some(base);
     Reported::new(
         Evaluated {
