@@ -41,10 +41,12 @@ pub fn base_context(game: &Game, network: Option<&Arc<Network>>, settings: &Sett
 }
 
 /// Every table's rows as template values ([`row_value`]), by table name: made
-/// once for the `[[derive]]`s, and again only for the table a derive filled.
-type TableRows = BTreeMap<String, Vec<Value>>;
+/// once a build, for the network's costs and the `[[derive]]`s; a derive adds
+/// its field to the rows of its table ([`with_derived`]).
+pub type TableRows = BTreeMap<String, Vec<Value>>;
 
-fn table_rows(game: &Game) -> TableRows {
+/// Every table's rows of `game` as template values.
+pub fn table_rows(game: &Game) -> TableRows {
     game.tables
         .iter()
         .map(|(name, t)| (name.clone(), t.rows.iter().map(row_value).collect()))
@@ -168,6 +170,33 @@ fn copies_unread(game: &Game, base: &Context, settings: &Settings) -> Option<Dia
         .with("game", &game.id)
         .hint("--copies is for parts that print a number of sheets, e.g. `repeat = \"settings.copies or 10\"` on a score pad; leave it out for this game"),
     )
+}
+
+/// Row `i` of table `table` as a template value, as [`row_value`] makes it of
+/// `row`: the value `base`'s table index holds (made once a build from the same
+/// rows, [`table_rows`]), or made from `row` when the index has no such row.
+pub fn row_value_in(base: &Context, table: &str, i: usize, row: &Row) -> Value {
+    base.get(crate::index::INDEX)
+        .and_then(|v| v.downcast_object_ref::<crate::index::TableIndex>())
+        .and_then(|index| index.row(table, i))
+        .unwrap_or_else(|| row_value(row))
+}
+
+/// The value [`row_value`] makes of `row`, whose derived field `field` was just
+/// set, made from `before` (the row's value without it) without converting its
+/// other fields again.
+fn with_derived(before: &Value, row: &Row, field: &str) -> Value {
+    match (
+        before.downcast_object_ref::<BTreeMap<Arc<str>, Value>>(),
+        row.derived.get(field),
+    ) {
+        (Some(map), Some(v)) => {
+            let mut map = map.clone();
+            map.insert(Arc::from(field), crate::template::to_value(v));
+            Value::from(map)
+        }
+        _ => row_value(row),
+    }
 }
 
 /// A row as a template value: its fields and derived fields.
@@ -322,6 +351,7 @@ pub fn build_network(
     game: &Game,
     tpl: &Templates,
     settings: &Settings,
+    rows: &TableRows,
 ) -> Reported<Option<Network>> {
     let Some(net) = game.network.as_ref().filter(|_| !game.unparsed_data) else {
         return None.into();
@@ -337,7 +367,11 @@ pub fn build_network(
         tpl,
         nodes,
         edges,
-        base: base_context(game, None, settings),
+        edge_rows: rows
+            .get(def.edges.get_ref())
+            .map(Vec::as_slice)
+            .unwrap_or_default(),
+        base: context_with(game, None, settings, rows),
     };
     for (i, row) in edges.rows.iter().enumerate() {
         let label = row.label(i);
@@ -357,7 +391,7 @@ pub fn build_network(
         match def
             .cost
             .as_ref()
-            .map_or(Ok(1.0), |e| reader.cost(row, &label, e))
+            .map_or(Ok(1.0), |e| reader.cost((i, row), &label, e))
         {
             Ok(cost) => {
                 network.add_edge(&a, &b, cost);
@@ -413,6 +447,8 @@ struct EdgeReader<'a> {
     tpl: &'a Templates,
     nodes: &'a Table,
     edges: &'a Table,
+    /// The edges' rows as template values ([`table_rows`]).
+    edge_rows: &'a [Value],
     /// The context of the cost expressions (no network yet).
     base: Context,
 }
@@ -457,10 +493,16 @@ impl EdgeReader<'_> {
 
     /// The cost of edge `row` (its `label`) by the `[network] cost` expression:
     /// a number, 0 or more.
-    fn cost(&self, row: &Row, label: &str, expr: &Spanned<String>) -> Result<f64, Diagnostic> {
+    fn cost(
+        &self,
+        (i, row): (usize, &Row),
+        label: &str,
+        expr: &Spanned<String>,
+    ) -> Result<f64, Diagnostic> {
         let (game, edges) = (self.game, self.edges);
         let mut ctx = self.base.clone();
-        ctx.insert("row".into(), row_value(row));
+        let value = self.edge_rows.get(i).cloned();
+        ctx.insert("row".into(), value.unwrap_or_else(|| row_value(row)));
         let value = eval(self.tpl, game, expr, &ctx)
             .map_err(|d| d.with("row", format!("{} {label}", edges.name)))?;
         match f64::try_from(value.clone()) {
@@ -539,10 +581,10 @@ pub fn apply_derives(
     network: Option<&Arc<Network>>,
     tpl: &Templates,
     settings: &Settings,
+    mut rows: TableRows,
 ) -> Reported<(Game, Context)> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
-    let mut rows = table_rows(&game);
     for d in &derives {
         let def = d.get_ref();
         let tname = def.table.get_ref();
@@ -600,13 +642,67 @@ pub fn apply_derives(
             // Later derives may use this field: stop here rather than cascade.
             break;
         }
-        if let Some(table) = game.tables.get_mut(tname) {
-            for (row, v) in table.rows.iter_mut().zip(values) {
+        if let (Some(table), Some(before)) = (game.tables.get_mut(tname), rows.get_mut(tname)) {
+            for ((row, v), value) in table.rows.iter_mut().zip(values).zip(before.iter_mut()) {
                 row.derived.insert(field.clone(), v);
+                *value = with_derived(value, row, &field);
             }
-            rows.insert(tname.clone(), table.rows.iter().map(row_value).collect());
         }
     }
     let base = context_with(&game, network, settings, &rows);
     Reported::new((game, base), diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Field;
+    use crate::render::recorded::Digester;
+
+    fn field(value: toml::Value) -> Field {
+        Field {
+            key_span: 0..0,
+            span: 0..0,
+            value,
+            column: None,
+        }
+    }
+
+    fn print(v: &Value) -> crate::render::recorded::Print {
+        let mut d = Digester::default();
+        d.value(v);
+        d.print()
+    }
+
+    /// A derive's field added to the row's value before it is the value made of
+    /// the row with the field: equal, printed and fingerprinted the same, its
+    /// keys in the same order.
+    #[test]
+    fn a_derived_field_added_to_a_row_value_is_the_row_value_made_with_it() {
+        let mut row = Row {
+            span: 0..0,
+            fields: BTreeMap::from([
+                ("id".to_string(), field("denver".into())),
+                ("spaces".into(), field(3.into())),
+                ("via".into(), field(vec![toml::Value::from(1.5)].into())),
+            ]),
+            derived: BTreeMap::from([("line".to_string(), toml::Value::from("a"))]),
+            line: None,
+        };
+        let before = row_value(&row);
+        let mut spot = toml::map::Map::new();
+        spot.insert("x".into(), 2.5.into());
+        let v = toml::Value::Array(vec![toml::Value::Table(spot)]);
+        row.derived.insert("moves".into(), v);
+        let added = with_derived(&before, &row, "moves");
+        let other = with_derived(&Value::from(1), &row, "moves");
+        let made = row_value(&row);
+        for got in [added, other] {
+            assert_eq!(got, made);
+            assert_eq!(format!("{got:?}"), format!("{made:?}"));
+            assert_eq!(print(&got), print(&made));
+            let keys = |v: &Value| v.try_iter().unwrap().collect::<Vec<_>>();
+            assert_eq!(keys(&got), keys(&made));
+        }
+    }
 }

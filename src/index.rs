@@ -72,6 +72,11 @@ impl TableIndex {
         Value::from_object(self)
     }
 
+    /// Row `i` of `table`; `None` without such a table or row.
+    pub fn row(&self, table: &str, i: usize) -> Option<Value> {
+        self.tables.get(table)?.rows.get(i).cloned()
+    }
+
     /// The row of `table` whose `id` is `id`; `None` without such a table.
     pub fn lookup(&self, table: &str, id: &str) -> Option<Option<Value>> {
         let t = self.tables.get(table)?;

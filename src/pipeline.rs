@@ -10,6 +10,8 @@
 pub use crate::check::typed_twice::DataStrings;
 /// The live preview's store of `[[assert]]`s that held ([`Incremental::asserts`]).
 pub use crate::check::AssertCache;
+/// The live preview's parsed `game.toml` ([`Incremental::game_file`]).
+pub use crate::model::GameFileCache;
 /// The live preview's store of rendered faces ([`Incremental::rendered`]).
 pub use crate::render::RenderCache;
 /// The live preview's typeset rulebook ([`Incremental::rulebook`]).
@@ -22,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::check::{check_asserts, check_contents, check_structure, rule_counts};
 use crate::diag::{Diagnostics, Reported};
-use crate::eval::{apply_derives, base_context, build_network, Context};
+use crate::eval::{apply_derives, base_context, build_network, table_rows, Context};
 use crate::export::png::PngCache;
 use crate::faces::{render_all, FaceStore, ParseCache, Rendered};
 use crate::model::{load_game, Game};
@@ -107,13 +109,16 @@ fn load(
     project: &Project,
     id: &str,
     opts: &Options,
-    kept: Option<&crate::template::TemplateCache>,
+    (kept, game_file): (
+        Option<&crate::template::TemplateCache>,
+        Option<&crate::model::GameFileCache>,
+    ),
     built: &mut Built,
 ) -> Option<(Game, Templates)> {
     let start = Instant::now();
     let fonts = built.take(crate::fonts::FontBook::load(project, Some(id)));
     let tpl = built.take(Templates::load(project, id, fonts, kept));
-    let game = built.take(load_game(project, id, &opts.target()));
+    let game = built.take(load_game(project, id, &opts.target(), game_file));
     built.time("load", start);
     let game = game?;
     built.name = Some(game.meta.name.clone());
@@ -137,7 +142,8 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
     let settings = opts.settings();
     let mut diags = Diagnostics::default();
     check_structure(&game).into_value(&mut diags);
-    let network = build_network(&game, tpl, &settings)
+    let rows = table_rows(&game);
+    let network = build_network(&game, tpl, &settings, &rows)
         .into_value(&mut diags)
         .map(Arc::new);
     if game.unparsed_data || diags.has_errors() {
@@ -151,7 +157,8 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
             diags.items,
         );
     }
-    let (game, base) = apply_derives(game, network.as_ref(), tpl, &settings).into_value(&mut diags);
+    let (game, base) =
+        apply_derives(game, network.as_ref(), tpl, &settings, rows).into_value(&mut diags);
     let base = Some(base);
     Reported::new(
         Evaluated {
@@ -226,7 +233,8 @@ fn load_and_check_kept(
     incremental: Incremental,
     built: &mut Built,
 ) -> Option<Checked> {
-    let (game, tpl) = load(project, id, opts, incremental.templates, built)?;
+    let kept = (incremental.templates, incremental.game_file);
+    let (game, tpl) = load(project, id, opts, kept, built)?;
     let start = Instant::now();
     let report = evaluate(game, &tpl, opts);
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
@@ -309,6 +317,9 @@ pub struct Incremental<'k> {
     /// file is parsed for them again only when its text changed
     /// (`check::typed_twice::DataStrings`).
     pub strings: Option<&'k crate::check::typed_twice::DataStrings>,
+    /// `game.toml`'s definitions parsed last: parsed again only when its text
+    /// changed (`model::GameFileCache`).
+    pub game_file: Option<&'k crate::model::GameFileCache>,
 }
 
 /// A game that went through every stage up to delivery: what the live preview,

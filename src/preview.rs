@@ -309,6 +309,7 @@ pub struct Cache {
     rulebook: crate::rulebook::RulebookCache,
     templates: crate::template::TemplateCache,
     strings: crate::check::typed_twice::DataStrings,
+    game_file: crate::model::GameFileCache,
     /// The last build's rulebook pages, parsed, by picture hash.
     pages: Mutex<HashMap<String, (crate::layout::Sheet, Vec<crate::export::Stack>)>>,
 }
@@ -360,6 +361,12 @@ impl Cache {
     /// (none of their files changed).
     pub fn templates_kept(&self) -> bool {
         self.templates.was_kept()
+    }
+
+    /// Whether the last build took `game.toml`'s definitions parsed by the
+    /// build before (its text had not changed).
+    pub fn game_file_kept(&self) -> bool {
+        self.game_file.was_kept()
     }
 }
 
@@ -507,6 +514,7 @@ fn run(
         rulebook: Some(&cache.rulebook),
         templates: Some(&cache.templates),
         strings: Some(&cache.strings),
+        game_file: Some(&cache.game_file),
         ..Incremental::default()
     };
     let folder = popts.folder();

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{did_you_mean, Diagnostic, Reported};
-use crate::eval::{eval, row_value, Context};
+use crate::eval::{eval, row_value_in, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
 
@@ -648,7 +648,7 @@ impl<'a> Assert<'a> {
         };
         for (i, row) in table.rows.iter().enumerate() {
             let mut ctx = base.clone();
-            ctx.insert("row".into(), row_value(row));
+            ctx.insert("row".into(), row_value_in(base, t.get_ref(), i, row));
             let place = RowPlace::Data(table, row, format!("{} {}", table.name, row.label(i)));
             self.run(ctx, Some(place), &mut diags);
             if diags.len() > MAX_PROBLEMS_PER_CHECK {

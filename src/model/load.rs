@@ -118,7 +118,12 @@ pub fn default_profile(project: &Project, id: &str) -> Option<String> {
 
 /// Loads `data/<id>/` for `target`. The game is `None` when its definitions could
 /// not be read; every problem found while loading is reported.
-pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Option<Game>> {
+pub fn load_game(
+    project: &Project,
+    id: &str,
+    target: &Target,
+    kept: Option<&GameFileCache>,
+) -> Reported<Option<Game>> {
     let dir = PathBuf::from("data").join(id);
     let file = dir.join("game.toml");
     if let Err(why) = crate::project::check_name(id) {
@@ -133,7 +138,11 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         Err(e) => return Reported::new(None, [file_error(&e).with("game", id)]),
     };
     let mut diags = Vec::new();
-    let Some(parsed) = parse_game_file(&file, id, &text).into_value(&mut diags) else {
+    let parsed = match kept {
+        Some(cache) => cache.parse(&file, id, &text),
+        None => parse_game_file(&file, id, &text),
+    };
+    let Some(parsed) = parsed.into_value(&mut diags) else {
         return Reported::new(None, diags);
     };
     diags.extend(non_finite_numbers(&file, id, &text));
@@ -169,6 +178,45 @@ pub fn load_game(project: &Project, id: &str, target: &Target) -> Reported<Optio
         unparsed_data,
     };
     Reported::new(Some(game), diags)
+}
+
+/// `game.toml` as the last build parsed it (the live preview, through
+/// `pipeline::Incremental::game_file`): when the file's text is the same, byte
+/// for byte, its definitions are taken again instead of parsed again. Only a
+/// file that parsed without a problem is kept, so a broken one is reported
+/// from its text on every build.
+#[derive(Default)]
+pub struct GameFileCache {
+    last: std::sync::Mutex<Option<(String, GameFile)>>,
+    /// Whether the last build took the definitions kept.
+    kept: std::sync::atomic::AtomicBool,
+}
+
+impl GameFileCache {
+    /// [`parse_game_file`] of `text`, or what it gave for the same text before.
+    fn parse(&self, file: &Path, id: &str, text: &str) -> Reported<Option<GameFile>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let Ok(mut last) = self.last.lock() else {
+            return parse_game_file(file, id, text);
+        };
+        let same = last.as_ref().filter(|(t, _)| t == text);
+        self.kept.store(same.is_some(), Relaxed);
+        if let Some((_, parsed)) = same {
+            return Some(parsed.clone()).into();
+        }
+        let parsed = parse_game_file(file, id, text);
+        *last = match (&parsed.value, parsed.diags.items.is_empty()) {
+            (Some(p), true) => Some((text.to_string(), p.clone())),
+            _ => None,
+        };
+        parsed
+    }
+
+    /// Whether the last build took `game.toml`'s definitions from the build
+    /// before (its text had not changed).
+    pub fn was_kept(&self) -> bool {
+        self.kept.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// `game.toml`'s definitions (its `text`), with their problems; none when it does

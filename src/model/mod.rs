@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-pub use load::{default_profile, load_game, Target};
+pub use load::{default_profile, load_game, GameFileCache, Target};
 pub use schema::{
     keys, AssertDef, ComponentDef, DeriveDef, GameMeta, LayoutDef, NetworkDef, ReferenceDef,
     RulebookDef, Severity,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::Spanned;
 
 /// The whole `game.toml`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GameFile {
     pub game: GameMeta,

@@ -174,14 +174,15 @@ impl Renderer<'_> {
     /// The context of face `index` of `comp` (without `face`).
     fn face_context(&self, comp: &Component, index: usize, p: &FacePlan) -> Context {
         let mut ctx = self.base.clone();
-        if let (Some(r), Some(t)) = (
+        if let (Some(r), Some((name, t))) = (
             p.row,
             comp.def
                 .table
                 .as_ref()
-                .and_then(|t| self.game.tables.get(t.get_ref())),
+                .and_then(|t| Some((t.get_ref(), self.game.tables.get(t.get_ref())?))),
         ) {
-            ctx.insert("row".into(), crate::eval::row_value(&t.rows[r]));
+            let row = crate::eval::row_value_in(self.base, name, r, &t.rows[r]);
+            ctx.insert("row".into(), row);
         }
         if let Some(item) = &p.item {
             ctx.insert("item".into(), item.clone());

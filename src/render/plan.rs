@@ -7,7 +7,7 @@ use minijinja::value::{Value, ValueKind};
 
 use super::comp_diag;
 use crate::diag::{Diagnostic, Reported};
-use crate::eval::{eval, row_value, Context};
+use crate::eval::{eval, row_value_in, Context};
 use crate::model::{Component, Game, Shape};
 use crate::template::Templates;
 
@@ -60,7 +60,7 @@ pub fn plan(
         Ok(s) => s,
         Err(d) => return Reported::new(Vec::new(), [d]),
     };
-    let units = units(game, comp, &mut diags);
+    let units = units(game, base, comp, &mut diags);
     let mut out = Vec::new();
     let mut total: u64 = 0;
     for unit in units {
@@ -155,7 +155,7 @@ fn fixed_shape(game: &Game, comp: &Component) -> Result<Option<Shape>, Diagnosti
 
 /// One unit per face: the art files, the rows of the table, or the elements of each
 /// row's `expand` list.
-fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit> {
+fn units(game: &Game, base: &Context, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit> {
     let def = &comp.def;
     if !comp.art.is_empty() {
         return art_units(comp);
@@ -184,7 +184,7 @@ fn units(game: &Game, comp: &Component, diags: &mut Vec<Diagnostic>) -> Vec<Unit
     }
     let mut out = Vec::new();
     for (i, row) in table.rows.iter().enumerate() {
-        let rv = row_value(row);
+        let rv = row_value_in(base, tname.get_ref(), i, row);
         let label = format!("{} {}", table.name, row.label(i));
         let name = format!("{} {}", table.name, row.name(i));
         let Some(field) = &def.expand else {

@@ -2,7 +2,8 @@
 //! rulebook whose inputs changed (`check::AssertCache`, `rulebook::RulebookCache`,
 //! with the render cache), and compiles the templates and looks through a data
 //! file for typed numbers again only when their files changed
-//! (`template::TemplateCache`, `check::typed_twice::DataStrings`): each build here runs the real pipeline on a copy of
+//! (`template::TemplateCache`, `check::typed_twice::DataStrings`), and parses
+//! `game.toml` again only when its text changed (`model::GameFileCache`): each build here runs the real pipeline on a copy of
 //! Interstate Trucking with the stores the preview keeps, and is compared with a
 //! build from scratch of the same files: the same problems, the same faces, the
 //! same rulebook pages.
@@ -12,8 +13,8 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use cardstock::output::Sink;
 use cardstock::pipeline::{
-    build_choosing, AssertCache, DataStrings, Incremental, RenderCache, RulebookCache,
-    TemplateCache,
+    build_choosing, AssertCache, DataStrings, GameFileCache, Incremental, RenderCache,
+    RulebookCache, TemplateCache,
 };
 use cardstock::project::Project;
 
@@ -29,6 +30,7 @@ struct Kept {
     rulebook: RulebookCache,
     templates: TemplateCache,
     strings: DataStrings,
+    game_file: GameFileCache,
 }
 
 /// One build: its problems, faces and rulebook pages, and what it did again.
@@ -47,6 +49,8 @@ struct Build {
     templates_kept: bool,
     /// Data files looked through again for typed numbers.
     strings_parsed: usize,
+    /// Whether `game.toml`'s definitions parsed by the build before were taken.
+    game_file_kept: bool,
 }
 
 /// Builds the game at `root` up to its faces and rulebook (nothing delivered),
@@ -59,6 +63,7 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
         rulebook: kept.map(|k| &k.rulebook),
         templates: kept.map(|k| &k.templates),
         strings: kept.map(|k| &k.strings),
+        game_file: kept.map(|k| &k.game_file),
         ..Incremental::default()
     };
     let opts = cardstock::options::Options::default();
@@ -92,6 +97,7 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
         drawn: kept.map_or((0, 0), |k| k.rulebook.drawn()),
         templates_kept: kept.is_some_and(|k| k.templates.was_kept()),
         strings_parsed: kept.map_or(0, |k| k.strings.parsed.load(Relaxed)),
+        game_file_kept: kept.is_some_and(|k| k.game_file.was_kept()),
     }
 }
 
@@ -341,4 +347,51 @@ fn a_data_file_is_looked_through_for_typed_numbers_only_when_its_text_changed() 
     let b = same_as_fresh(tmp.path(), &kept);
     assert_eq!(b.strings_parsed, 1);
     assert!(b.problems.is_empty(), "{}", b.problems);
+}
+
+#[test]
+fn game_toml_is_parsed_again_only_when_its_text_changed() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let game = data.join("game.toml");
+    let kept = Kept::default();
+    let first = same_as_fresh(tmp.path(), &kept);
+    assert!(!first.game_file_kept);
+    assert!(
+        same_as_fresh(tmp.path(), &kept).game_file_kept,
+        "nothing changed"
+    );
+
+    // A data file, and game.toml written again with the same text: kept.
+    edit(
+        &data.join("colors.toml"),
+        "fill = \"#c62828\"",
+        "fill = \"#c62829\"",
+    );
+    let coloured = same_as_fresh(tmp.path(), &kept);
+    assert!(coloured.game_file_kept);
+    let text = std::fs::read_to_string(&game).unwrap();
+    std::fs::write(&game, &text).unwrap();
+    assert!(same_as_fresh(tmp.path(), &kept).game_file_kept);
+
+    // A `[rules]` number the derives read: parsed again, every fee follows.
+    edit(&game, "base = 700", "base = 900");
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert!(!b.game_file_kept);
+    assert!(b.faces != coloured.faces, "the fees changed");
+    assert!(same_as_fresh(tmp.path(), &kept).game_file_kept);
+
+    // A syntax error: reported from the text on every build (a file with a
+    // problem keeps nothing), until it is mended.
+    edit(&game, "base = 900", "base = = 900");
+    for _ in 0..2 {
+        let b = same_as_fresh(tmp.path(), &kept);
+        assert!(b.problems.contains("game.toml"), "{}", b.problems);
+        assert!(!b.game_file_kept);
+    }
+    edit(&game, "base = = 900", "base = 700");
+    let b = same_as_fresh(tmp.path(), &kept);
+    assert!(!b.game_file_kept);
+    assert!(b.faces == coloured.faces, "back to the faces before");
+    assert!(same_as_fresh(tmp.path(), &kept).game_file_kept);
 }
