@@ -1513,6 +1513,21 @@ fn shape_text_with_font(
             rb_font.to_mut().set_variations(&final_variations);
         }
 
+        // cardstock patch: with a face kept for the whole process and no
+        // variations, the glyphs depend only on the face, the text and the two
+        // features, so they are kept (`ShapedTexts`) and given back on a repeat.
+        let kept = match provided {
+            Some(face) if final_variations.is_empty() => {
+                Some(ShapedTexts::key(face, small_caps, apply_kerning))
+            }
+            _ => None,
+        };
+        if let Some(key) = kept {
+            if let Some(glyphs) = ShapedTexts::get(key, text, &font) {
+                return Some(glyphs);
+            }
+        }
+
         let bidi_info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));
         let paragraph = &bidi_info.paragraphs[0];
         let line = paragraph.range.clone();
@@ -1587,8 +1602,85 @@ fn shape_text_with_font(
             }
         }
 
+        if let Some(key) = kept {
+            ShapedTexts::keep(key, text, &glyphs);
+        }
         Some(glyphs)
     })?
+}
+
+/// Glyphs shaped with a face kept for the whole process (cardstock patch): by the
+/// face's address, small caps, kerning and the text, each glyph as its id, cluster
+/// start and length in bytes, offsets and advance (its text is the text's bytes of
+/// the cluster). A label, a number or a word set on many faces is shaped once.
+/// About `SHAPED_BUDGET` bytes are kept; past it, all are forgotten and shaped again.
+struct ShapedTexts;
+
+/// One kept glyph: id, cluster start, cluster length, dx, dy, advance.
+type ShapedGlyph = (u16, u32, u32, i32, i32, i32);
+
+/// The face's address, small caps, kerning.
+type ShapedKey = (usize, bool, bool);
+
+/// About how many bytes of shaped texts are kept (text plus 20 bytes a glyph).
+const SHAPED_BUDGET: usize = 2 << 20;
+
+type ShapedStore = (HashMap<ShapedKey, HashMap<String, Box<[ShapedGlyph]>>>, usize);
+
+static SHAPED: std::sync::Mutex<Option<ShapedStore>> = std::sync::Mutex::new(None);
+
+impl ShapedTexts {
+    fn key(face: &'static rustybuzz::Face<'static>, small_caps: bool, kerning: bool) -> ShapedKey {
+        (face as *const rustybuzz::Face<'static> as usize, small_caps, kerning)
+    }
+
+    fn get(key: ShapedKey, text: &str, font: &Arc<ResolvedFont>) -> Option<Vec<Glyph>> {
+        let store = SHAPED.lock().ok()?;
+        let kept = store.as_ref()?.0.get(&key)?.get(text)?;
+        kept.iter()
+            .map(|&(id, start, len, dx, dy, width)| {
+                let (start, len) = (start as usize, len as usize);
+                Some(Glyph {
+                    byte_idx: ByteIndex::new(start),
+                    cluster_len: len,
+                    text: text.get(start..start.checked_add(len)?)?.to_string(),
+                    id: GlyphId(id),
+                    dx,
+                    dy,
+                    width,
+                    font: font.clone(),
+                })
+            })
+            .collect()
+    }
+
+    fn keep(key: ShapedKey, text: &str, glyphs: &[Glyph]) {
+        let packed: Option<Box<[ShapedGlyph]>> = glyphs
+            .iter()
+            .map(|g| {
+                Some((
+                    g.id.0,
+                    u32::try_from(g.byte_idx.value()).ok()?,
+                    u32::try_from(g.cluster_len).ok()?,
+                    g.dx,
+                    g.dy,
+                    g.width,
+                ))
+            })
+            .collect();
+        let Some(packed) = packed else { return };
+        let size = text.len() + 64 + packed.len() * std::mem::size_of::<ShapedGlyph>();
+        let Ok(mut store) = SHAPED.lock() else { return };
+        let (map, bytes) = store.get_or_insert_with(Default::default);
+        if *bytes + size > SHAPED_BUDGET {
+            map.clear();
+            *bytes = 0;
+        }
+        let texts = map.entry(key).or_default();
+        if texts.insert(text.to_string(), packed).is_none() {
+            *bytes += size;
+        }
+    }
 }
 
 /// An iterator over glyph clusters.
