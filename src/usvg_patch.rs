@@ -228,6 +228,61 @@ mod tests {
     }
 
     #[test]
+    fn kept_shaped_glyphs_give_the_same_tree_as_shaping_again() {
+        // The same words in several fonts, sizes, with small caps and without
+        // kerning, on faces moved each time (so no kept layout serves them and the
+        // kept glyphs do): every tree as the published usvg draws it, without any of
+        // the patch's stores.
+        let book = FontBook::builtin_fresh();
+        let words = |dx: f64| {
+            let mut texts = String::new();
+            for (i, style) in [
+                "",
+                r#"font-weight="bold""#,
+                r#"font-style="italic""#,
+                r#"font-family="Bebas Neue""#,
+                r#"font-variant="small-caps""#,
+                r#"style="font-kerning: none""#,
+                r#"style="font-size: 7px""#,
+            ]
+            .iter()
+            .enumerate()
+            {
+                let y = 5 + 5 * i;
+                texts.push_str(&format!(
+                    r#"<text x="2" y="{y}" font-size="4" {style}>AVATAR Wave To, ffi 12</text>"#
+                ));
+            }
+            format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40"><g transform="translate({dx} 0)">{texts}</g></svg>"#
+            )
+        };
+        let options = |kept: bool| {
+            let mut options = usvg::Options {
+                font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
+                fontdb: book.database(),
+                ..usvg::Options::default()
+            };
+            if kept {
+                super::speed_up(&mut options, book.kept());
+            }
+            options
+        };
+        let (kept, plain) = (options(true), options(false));
+        let mut drawn = Vec::new();
+        for dx in [0.0, 3.5, 7.25] {
+            let svg = words(dx);
+            let from_kept = usvg::Tree::from_str(&svg, &kept).unwrap();
+            let shaped_again = usvg::Tree::from_str(&svg, &plain).unwrap();
+            assert_eq!(written(&from_kept), written(&shaped_again), "moved by {dx}");
+            assert_eq!(text_bounds(&from_kept), text_bounds(&shaped_again));
+            drawn.push(written(&from_kept));
+        }
+        drawn.dedup();
+        assert_eq!(drawn.len(), 3, "each face is drawn where it is moved to");
+    }
+
+    #[test]
     fn a_font_the_resolver_could_not_find_is_reported_on_every_face() {
         // Only usvg's resolver sees a family named in CSS; its answer is not kept,
         // so the second face is told as well.

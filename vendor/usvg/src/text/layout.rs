@@ -1508,6 +1508,25 @@ fn shape_text_with_font(
             }
         }
 
+        // cardstock patch: in a font without variation axes, variations change
+        // nothing (ttf-parser's `set_variation` returns at once), and usvg asks for
+        // `wght` on all bold and `ital` on all italic text: such text is shaped
+        // with the face and plan kept, as regular text is.
+        if rb_font.tables().fvar.is_none() {
+            final_variations.clear();
+        }
+
+        // cardstock patch: with a face kept for the whole process, the glyphs
+        // depend only on the face, the variations, the text and the two features,
+        // so they are kept (`ShapedTexts`) and given back on a repeat.
+        let kept = provided
+            .map(|face| ShapedTexts::key(face, small_caps, apply_kerning, &final_variations));
+        if let Some(key) = &kept {
+            if let Some(glyphs) = ShapedTexts::get(key, text, &font) {
+                return Some(glyphs);
+            }
+        }
+
         // Apply font variations for variable fonts
         if !final_variations.is_empty() {
             rb_font.to_mut().set_variations(&final_variations);
@@ -1587,8 +1606,95 @@ fn shape_text_with_font(
             }
         }
 
+        if let Some(key) = kept {
+            ShapedTexts::keep(key, text, &glyphs);
+        }
         Some(glyphs)
     })?
+}
+
+/// Glyphs shaped with a face kept for the whole process (cardstock patch): by the
+/// face's address, small caps, kerning, the variations (tags and values as bits)
+/// and the text, each glyph as its id, cluster
+/// start and length in bytes, offsets and advance (its text is the text's bytes of
+/// the cluster). A label, a number or a word set on many faces is shaped once.
+/// About `SHAPED_BUDGET` bytes are kept; past it, all are forgotten and shaped again.
+struct ShapedTexts;
+
+/// One kept glyph: id, cluster start, cluster length, dx, dy, advance.
+type ShapedGlyph = (u16, u32, u32, i32, i32, i32);
+
+/// The face's address, small caps, kerning, the variations.
+type ShapedKey = (usize, bool, bool, Box<[(u32, u32)]>);
+
+/// About how many bytes of shaped texts are kept (text plus 20 bytes a glyph).
+const SHAPED_BUDGET: usize = 2 << 20;
+
+type ShapedStore = (HashMap<ShapedKey, HashMap<String, Box<[ShapedGlyph]>>>, usize);
+
+static SHAPED: std::sync::Mutex<Option<ShapedStore>> = std::sync::Mutex::new(None);
+
+impl ShapedTexts {
+    fn key(
+        face: &'static rustybuzz::Face<'static>,
+        small_caps: bool,
+        kerning: bool,
+        variations: &[rustybuzz::Variation],
+    ) -> ShapedKey {
+        let variations = variations
+            .iter()
+            .map(|v| (v.tag.as_u32(), v.value.to_bits()))
+            .collect();
+        (face as *const rustybuzz::Face<'static> as usize, small_caps, kerning, variations)
+    }
+
+    fn get(key: &ShapedKey, text: &str, font: &Arc<ResolvedFont>) -> Option<Vec<Glyph>> {
+        let store = SHAPED.lock().ok()?;
+        let kept = store.as_ref()?.0.get(key)?.get(text)?;
+        kept.iter()
+            .map(|&(id, start, len, dx, dy, width)| {
+                let (start, len) = (start as usize, len as usize);
+                Some(Glyph {
+                    byte_idx: ByteIndex::new(start),
+                    cluster_len: len,
+                    text: text.get(start..start.checked_add(len)?)?.to_string(),
+                    id: GlyphId(id),
+                    dx,
+                    dy,
+                    width,
+                    font: font.clone(),
+                })
+            })
+            .collect()
+    }
+
+    fn keep(key: ShapedKey, text: &str, glyphs: &[Glyph]) {
+        let packed: Option<Box<[ShapedGlyph]>> = glyphs
+            .iter()
+            .map(|g| {
+                Some((
+                    g.id.0,
+                    u32::try_from(g.byte_idx.value()).ok()?,
+                    u32::try_from(g.cluster_len).ok()?,
+                    g.dx,
+                    g.dy,
+                    g.width,
+                ))
+            })
+            .collect();
+        let Some(packed) = packed else { return };
+        let size = text.len() + 64 + packed.len() * std::mem::size_of::<ShapedGlyph>();
+        let Ok(mut store) = SHAPED.lock() else { return };
+        let (map, bytes) = store.get_or_insert_with(Default::default);
+        if *bytes + size > SHAPED_BUDGET {
+            map.clear();
+            *bytes = 0;
+        }
+        let texts = map.entry(key).or_default();
+        if texts.insert(text.to_string(), packed).is_none() {
+            *bytes += size;
+        }
+    }
 }
 
 /// An iterator over glyph clusters.
