@@ -266,11 +266,12 @@ pub fn build_game(
                 built.time("write", start);
                 let parts: u64 = built.counts.iter().map(|c| c.parts).sum();
                 report.out = format!(
-                    "{id}: {} component sets, {parts} parts, {} pages -> {} ({} files)\n",
-                    built.counts.len(),
-                    built.pages,
+                    "{id}: {}, {}, {} -> {} ({})\n",
+                    counted(built.counts.len() as u64, "component set"),
+                    counted(parts, "part"),
+                    counted(built.pages as u64, "page"),
                     plan.out.join(id).join(&opts.profile.id).display(),
-                    built.outputs.files().len()
+                    counted(built.outputs.files().len() as u64, "file")
                 );
             }
             Err(d) => {
@@ -356,4 +357,12 @@ fn largest_first(plan: &Plan) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.games.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(sizes[k]));
     order
+}
+
+/// `n` and `noun`, with an "s" unless `n` is 1 ("1 component set", "4 parts").
+fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
 }

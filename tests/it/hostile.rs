@@ -349,7 +349,7 @@ fn a_big_build_runs_under_a_4_gb_address_space() {
         "exit {code:?}: {stdout}\n{stderr}"
     );
     assert!(
-        stdout.contains("truck-off: 1 component sets, 300 parts"),
+        stdout.contains("truck-off: 1 component set, 300 parts"),
         "{stdout}\n{stderr}"
     );
     let (_, stdout, stderr, peak_60) = build_capped(tmp.path(), 60, "pdf");

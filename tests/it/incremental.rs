@@ -37,7 +37,7 @@ fn bench_deck_of_finished_art_is_imposed_with_backs() {
     let (stdout, _) = texts(&o);
     assert!(o.status.success());
     assert!(
-        stdout.contains("deck: 1 component sets, 88 parts, 22 pages"),
+        stdout.contains("deck: 1 component set, 88 parts, 22 pages"),
         "{stdout}"
     );
     for stage in [

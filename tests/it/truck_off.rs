@@ -52,7 +52,7 @@ fn built() -> &'static Path {
             "pdf,svg",
             "--deny-warnings",
         ],
-        "truck-off: 1 component sets, 4 parts, 2 pages",
+        "truck-off: 1 component set, 4 parts, 2 pages",
     )
 }
 
