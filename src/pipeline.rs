@@ -104,21 +104,24 @@ pub struct Checked {
     pub previous: Option<crate::render::revision::Previous>,
 }
 
-/// Loads `data/<id>/` and its templates for `opts`.
+/// Loads `data/<id>/` and its templates for `opts`, taking what the live preview
+/// kept (`incremental`: the compiled templates, `game.toml` parsed) where it holds.
 fn load(
     project: &Project,
     id: &str,
     opts: &Options,
-    (kept, game_file): (
-        Option<&crate::template::TemplateCache>,
-        Option<&crate::model::GameFileCache>,
-    ),
+    incremental: &Incremental,
     built: &mut Built,
 ) -> Option<(Game, Templates)> {
     let start = Instant::now();
     let fonts = built.take(crate::fonts::FontBook::load(project, Some(id)));
-    let tpl = built.take(Templates::load(project, id, fonts, kept));
-    let game = built.take(load_game(project, id, &opts.target(), game_file));
+    let tpl = built.take(Templates::load(project, id, fonts, incremental.templates));
+    let game = built.take(load_game(
+        project,
+        id,
+        &opts.target(),
+        incremental.game_file,
+    ));
     built.time("load", start);
     let game = game?;
     built.name = Some(game.meta.name.clone());
@@ -233,8 +236,7 @@ fn load_and_check_kept(
     incremental: Incremental,
     built: &mut Built,
 ) -> Option<Checked> {
-    let kept = (incremental.templates, incremental.game_file);
-    let (game, tpl) = load(project, id, opts, kept, built)?;
+    let (game, tpl) = load(project, id, opts, &incremental, built)?;
     let start = Instant::now();
     let report = evaluate(game, &tpl, opts);
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();

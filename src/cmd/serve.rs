@@ -585,25 +585,37 @@ fn placed(old: &[preview::Sheet], new: &[preview::Sheet]) -> Option<Vec<(usize, 
     }
     let mut moved = Vec::new();
     for (s, (a, b)) in old.iter().zip(new).enumerate() {
-        let same = a.file == b.file
-            && a.page == b.page
-            && a.label == b.label
-            && a.size_mm == b.size_mm
-            && a.marks == b.marks
-            && a.placements.len() == b.placements.len();
-        if !same {
+        // Taken apart whole, so that a field added to a sheet or a placement
+        // does not compile until it is compared here.
+        let preview::Sheet {
+            file,
+            page,
+            label,
+            size_mm,
+            marks,
+            placements,
+        } = a;
+        let sheet = (file, page, label, size_mm, marks);
+        if sheet != (&b.file, &b.page, &b.label, &b.size_mm, &b.marks)
+            || placements.len() != b.placements.len()
+        {
             return None;
         }
-        for (n, (x, y)) in a.placements.iter().zip(&b.placements).enumerate() {
-            let same = x.face == y.face
-                && x.rect == y.rect
-                && x.clip == y.clip
-                && x.rotate == y.rotate
-                && x.matrix == y.matrix;
-            if !same {
+        for (n, (x, y)) in placements.iter().zip(&b.placements).enumerate() {
+            let preview::Placement {
+                face,
+                hash,
+                rect,
+                clip,
+                rotate,
+                matrix,
+            } = x;
+            if (face, rect, clip, rotate, matrix)
+                != (&y.face, &y.rect, &y.clip, &y.rotate, &y.matrix)
+            {
                 return None;
             }
-            if x.hash != y.hash {
+            if *hash != y.hash {
                 moved.push((s, n, y.hash.clone()));
             }
         }
