@@ -329,24 +329,9 @@ fn svg_and_png_per_distinct_face() {
 
 #[test]
 fn a4_paper() {
-    let out = tempfile::tempdir().unwrap();
-    let o = run(
-        &repo(),
-        &[
-            "build",
-            "interstate-trucking",
-            "--paper",
-            "a4",
-            "--out",
-            out.path().to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{:?}", texts(&o));
-    let doc = Document::load(
-        out.path()
-            .join("interstate-trucking/home/interstate-trucking.pdf"),
-    )
-    .unwrap();
+    // The build at home on A4 the print tests read (every game).
+    let out = crate::print::built(&crate::print::HOME_A4, "home", "a4");
+    let doc = Document::load(out.join("interstate-trucking/home/interstate-trucking.pdf")).unwrap();
     let pages = doc.get_pages();
     assert!(close(
         &rect(&doc, pages[&1], b"MediaBox"),

@@ -61,14 +61,13 @@ fn addresses() -> Vec<String> {
         .collect()
 }
 
-/// The real game built once per test binary (PDF only: fast).
+/// The real game built once per test binary (PDF only), in the build at home on
+/// Letter that the print tests read.
 fn built() -> &'static Path {
-    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    build_once(
-        &OUT,
-        &["build", GAME],
-        "parcel-delivery: 7 component sets, 139 parts, 36 pages",
-    )
+    let shared = crate::print::home_letter();
+    let said = "parcel-delivery: 7 component sets, 139 parts, 36 pages";
+    assert!(shared.stdout.contains(said), "{}", shared.stdout);
+    shared.dir.path()
 }
 
 /// A file the build wrote for the game under `out` (the print profile's folder, e.g.

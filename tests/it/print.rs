@@ -651,25 +651,45 @@ pub fn fixture_project() -> tempfile::TempDir {
     tmp
 }
 
+/// A build shared by every test that reads it: its folder, and what the build of
+/// the real games printed.
+pub struct Shared {
+    pub dir: tempfile::TempDir,
+    pub stdout: String,
+    pub stderr: String,
+}
+
 /// Builds every game and the fixture game with `profile` on `paper` into one
 /// temporary folder (once per test binary).
-pub fn built(
-    cell: &'static OnceLock<tempfile::TempDir>,
-    profile: &str,
-    paper: &str,
-) -> &'static Path {
+pub fn built(cell: &'static OnceLock<Shared>, profile: &str, paper: &str) -> &'static Path {
+    shared(cell, profile, paper).dir.path()
+}
+
+/// [`built`], with what the real games' build printed.
+pub fn shared(cell: &'static OnceLock<Shared>, profile: &str, paper: &str) -> &'static Shared {
     cell.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
-        let o = out.path().to_str().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let o = dir.path().to_str().unwrap();
         let args = ["build", "--profile", profile, "--paper", paper, "--out", o];
         let r = run(&repo(), &args);
-        assert!(r.status.success(), "{:?}", texts(&r));
+        let (stdout, stderr) = texts(&r);
+        assert!(r.status.success(), "{stdout}\n{stderr}");
         let fixture = fixture_project();
         let r = run(fixture.path(), &args);
         assert!(r.status.success(), "{:?}", texts(&r));
-        out
+        Shared {
+            dir,
+            stdout,
+            stderr,
+        }
     })
-    .path()
+}
+
+/// Every game and the fixture game at home on Letter: [`shared`] for the tests of
+/// one game that read a plain build's PDFs (the real games' output does not depend
+/// on which other games are built with them).
+pub fn home_letter() -> &'static Shared {
+    shared(&HOME_LETTER, "home", "letter")
 }
 
 /// Reads and checks every home PDF of a build.
@@ -747,10 +767,10 @@ pub fn assert_clean(what: &str, report: &Report) {
     assert!(report.pages > 0 && report.words > 0 && report.lines > 0);
 }
 
-pub static HOME_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
-pub static HOME_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
-pub static FOLD_LETTER: OnceLock<tempfile::TempDir> = OnceLock::new();
-static FOLD_A4: OnceLock<tempfile::TempDir> = OnceLock::new();
+pub static HOME_LETTER: OnceLock<Shared> = OnceLock::new();
+pub static HOME_A4: OnceLock<Shared> = OnceLock::new();
+pub static FOLD_LETTER: OnceLock<Shared> = OnceLock::new();
+static FOLD_A4: OnceLock<Shared> = OnceLock::new();
 
 #[test]
 fn home_on_letter_prints_inside_the_margin_with_duplex_in_order() {

@@ -9,14 +9,17 @@ use std::process::Command;
 use crate::common::*;
 use crate::print::{read_pdf, Page, HOME_LETTER};
 
-/// Interstate Trucking built once into a temporary folder.
+/// Interstate Trucking built at home on Letter, the build the print tests read.
 fn built() -> &'static Path {
-    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    build_once(
-        &OUT,
-        &["build", "interstate-trucking"],
-        "interstate-trucking: 10 component sets",
-    )
+    let shared = crate::print::home_letter();
+    assert!(
+        shared
+            .stdout
+            .contains("interstate-trucking: 10 component sets"),
+        "{}",
+        shared.stdout
+    );
+    shared.dir.path()
 }
 
 fn rules_pdf(out: &Path, game: &str) -> std::path::PathBuf {
