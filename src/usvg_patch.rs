@@ -283,6 +283,81 @@ mod tests {
     }
 
     #[test]
+    fn text_outlines_and_glyphs_are_held_at_their_exact_size() {
+        // Texts of many lengths, so that buffers grown by doubling would be caught
+        // holding more than their contents in most of them. The unit tests run on
+        // the system allocator (the binary's mimalloc is set in main.rs only), whose
+        // usable size of a block is the size asked for, rounded up to 16 bytes with
+        // 8 of them for the block's header, plus up to 31 more when a free block is
+        // given whole (the rest too small to split off; other tests free memory
+        // meanwhile): under 64 bytes over. A doubled buffer is over by half its size.
+        let images = Arc::new(Images::none());
+        let book = FontBook::builtin_fresh();
+        let mut texts = String::new();
+        for n in 1..=30 {
+            let y = n * 2;
+            let words = "Wave To ".repeat(n);
+            texts.push_str(&format!(
+                r#"<text x="1" y="{y}" font-size="1.5">{words}<tspan font-weight="bold">{n}</tspan></text>"#
+            ));
+        }
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="200mm" height="80mm" viewBox="0 0 200 80">{texts}</svg>"#
+        );
+        let tree = svg::parse(&svg, &images, &book).unwrap();
+        fn held<T>(items: &[T]) -> usize {
+            // SAFETY: `items` is a live Vec's buffer from the system allocator
+            // (checked non-empty, so not a dangling pointer).
+            unsafe { libc::malloc_usable_size(items.as_ptr() as *mut libc::c_void) }
+        }
+        let fits = |items_bytes: usize, held: usize| held < items_bytes + 64;
+        let (mut glyph_runs, mut paths) = (0, 0);
+        fn texts_in<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Text>) {
+            for node in g.children() {
+                match node {
+                    usvg::Node::Group(g) => texts_in(g, out),
+                    usvg::Node::Text(t) => out.push(t),
+                    _ => {}
+                }
+            }
+        }
+        let mut all = Vec::new();
+        texts_in(tree.root(), &mut all);
+        for t in all {
+            for span in t.layouted() {
+                let glyphs = &span.positioned_glyphs;
+                assert!(!glyphs.is_empty());
+                let bytes = std::mem::size_of_val(&glyphs[..]);
+                assert!(
+                    fits(bytes, held(glyphs)),
+                    "{} glyphs in {} bytes",
+                    glyphs.len(),
+                    held(glyphs)
+                );
+                glyph_runs += 1;
+            }
+            for node in t.flattened().children() {
+                let usvg::Node::Path(p) = node else { continue };
+                let (points, verbs) = (p.data().points(), p.data().verbs());
+                assert!(
+                    fits(std::mem::size_of_val(points), held(points)),
+                    "{} points in {} bytes",
+                    points.len(),
+                    held(points)
+                );
+                assert!(
+                    fits(std::mem::size_of_val(verbs), held(verbs)),
+                    "{} verbs in {} bytes",
+                    verbs.len(),
+                    held(verbs)
+                );
+                paths += 1;
+            }
+        }
+        assert_eq!((glyph_runs, paths), (60, 60), "each text's two spans");
+    }
+
+    #[test]
     fn a_font_the_resolver_could_not_find_is_reported_on_every_face() {
         // Only usvg's resolver sees a family named in CSS; its answer is not kept,
         // so the second face is told as well.

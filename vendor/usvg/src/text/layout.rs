@@ -26,14 +26,13 @@ use crate::{
 /// transform to the outline of the glyphs is all that is necessary to display it correctly.
 #[derive(Clone, Debug)]
 pub struct PositionedGlyph {
-    /// Returns the transform of the glyph itself within the cluster. For example,
-    /// for zalgo text, it contains the transform to position the glyphs above/below
-    /// the main glyph.
-    glyph_ts: Transform,
-    /// Returns the transform of the whole cluster that the glyph is part of.
-    cluster_ts: Transform,
-    /// Returns the transform of the span that the glyph is a part of.
-    span_ts: Transform,
+    /// cardstock patch: the glyph's whole transform, which [`Self::transform`] gives.
+    /// It was made from three kept transforms (the glyph's own within its cluster,
+    /// the cluster's and the span's) on every call; made once from them, in the
+    /// same order, it is the same value, and a glyph holds 48 bytes less for as
+    /// long as its tree (or a kept layout) lives. Until the layout sets the span's
+    /// and cluster's ([`Self::place`]), it is the glyph's own.
+    ts: Transform,
     /// The units per em of the font the glyph belongs to.
     units_per_em: u16,
     /// The font size the glyph should be scaled to.
@@ -55,12 +54,18 @@ impl PositionedGlyph {
 
     /// Returns the transform of glyph.
     pub fn transform(&self) -> Transform {
+        self.ts
+    }
+
+    /// Sets the transform from the span's and the cluster's (once, when they are
+    /// known) and the glyph's own, as the published `transform` made it on every call.
+    fn place(&mut self, span_ts: Transform, cluster_ts: Transform) {
         let sx = self.font_size / self.units_per_em as f32;
 
-        self.span_ts
-            .pre_concat(self.cluster_ts)
+        self.ts = span_ts
+            .pre_concat(cluster_ts)
             .pre_concat(Transform::from_scale(sx, sx))
-            .pre_concat(self.glyph_ts)
+            .pre_concat(self.ts);
     }
 
     /// Returns the transform of glyph, assuming that an outline
@@ -336,17 +341,17 @@ pub(crate) fn layout_text(
             if let Some((span_fragments, span_bbox)) = convert_span(span, &clusters, span_ts) {
                 bbox = bbox.expand(span_bbox);
 
-                let positioned_glyphs = span_fragments
-                    .into_iter()
-                    .flat_map(|mut gc| {
-                        let cluster_ts = gc.transform();
-                        gc.glyphs.iter_mut().for_each(|pg| {
-                            pg.cluster_ts = cluster_ts;
-                            pg.span_ts = span_ts;
-                        });
-                        gc.glyphs
-                    })
-                    .collect();
+                // cardstock patch: made at its exact length. Collected from a flat
+                // map, whose length is not known ahead, the glyphs' buffer doubled as
+                // it grew and kept up to twice their bytes for as long as the tree (or
+                // a kept layout) lived.
+                let glyphs = span_fragments.iter().map(|gc| gc.glyphs.len()).sum();
+                let mut positioned_glyphs = Vec::with_capacity(glyphs);
+                for mut gc in span_fragments {
+                    let cluster_ts = gc.transform();
+                    gc.glyphs.iter_mut().for_each(|pg| pg.place(span_ts, cluster_ts));
+                    positioned_glyphs.append(&mut gc.glyphs);
+                }
 
                 spans.push(Span {
                     fill,
@@ -1164,11 +1169,8 @@ fn form_glyph_clusters(glyphs: &[Glyph], text: &str, font_size: f32) -> GlyphClu
         let ts = Transform::from_translate(x + glyph.dx as f32, -glyph.dy as f32);
 
         positioned_glyphs.push(PositionedGlyph {
-            glyph_ts: ts,
-            // Will be set later.
-            cluster_ts: Transform::default(),
-            // Will be set later.
-            span_ts: Transform::default(),
+            // The glyph's own: the span's and the cluster's are put on later.
+            ts,
             units_per_em: glyph.font.units_per_em.get(),
             font_size,
             font: glyph.font.id,
