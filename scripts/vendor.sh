@@ -52,7 +52,7 @@ entry() {
   echo "$line"
 }
 
-# The files vendor/ keeps of a crate: Cargo.toml, README.md, LICENSE*, src/ (and the
+# The files vendor/ keeps of a crate: Cargo.toml, README.md, LICENSE*, src/, icc/ (and the
 # .rej files of hunks that failed to apply, until someone resolves them).
 keep() {
   local from=$1 to=$2 f
@@ -61,6 +61,8 @@ keep() {
     if [ -e "$f" ]; then cp "$f" "$to/"; fi
   done
   cp -R "$from/src" "$to/src"
+  # krilla's sources include its ICC profiles from icc/ (include_bytes!).
+  if [ -d "$from/icc" ]; then cp -R "$from/icc" "$to/icc"; fi
 }
 
 # unpack NAME VERSION SHA DIR: the published crate, checked, unpacked into DIR.

@@ -37,6 +37,7 @@ mod rule_facts;
 mod rulebook;
 mod serve;
 mod shop_png;
+mod streams;
 mod tables;
 mod text;
 mod text_sizes;

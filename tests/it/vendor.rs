@@ -84,12 +84,14 @@ fn vendor_is_the_published_crates_plus_the_patches() {
 }
 
 /// Whether vendor/ keeps this file of a crate: its manifest, readme, licences and
-/// sources (not `Cargo.toml.orig`, `Cargo.lock`, `.cargo_vcs_info.json`, docs, examples).
+/// sources, and krilla's ICC profiles (`icc/`, which its sources include) (not
+/// `Cargo.toml.orig`, `Cargo.lock`, `.cargo_vcs_info.json`, docs, examples).
 fn kept(path: &str) -> bool {
     path == "Cargo.toml"
         || path == "README.md"
         || (path.starts_with("LICENSE") && !path.contains('/'))
         || path.starts_with("src/")
+        || path.starts_with("icc/")
 }
 
 /// The published `name-version.crate`: from cargo's cache, or downloaded into it by

@@ -41,9 +41,21 @@ pub(crate) fn render(
         }
 
         let mut run = Run::default();
+        // cardstock patch: a span's glyphs mostly share one font, and the font
+        // depends only on the span and the font's id: the last one is kept, not
+        // looked up again (with its variations) for every glyph.
+        let mut last: Option<(fontdb::ID, Option<Font>)> = None;
         for glyph in &span.positioned_glyphs {
+            let font = match &last {
+                Some((id, font)) if *id == glyph.font => font.clone(),
+                _ => {
+                    let font = process_context.fonts.retrieve(span, glyph.font);
+                    last = Some((glyph.font, font.clone()));
+                    font
+                }
+            };
             // Ignore glyph if font can't be fetched.
-            let Some(font) = process_context.fonts.retrieve(span, glyph.font) else {
+            let Some(font) = font else {
                 continue;
             };
 
