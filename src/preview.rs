@@ -306,6 +306,7 @@ pub struct Cache {
     trees: Mutex<HashMap<String, crate::export::Stack>>,
     rendered: crate::render::RenderCache,
     asserts: crate::check::AssertCache,
+    derives: crate::check::DeriveCache,
     rulebook: crate::rulebook::RulebookCache,
     templates: crate::template::TemplateCache,
     strings: crate::check::typed_twice::DataStrings,
@@ -348,6 +349,14 @@ impl Cache {
         use std::sync::atomic::Ordering::Relaxed;
         let a = &self.asserts;
         (a.made.load(Relaxed), a.reused.load(Relaxed))
+    }
+
+    /// `[[derive]]` rows the last build ran the formula of, and those whose
+    /// value it kept from the build before because nothing it read changed.
+    pub fn last_derives(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let d = &self.derives;
+        (d.made.load(Relaxed), d.reused.load(Relaxed))
     }
 
     /// Whether the last build took its rulebook from the build before (nothing
@@ -511,6 +520,7 @@ fn run(
         known_good: Some(&known),
         rendered: Some(&cache.rendered),
         asserts: Some(&cache.asserts),
+        derives: Some(&cache.derives),
         rulebook: Some(&cache.rulebook),
         templates: Some(&cache.templates),
         strings: Some(&cache.strings),

@@ -73,6 +73,15 @@ impl Prints {
         }
     }
 
+    /// The context changed (the next `[[derive]]`'s has one more field): the
+    /// fingerprints of its values are made anew, those of templates and of
+    /// what every render shares are kept.
+    pub fn clear_values(&self) {
+        if let Ok(mut now) = self.now.lock() {
+            now.retain(|read, _| !matches!(read, Read::Value(..)));
+        }
+    }
+
     /// The fingerprint of `read` in this build (made once).
     pub fn of(&self, s: &Sources, read: &Read) -> Option<Print> {
         if let Some(p) = self.now.lock().ok()?.get(read) {
@@ -409,7 +418,7 @@ impl Digester {
 
     /// Hashes `b` with its length before it (so that the next bytes cannot be
     /// taken for part of it).
-    fn text(&mut self, b: &[u8]) {
+    pub fn text(&mut self, b: &[u8]) {
         self.bytes(&(b.len() as u64).to_le_bytes());
         self.bytes(b);
     }
