@@ -570,11 +570,26 @@ fn run(
         pages = rulebook_pages(game, r, &built, (dpi, cache), &images);
         built.time("rulebook pages", start);
     }
-    // The faces' trees the page does not keep go now, not at the end.
+    // The faces' trees the page does not keep go now, not at the end; the
+    // checked game on a thread of its own (the save need not wait for it).
     let start = std::time::Instant::now();
-    drop(finished);
+    if let Some(Finished { checked, rendered }) = finished {
+        free_apart(checked);
+        drop(rendered);
+    }
     built.time("free", start);
     (built, seen, pages)
+}
+
+/// Drops `value` on a thread of its own (here if none can be started): a
+/// checked game, its contexts and templates take a millisecond or two to
+/// free, which the page need not wait for.
+fn free_apart<T: Send + 'static>(value: T) {
+    // When no thread can be started, the closure is dropped here, and `value`
+    // with it.
+    let _ = std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(value));
 }
 
 /// Puts a good build's faces, sheets and pictures into `preview`, and keeps in
