@@ -105,16 +105,7 @@ fn key(game: &Game, def: &DeriveDef, row: &Row) -> Print {
     ] {
         d.text(part.as_bytes());
     }
-    d.bytes(&[1]);
-    for (k, f) in &row.fields {
-        d.text(k.as_bytes());
-        d.toml(&f.value);
-    }
-    d.bytes(&[2]);
-    for (k, v) in &row.derived {
-        d.text(k.as_bytes());
-        d.toml(v);
-    }
+    d.row(row);
     d.print()
 }
 

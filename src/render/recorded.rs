@@ -88,6 +88,9 @@ impl Prints {
             return *p;
         }
         let p = match read {
+            Read::Value(name, Some(t)) if name == "tables" && s.game.tables.contains_key(t) => {
+                s.game.tables.get(t).map(table_print)
+            }
             Read::Value(name, key) => Some(value_print(s.base, name, key.as_deref())),
             Read::Template(name) => template_print(s, name),
             Read::Shared => Some(shared_print(s)),
@@ -235,6 +238,19 @@ fn template_print(s: &Sources, name: &str) -> Option<Print> {
     Some(h.print())
 }
 
+/// The fingerprint of table `t` as `tables.<name>` shows it (the list of its
+/// rows' values, made from their fields and derived fields): hashed from the
+/// rows' TOML values, without going through the template values made of them.
+fn table_print(t: &crate::model::Table) -> Print {
+    let mut d = Digester::default();
+    d.bytes(&[30]);
+    for row in &t.rows {
+        d.row(row);
+    }
+    d.bytes(&[31]);
+    d.print()
+}
+
 /// The fingerprint of entry `key` of context value `name` (all of it for `None`).
 fn value_print(base: &Context, name: &str, key: Option<&str>) -> Print {
     let mut d = Digester::default();
@@ -356,6 +372,21 @@ impl Digester {
                 }
                 self.bytes(&[28]);
             }
+        }
+    }
+
+    /// Hashes a row by its fields and derived fields (names and values), as
+    /// its template value is made of them.
+    pub fn row(&mut self, row: &crate::model::Row) {
+        self.bytes(&[1]);
+        for (k, f) in &row.fields {
+            self.text(k.as_bytes());
+            self.toml(&f.value);
+        }
+        self.bytes(&[2]);
+        for (k, v) in &row.derived {
+            self.text(k.as_bytes());
+            self.toml(v);
         }
     }
 
@@ -609,19 +640,7 @@ pub(super) fn side_key(
         .row
         .zip(table.and_then(|t| r.game.tables.get(t.get_ref())))
     {
-        Some((row, t)) => {
-            let row = &t.rows[row];
-            d.bytes(&[1]);
-            for (k, f) in &row.fields {
-                d.text(k.as_bytes());
-                d.toml(&f.value);
-            }
-            d.bytes(&[2]);
-            for (k, v) in &row.derived {
-                d.text(k.as_bytes());
-                d.toml(v);
-            }
-        }
+        Some((row, t)) => d.row(&t.rows[row]),
         None => d.bytes(&[0]),
     }
     match &p.item {
