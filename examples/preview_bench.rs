@@ -466,6 +466,7 @@ fn stages(root: &Path, game: &str, edits: usize, edit: impl Fn(usize)) {
     let (made, kept) = cache.last_renders();
     let (parsed, checked) = cache.last_work();
     let (run, held) = cache.last_asserts();
+    let (derived, derives_kept) = cache.last_derives();
     let book = if cache.rulebook_kept() {
         "kept"
     } else {
@@ -481,7 +482,7 @@ fn stages(root: &Path, game: &str, edits: usize, edit: impl Fn(usize)) {
         .map(|(n, v)| format!("{n} {:.1}", median(v)))
         .collect();
     println!(
-        "{game}, {edits} rebuilds in process: median {:.1} ms ({} ms each stage); last: {made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {run} asserts run, {held} kept, rulebook {book}, templates {templates}",
+        "{game}, {edits} rebuilds in process: median {:.1} ms ({} ms each stage); last: {made} rendered, {kept} kept, {parsed} parsed, {checked} preflighted, {run} asserts run, {held} kept, {derived} derived rows run, {derives_kept} kept, rulebook {book}, templates {templates}",
         median(&mut total),
         line.join(", ")
     );

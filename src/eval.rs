@@ -7,7 +7,7 @@ use std::sync::Arc;
 use minijinja::Value;
 
 use crate::diag::{Diagnostic, Reported};
-use crate::model::{Game, Row, Spanned, Table};
+use crate::model::{DeriveDef, Game, Row, Spanned, Table};
 use crate::network::Network;
 use crate::template::Templates;
 
@@ -571,17 +571,39 @@ fn disconnected(game: &Game, network: &Network, edges: &Table) -> Option<Diagnos
     )
 }
 
+/// `[[derive]]` values kept between builds (the live preview's
+/// `check::DeriveCache`), asked for one row at a time.
+pub(crate) trait KeptDerives {
+    /// A derive starts over the rows of its table: what its rows read is
+    /// fingerprinted anew (in the context of this derive, which has the
+    /// fields of the derives before it).
+    fn begin(&self);
+
+    /// The value of `def` for `row` in `base` ([`apply_derives`]'s context):
+    /// the kept one when nothing it read changed, else `eval`'s (run on
+    /// `ctx()`, noting what it reads; run again plainly when it fails, so its
+    /// problems are a plain run's).
+    fn value(
+        &self,
+        sources: (&Game, &Templates, &Context),
+        row: (&DeriveDef, &Row),
+        ctx: &dyn Fn() -> Context,
+        eval: &dyn Fn(&Context) -> Result<toml::Value, Diagnostic>,
+    ) -> Result<toml::Value, Diagnostic>;
+}
+
 /// Computes every `[[derive]]` field, in order, for every row of its table (with
 /// `distance()` over `network`, if the game has one): the game with its derived
 /// fields and its [`base_context`] (made from the row values the derives made),
 /// and the problems (a failed derive stops the later ones, which may use its
-/// field).
-pub fn apply_derives(
+/// field). With `kept` (the live preview), a row whose inputs did not change
+/// takes its value from the build before.
+pub(crate) fn apply_derives(
     mut game: Game,
     network: Option<&Arc<Network>>,
-    tpl: &Templates,
-    settings: &Settings,
+    (tpl, settings): (&Templates, &Settings),
     mut rows: TableRows,
+    kept: Option<&dyn KeptDerives>,
 ) -> Reported<(Game, Context)> {
     let mut diags = Vec::new();
     let derives = game.derives.clone();
@@ -612,11 +634,17 @@ pub fn apply_derives(
         let mut values = Vec::new();
         let mut failed = false;
         let row_values = rows.get(tname).map(Vec::as_slice).unwrap_or_default();
+        if let Some(k) = kept {
+            k.begin();
+        }
         for ((i, row), value) in table.rows.iter().enumerate().zip(row_values) {
-            let mut ctx = base.clone();
-            ctx.insert("row".into(), value.clone());
-            let value =
-                eval_compiled(tpl, &game, (&def.value, compiled.as_ref()), &ctx).and_then(|v| {
+            let ctx = || {
+                let mut ctx = base.clone();
+                ctx.insert("row".into(), value.clone());
+                ctx
+            };
+            let eval_row = |ctx: &Context| {
+                eval_compiled(tpl, &game, (&def.value, compiled.as_ref()), ctx).and_then(|v| {
                     toml::Value::try_from(&v).map_err(|_| {
                         Diagnostic::error(format!(
                             "[[derive]] `{field}` gives `{v}`, which is not a value a row can hold"
@@ -625,7 +653,12 @@ pub fn apply_derives(
                         .with("game", &game.id)
                         .hint("the formula must give a number, text, true/false, a list or a table")
                     })
-                });
+                })
+            };
+            let value = match kept {
+                Some(k) => k.value((&game, tpl, &base), (def, row), &ctx, &eval_row),
+                None => eval_row(&ctx()),
+            };
             match value {
                 Ok(v) => values.push(v),
                 Err(e) => {

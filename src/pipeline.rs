@@ -10,6 +10,8 @@
 pub use crate::check::typed_twice::DataStrings;
 /// The live preview's store of `[[assert]]`s that held ([`Incremental::asserts`]).
 pub use crate::check::AssertCache;
+/// The live preview's store of `[[derive]]` values ([`Incremental::derives`]).
+pub use crate::check::DeriveCache;
 /// The live preview's parsed `game.toml` ([`Incremental::game_file`]).
 pub use crate::model::GameFileCache;
 /// The live preview's store of rendered faces ([`Incremental::rendered`]).
@@ -140,8 +142,14 @@ struct Evaluated {
 }
 
 /// The structure checks, the network and the `[[derive]]` fields (computed only
-/// when the checks before had no error, with `distance()` over the network).
-fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> {
+/// when the checks before had no error, with `distance()` over the network;
+/// with `kept`, a row whose inputs did not change keeps its values).
+fn evaluate(
+    game: Game,
+    tpl: &Templates,
+    opts: &Options,
+    kept: Option<(&DeriveCache, &Project)>,
+) -> Reported<Evaluated> {
     let settings = opts.settings();
     let mut diags = Diagnostics::default();
     check_structure(&game).into_value(&mut diags);
@@ -160,8 +168,21 @@ fn evaluate(game: Game, tpl: &Templates, opts: &Options) -> Reported<Evaluated> 
             diags.items,
         );
     }
-    let (game, base) =
-        apply_derives(game, network.as_ref(), tpl, &settings, rows).into_value(&mut diags);
+    let kept = kept.map(|(cache, project)| {
+        cache.begin();
+        crate::check::derived::Kept { cache, project }
+    });
+    let derived = apply_derives(
+        game,
+        network.as_ref(),
+        (tpl, &settings),
+        rows,
+        kept.as_ref().map(|k| k as &dyn crate::eval::KeptDerives),
+    );
+    if let Some(k) = &kept {
+        k.cache.finish();
+    }
+    let (game, base) = derived.into_value(&mut diags);
     let base = Some(base);
     Reported::new(
         Evaluated {
@@ -238,7 +259,8 @@ fn load_and_check_kept(
 ) -> Option<Checked> {
     let (game, tpl) = load(project, id, opts, &incremental, built)?;
     let start = Instant::now();
-    let report = evaluate(game, &tpl, opts);
+    let kept = incremental.derives.map(|cache| (cache, project));
+    let report = evaluate(game, &tpl, opts, kept);
     let evaluated = !report.value.game.unparsed_data && !report.diags.has_errors();
     let Evaluated {
         game,
@@ -309,6 +331,9 @@ pub struct Incremental<'k> {
     /// `[[assert]]`s that held, with what they read: one whose inputs did not
     /// change is not run again (`check::AssertCache`).
     pub asserts: Option<&'k AssertCache>,
+    /// `[[derive]]` values with what their formulas read: a row whose inputs
+    /// did not change keeps its values (`check::DeriveCache`).
+    pub derives: Option<&'k DeriveCache>,
     /// The rulebook typeset last, with what it read: typeset again only when
     /// one of those changed (`rulebook::RulebookCache`).
     pub rulebook: Option<&'k crate::rulebook::RulebookCache>,

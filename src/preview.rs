@@ -306,6 +306,7 @@ pub struct Cache {
     trees: Mutex<HashMap<String, crate::export::Stack>>,
     rendered: crate::render::RenderCache,
     asserts: crate::check::AssertCache,
+    derives: crate::check::DeriveCache,
     rulebook: crate::rulebook::RulebookCache,
     templates: crate::template::TemplateCache,
     strings: crate::check::typed_twice::DataStrings,
@@ -348,6 +349,14 @@ impl Cache {
         use std::sync::atomic::Ordering::Relaxed;
         let a = &self.asserts;
         (a.made.load(Relaxed), a.reused.load(Relaxed))
+    }
+
+    /// `[[derive]]` rows the last build ran the formula of, and those whose
+    /// value it kept from the build before because nothing it read changed.
+    pub fn last_derives(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let d = &self.derives;
+        (d.made.load(Relaxed), d.reused.load(Relaxed))
     }
 
     /// Whether the last build took its rulebook from the build before (nothing
@@ -511,6 +520,7 @@ fn run(
         known_good: Some(&known),
         rendered: Some(&cache.rendered),
         asserts: Some(&cache.asserts),
+        derives: Some(&cache.derives),
         rulebook: Some(&cache.rulebook),
         templates: Some(&cache.templates),
         strings: Some(&cache.strings),
@@ -560,11 +570,26 @@ fn run(
         pages = rulebook_pages(game, r, &built, (dpi, cache), &images);
         built.time("rulebook pages", start);
     }
-    // The faces' trees the page does not keep go now, not at the end.
+    // The faces' trees the page does not keep go now, not at the end; the
+    // checked game on a thread of its own (the save need not wait for it).
     let start = std::time::Instant::now();
-    drop(finished);
+    if let Some(Finished { checked, rendered }) = finished {
+        free_apart(checked);
+        drop(rendered);
+    }
     built.time("free", start);
     (built, seen, pages)
+}
+
+/// Drops `value` on a thread of its own (here if none can be started): a
+/// checked game, its contexts and templates take a millisecond or two to
+/// free, which the page need not wait for.
+fn free_apart<T: Send + 'static>(value: T) {
+    // When no thread can be started, the closure is dropped here, and `value`
+    // with it.
+    let _ = std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(value));
 }
 
 /// Puts a good build's faces, sheets and pictures into `preview`, and keeps in

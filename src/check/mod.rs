@@ -9,9 +9,11 @@ use crate::eval::{eval, row_value_in, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
 
+pub mod derived;
 pub mod kept;
 pub mod typed_twice;
 
+pub use derived::DeriveCache;
 pub use kept::AssertCache;
 
 /// Checks that need no evaluation: unique ids and references between tables. Run

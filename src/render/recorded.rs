@@ -73,12 +73,24 @@ impl Prints {
         }
     }
 
+    /// The context changed (the next `[[derive]]`'s has one more field): the
+    /// fingerprints of its values are made anew, those of templates and of
+    /// what every render shares are kept.
+    pub fn clear_values(&self) {
+        if let Ok(mut now) = self.now.lock() {
+            now.retain(|read, _| !matches!(read, Read::Value(..)));
+        }
+    }
+
     /// The fingerprint of `read` in this build (made once).
     pub fn of(&self, s: &Sources, read: &Read) -> Option<Print> {
         if let Some(p) = self.now.lock().ok()?.get(read) {
             return *p;
         }
         let p = match read {
+            Read::Value(name, Some(t)) if name == "tables" && s.game.tables.contains_key(t) => {
+                s.game.tables.get(t).map(table_print)
+            }
             Read::Value(name, key) => Some(value_print(s.base, name, key.as_deref())),
             Read::Template(name) => template_print(s, name),
             Read::Shared => Some(shared_print(s)),
@@ -226,6 +238,19 @@ fn template_print(s: &Sources, name: &str) -> Option<Print> {
     Some(h.print())
 }
 
+/// The fingerprint of table `t` as `tables.<name>` shows it (the list of its
+/// rows' values, made from their fields and derived fields): hashed from the
+/// rows' TOML values, without going through the template values made of them.
+fn table_print(t: &crate::model::Table) -> Print {
+    let mut d = Digester::default();
+    d.bytes(&[30]);
+    for row in &t.rows {
+        d.row(row);
+    }
+    d.bytes(&[31]);
+    d.print()
+}
+
 /// The fingerprint of entry `key` of context value `name` (all of it for `None`).
 fn value_print(base: &Context, name: &str, key: Option<&str>) -> Print {
     let mut d = Digester::default();
@@ -350,6 +375,21 @@ impl Digester {
         }
     }
 
+    /// Hashes a row by its fields and derived fields (names and values), as
+    /// its template value is made of them.
+    pub fn row(&mut self, row: &crate::model::Row) {
+        self.bytes(&[1]);
+        for (k, f) in &row.fields {
+            self.text(k.as_bytes());
+            self.toml(&f.value);
+        }
+        self.bytes(&[2]);
+        for (k, v) in &row.derived {
+            self.text(k.as_bytes());
+            self.toml(v);
+        }
+    }
+
     /// Hashes `v` by everything a template can see of it, without writing it
     /// out as text: its kind, then a number's value (an integer apart from the
     /// float of the same value: `1` and `1.0` print differently), a string's
@@ -409,7 +449,7 @@ impl Digester {
 
     /// Hashes `b` with its length before it (so that the next bytes cannot be
     /// taken for part of it).
-    fn text(&mut self, b: &[u8]) {
+    pub fn text(&mut self, b: &[u8]) {
         self.bytes(&(b.len() as u64).to_le_bytes());
         self.bytes(b);
     }
@@ -600,19 +640,7 @@ pub(super) fn side_key(
         .row
         .zip(table.and_then(|t| r.game.tables.get(t.get_ref())))
     {
-        Some((row, t)) => {
-            let row = &t.rows[row];
-            d.bytes(&[1]);
-            for (k, f) in &row.fields {
-                d.text(k.as_bytes());
-                d.toml(&f.value);
-            }
-            d.bytes(&[2]);
-            for (k, v) in &row.derived {
-                d.text(k.as_bytes());
-                d.toml(v);
-            }
-        }
+        Some((row, t)) => d.row(&t.rows[row]),
         None => d.bytes(&[0]),
     }
     match &p.item {

@@ -3,7 +3,9 @@
 //! with the render cache), and compiles the templates and looks through a data
 //! file for typed numbers again only when their files changed
 //! (`template::TemplateCache`, `check::typed_twice::DataStrings`), and parses
-//! `game.toml` again only when its text changed (`model::GameFileCache`): each build here runs the real pipeline on a copy of
+//! `game.toml` again only when its text changed (`model::GameFileCache`), and
+//! runs a `[[derive]]`'s formula again only for the rows whose inputs changed
+//! (`check::DeriveCache`): each build here runs the real pipeline on a copy of
 //! Interstate Trucking with the stores the preview keeps, and is compared with a
 //! build from scratch of the same files: the same problems, the same faces, the
 //! same rulebook pages.
@@ -13,7 +15,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use cardstock::output::Sink;
 use cardstock::pipeline::{
-    build_choosing, AssertCache, DataStrings, GameFileCache, Incremental, RenderCache,
+    build_choosing, AssertCache, DataStrings, DeriveCache, GameFileCache, Incremental, RenderCache,
     RulebookCache, TemplateCache,
 };
 use cardstock::project::Project;
@@ -31,6 +33,7 @@ struct Kept {
     templates: TemplateCache,
     strings: DataStrings,
     game_file: GameFileCache,
+    derives: DeriveCache,
 }
 
 /// One build: its problems, faces and rulebook pages, and what it did again.
@@ -51,6 +54,8 @@ struct Build {
     strings_parsed: usize,
     /// Whether `game.toml`'s definitions parsed by the build before were taken.
     game_file_kept: bool,
+    /// `[[derive]]` rows whose formula ran, and those whose value was kept.
+    derived: (usize, usize),
 }
 
 /// Builds the game at `root` up to its faces and rulebook (nothing delivered),
@@ -64,6 +69,7 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
         templates: kept.map(|k| &k.templates),
         strings: kept.map(|k| &k.strings),
         game_file: kept.map(|k| &k.game_file),
+        derives: kept.map(|k| &k.derives),
         ..Incremental::default()
     };
     let opts = cardstock::options::Options::default();
@@ -98,6 +104,9 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
         templates_kept: kept.is_some_and(|k| k.templates.was_kept()),
         strings_parsed: kept.map_or(0, |k| k.strings.parsed.load(Relaxed)),
         game_file_kept: kept.is_some_and(|k| k.game_file.was_kept()),
+        derived: kept.map_or((0, 0), |k| {
+            (k.derives.made.load(Relaxed), k.derives.reused.load(Relaxed))
+        }),
     }
 }
 
@@ -394,4 +403,50 @@ fn game_toml_is_parsed_again_only_when_its_text_changed() {
     assert!(!b.game_file_kept);
     assert!(b.faces == coloured.faces, "back to the faces before");
     assert!(same_as_fresh(tmp.path(), &kept).game_file_kept);
+}
+
+#[test]
+fn a_derived_field_is_computed_again_only_for_the_rows_whose_inputs_changed() {
+    let tmp = project_copy(&[GAME]);
+    let data = tmp.path().join("data").join(GAME);
+    let kept = Kept::default();
+    let first = same_as_fresh(tmp.path(), &kept);
+    assert!(first.problems.is_empty(), "{}", first.problems);
+    // Each route's `line` and `spots`, each contract's `moves` and `fee`.
+    let (all, none) = first.derived;
+    assert!(all > 2 * 88 && none == 0, "{:?}", first.derived);
+    assert_eq!(same_as_fresh(tmp.path(), &kept).derived, (0, all));
+
+    // One contract's city: its `moves` and `fee` alone, and its card follows.
+    let contracts = data.join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    std::fs::write(
+        &contracts,
+        set_field(&text, "contract", 12, "city", "\"denver\""),
+    )
+    .unwrap();
+    let moved = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(moved.derived, (2, all - 2));
+    assert!(moved.faces != first.faces, "contract 12's card changed");
+
+    // A route taken away: `distance()` reads the network, which no formula
+    // names, so every row runs again and the fees that crossed it follow.
+    let routes = data.join("routes.toml");
+    let text = std::fs::read_to_string(&routes).unwrap();
+    let la_slc = "[[route]]\nfrom = \"los-angeles\"\nto = \"salt-lake-city\"\n";
+    let at = text.find(la_slc).expect("the route is in routes.toml");
+    let end = text[at + 1..]
+        .find("[[route]]")
+        .map_or(text.len(), |e| at + 1 + e);
+    std::fs::write(&routes, format!("{}{}", &text[..at], &text[end..])).unwrap();
+    let cut = same_as_fresh(tmp.path(), &kept);
+    assert!(cut.problems.is_empty(), "{}", cut.problems);
+    assert_eq!(cut.derived, (all - 2, 0), "one route's two rows less");
+    assert!(cut.faces != moved.faces);
+
+    // A `[rules]` number only `fee` reads: every fee, no `moves`.
+    edit(&data.join("game.toml"), "base = 700", "base = 800");
+    let dearer = same_as_fresh(tmp.path(), &kept);
+    assert_eq!(dearer.derived, (88, all - 2 - 88));
+    assert!(dearer.faces != cut.faces, "the fees changed");
 }
