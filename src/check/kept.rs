@@ -12,91 +12,19 @@
 //! always made from the data as it is now (lines and columns included). It is
 //! run again when its own text changed or when anything it read did.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 
 use crate::diag::Diagnostic;
 use crate::eval::Context;
 use crate::model::{AssertDef, Game};
-use crate::render::recorded::{noting, references, Digester, Print, Prints, Sources};
+use crate::render::recorded::{noting, references, Digester, Print, Sources};
 use crate::template::reads::{Read, Reads};
 
-/// Assertions that held, kept between builds with what they read.
-#[derive(Default)]
-pub struct AssertCache {
-    kept: Mutex<HashMap<Print, Held>>,
-    /// Fingerprints of the build under way.
-    now: Prints,
-    /// Assertions run / kept (not run) in the last build.
-    pub made: AtomicUsize,
-    pub reused: AtomicUsize,
-}
-
-/// One assertion that held.
-struct Held {
-    reads: Vec<(Read, Print)>,
-    /// How many checks it made (one, or one per row).
-    checks: usize,
-    used: bool,
-}
-
-impl AssertCache {
-    /// A build starts: fingerprints are made anew, the counts start at zero.
-    pub(crate) fn begin(&self) {
-        self.now.clear();
-        self.made.store(0, Relaxed);
-        self.reused.store(0, Relaxed);
-    }
-
-    /// The build checked its assertions: those it did not use are forgotten
-    /// (edited away, or failing now).
-    pub(crate) fn finish(&self) {
-        if let Ok(mut kept) = self.kept.lock() {
-            kept.retain(|_, h| std::mem::replace(&mut h.used, false));
-        }
-    }
-
-    /// Number of assertions kept.
-    pub fn len(&self) -> usize {
-        self.kept.lock().map(|k| k.len()).unwrap_or(0)
-    }
-
-    /// Whether nothing is kept.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// How many checks the assertion under `key` made, if it held and nothing it
-    /// read changed since.
-    fn reuse(&self, s: &Sources, key: &Print) -> Option<usize> {
-        let reads = self.kept.lock().ok()?.get(key)?.reads.clone();
-        if !self.now.unchanged(s, &reads) {
-            return None;
-        }
-        let mut kept = self.kept.lock().ok()?;
-        let held = kept.get_mut(key)?;
-        held.used = true;
-        self.reused.fetch_add(1, Relaxed);
-        Some(held.checks)
-    }
-
-    /// Keeps an assertion that held, with the fingerprints of what it read.
-    fn keep(&self, s: &Sources, key: Print, reads: Vec<Read>, checks: usize) {
-        let Some(reads) = self.now.all(s, reads) else {
-            return;
-        };
-        if let Ok(mut kept) = self.kept.lock() {
-            let held = Held {
-                reads,
-                checks,
-                used: true,
-            };
-            kept.insert(key, held);
-        }
-    }
-}
+/// Assertions that held, kept between builds with what they read: each with
+/// how many checks it made (one, or one per row).
+pub type AssertCache = super::by_reads::KeptByReads<usize>;
 
 /// What identifies an assertion: its game and everything written in it, but not
 /// where (only one that held is kept, and it says nothing: a line added above it

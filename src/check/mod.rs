@@ -9,6 +9,7 @@ use crate::eval::{eval, row_value_in, Context};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
 
+pub mod by_reads;
 pub mod derived;
 pub mod kept;
 pub mod typed_twice;

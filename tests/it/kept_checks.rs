@@ -254,13 +254,7 @@ fn a_rulebook_whose_template_prints_the_same_markdown_is_not_drawn_again() {
     // A contract the rules do not quote: the template reads the contracts
     // table (its example looks for bread to Memphis), so it runs again, and
     // prints the same Markdown: the pages are the last ones.
-    let contracts = data.join("contracts.toml");
-    let text = std::fs::read_to_string(&contracts).unwrap();
-    std::fs::write(
-        &contracts,
-        set_field(&text, "contract", 12, "city", "\"denver\""),
-    )
-    .unwrap();
+    contract_12_to_denver(&data);
     let b = same_as_fresh(tmp.path(), &kept);
     assert_eq!(b.typeset, (1, 0), "the template ran again");
     assert_eq!(b.drawn, (0, 1), "the same Markdown: the pages are kept");
@@ -418,13 +412,7 @@ fn a_derived_field_is_computed_again_only_for_the_rows_whose_inputs_changed() {
     assert_eq!(same_as_fresh(tmp.path(), &kept).derived, (0, all));
 
     // One contract's city: its `moves` and `fee` alone, and its card follows.
-    let contracts = data.join("contracts.toml");
-    let text = std::fs::read_to_string(&contracts).unwrap();
-    std::fs::write(
-        &contracts,
-        set_field(&text, "contract", 12, "city", "\"denver\""),
-    )
-    .unwrap();
+    contract_12_to_denver(&data);
     let moved = same_as_fresh(tmp.path(), &kept);
     assert_eq!(moved.derived, (2, all - 2));
     assert!(moved.faces != first.faces, "contract 12's card changed");
@@ -449,4 +437,12 @@ fn a_derived_field_is_computed_again_only_for_the_rows_whose_inputs_changed() {
     let dearer = same_as_fresh(tmp.path(), &kept);
     assert_eq!(dearer.derived, (88, all - 2 - 88));
     assert!(dearer.faces != cut.faces, "the fees changed");
+}
+
+/// Sends contract 12 of the game in `data` to Denver, in its `contracts.toml`.
+fn contract_12_to_denver(data: &std::path::Path) {
+    let contracts = data.join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
+    std::fs::write(&contracts, moved).unwrap();
 }

@@ -1,0 +1,90 @@
+//! Results kept between builds of the live preview, each with the fingerprints of
+//! what made it: held assertions ([`super::AssertCache`]) and derived values
+//! ([`super::DeriveCache`]). A result is taken again only while every
+//! fingerprint is the same; one no build used is forgotten when the build ends.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use crate::render::recorded::{Print, Prints, Sources};
+use crate::template::reads::Read;
+
+/// Results of type `V` kept by key, with what each read.
+pub struct KeptByReads<V> {
+    kept: Mutex<HashMap<Print, Entry<V>>>,
+    /// Fingerprints of the build under way.
+    pub(crate) now: Prints,
+    /// Results made / kept (not made again) in the last build.
+    pub made: AtomicUsize,
+    pub reused: AtomicUsize,
+}
+
+impl<V> Default for KeptByReads<V> {
+    fn default() -> Self {
+        Self {
+            kept: Mutex::default(),
+            now: Prints::default(),
+            made: AtomicUsize::default(),
+            reused: AtomicUsize::default(),
+        }
+    }
+}
+
+/// One kept result.
+struct Entry<V> {
+    reads: Vec<(Read, Print)>,
+    value: V,
+    used: bool,
+}
+
+impl<V: Clone> KeptByReads<V> {
+    /// A build starts: fingerprints are made anew, the counts start at zero.
+    pub(crate) fn begin(&self) {
+        self.now.clear();
+        self.made.store(0, Relaxed);
+        self.reused.store(0, Relaxed);
+    }
+
+    /// The build is done: results it did not use are forgotten (edited away,
+    /// changed, or failing now).
+    pub(crate) fn finish(&self) {
+        if let Ok(mut kept) = self.kept.lock() {
+            kept.retain(|_, e| std::mem::replace(&mut e.used, false));
+        }
+    }
+
+    /// Number of results kept.
+    pub fn len(&self) -> usize {
+        self.kept.lock().map(|k| k.len()).unwrap_or(0)
+    }
+
+    /// Whether nothing is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The result kept under `key`, if nothing it read changed.
+    pub(crate) fn reuse(&self, s: &Sources, key: &Print) -> Option<V> {
+        let reads = self.kept.lock().ok()?.get(key)?.reads.clone();
+        if !self.now.unchanged(s, &reads) {
+            return None;
+        }
+        let mut kept = self.kept.lock().ok()?;
+        let e = kept.get_mut(key)?;
+        e.used = true;
+        self.reused.fetch_add(1, Relaxed);
+        Some(e.value.clone())
+    }
+
+    /// Keeps a result, with the fingerprints of what it read.
+    pub(crate) fn keep(&self, s: &Sources, key: Print, reads: Vec<Read>, value: V) {
+        let Some(reads) = self.now.all(s, reads) else {
+            return;
+        };
+        if let Ok(mut kept) = self.kept.lock() {
+            let used = true;
+            kept.insert(key, Entry { reads, value, used });
+        }
+    }
+}
