@@ -282,6 +282,9 @@ mod tests {
         assert_eq!(drawn.len(), 3, "each face is drawn where it is moved to");
     }
 
+    // glibc's `malloc_usable_size` (the rest of the project is gated the same
+    // way where it uses Linux calls).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     #[test]
     fn text_outlines_and_glyphs_are_held_at_their_exact_size() {
         // Texts of many lengths, so that buffers grown by doubling would be caught
