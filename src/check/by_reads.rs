@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::render::recorded::{Print, Prints, Sources};
 use crate::template::reads::Read;
@@ -33,7 +33,8 @@ impl<V> Default for KeptByReads<V> {
 
 /// One kept result.
 struct Entry<V> {
-    reads: Vec<(Read, Print)>,
+    /// Shared, so that a build checks them without copying them.
+    reads: Arc<[(Read, Print)]>,
     value: V,
     used: bool,
 }
@@ -66,7 +67,7 @@ impl<V: Clone> KeptByReads<V> {
 
     /// The result kept under `key`, if nothing it read changed.
     pub(crate) fn reuse(&self, s: &Sources, key: &Print) -> Option<V> {
-        let reads = self.kept.lock().ok()?.get(key)?.reads.clone();
+        let reads = Arc::clone(&self.kept.lock().ok()?.get(key)?.reads);
         if !self.now.unchanged(s, &reads) {
             return None;
         }
@@ -84,6 +85,7 @@ impl<V: Clone> KeptByReads<V> {
         };
         if let Ok(mut kept) = self.kept.lock() {
             let used = true;
+            let reads = reads.into();
             kept.insert(key, Entry { reads, value, used });
         }
     }

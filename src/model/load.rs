@@ -101,8 +101,26 @@ fn may_be_non_finite(text: &str) -> bool {
 pub fn default_profile(project: &Project, id: &str) -> Option<String> {
     let file = Path::new("data").join(id).join("game.toml");
     let text = project.read_text(&file, MAX_DATA_BYTES).ok()?;
+    // The live preview asks on every save, most often of the same text: the
+    // answer for the last text asked about is kept (it depends on nothing else).
+    static LAST: std::sync::Mutex<Option<(std::sync::Arc<str>, Option<String>)>> =
+        std::sync::Mutex::new(None);
+    if let Ok(last) = LAST.lock() {
+        if let Some((_, profile)) = last.as_ref().filter(|(t, _)| *t == text) {
+            return profile.clone();
+        }
+    }
+    let profile = profile_in(&text);
+    if let Ok(mut last) = LAST.lock() {
+        *last = Some((text, profile.clone()));
+    }
+    profile
+}
+
+/// The `[game] profile` of `game.toml`'s `text`.
+fn profile_in(text: &str) -> Option<String> {
     // Only `[game] profile` is made into a value: the rest of the file is
-    // skipped, not copied into a table (the live preview reads it on every save).
+    // skipped, not copied into a table.
     #[derive(serde::Deserialize)]
     struct GameFile {
         game: Option<toml::Value>,
@@ -111,7 +129,7 @@ pub fn default_profile(project: &Project, id: &str) -> Option<String> {
     struct GameTable {
         profile: Option<toml::Value>,
     }
-    let game: GameFile = toml::from_str(&text).ok()?;
+    let game: GameFile = toml::from_str(text).ok()?;
     let table: GameTable = game.game?.try_into().ok()?;
     table.profile?.as_str().map(String::from)
 }
@@ -146,7 +164,7 @@ pub fn load_game(
         return Reported::new(None, diags);
     };
     diags.extend(non_finite_numbers(&file, id, &text));
-    let data = load_tables(project, &dir, id, text.len() as u64);
+    let data = load_tables(project, (&dir, id), text.len() as u64, kept);
     let unparsed_data = data.diags.has_errors();
     let DataTables { tables, read } = data.into_value(&mut diags);
     let context = LoadContext {
@@ -180,17 +198,24 @@ pub fn load_game(
     Reported::new(Some(game), diags)
 }
 
-/// `game.toml` as the last build parsed it (the live preview, through
-/// `pipeline::Incremental::game_file`): when the file's text is the same, byte
-/// for byte, its definitions are taken again instead of parsed again. Only a
-/// file that parsed without a problem is kept, so a broken one is reported
-/// from its text on every build.
+/// `game.toml` and the TOML, CSV and TSV data files as the last build parsed
+/// them (the live preview, through `pipeline::Incremental::game_file`): when a
+/// file's text is the same, byte for byte, its definitions or tables are taken
+/// again instead of parsed again. Only a file that parsed without a problem is
+/// kept, so a broken one is reported from its text on every build.
 #[derive(Default)]
 pub struct GameFileCache {
     last: std::sync::Mutex<Option<(String, GameFile)>>,
     /// Whether the last build took the definitions kept.
     kept: std::sync::atomic::AtomicBool,
+    /// Each data file's text and tables (with their names' spans), by path.
+    tables: std::sync::Mutex<BTreeMap<PathBuf, (String, Vec<FoundTable>)>>,
+    /// Data files the last build took from the build before.
+    tables_kept: std::sync::atomic::AtomicUsize,
 }
+
+/// A table read from a data file, with the span of its name in a TOML file.
+type FoundTable = (Table, Option<Range<usize>>);
 
 impl GameFileCache {
     /// [`parse_game_file`] of `text`, or what it gave for the same text before.
@@ -216,6 +241,50 @@ impl GameFileCache {
     /// before (its text had not changed).
     pub fn was_kept(&self) -> bool {
         self.kept.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many data files the last build took from the build before (their
+    /// texts had not changed).
+    pub fn data_files_kept(&self) -> usize {
+        self.tables_kept.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// [`text_tables`] of data file `rel`'s `text`, or what it gave for the same
+    /// text before.
+    fn tables(
+        &self,
+        rel: &Path,
+        format: Format,
+        game: &str,
+        text: &str,
+    ) -> Reported<Vec<FoundTable>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let Ok(mut kept) = self.tables.lock() else {
+            return text_tables(rel, format, game, text);
+        };
+        if let Some((_, found)) = kept.get(rel).filter(|(t, _)| t == text) {
+            self.tables_kept.fetch_add(1, Relaxed);
+            return found.clone().into();
+        }
+        let found = text_tables(rel, format, game, text);
+        match found.diags.items.is_empty() {
+            true => kept.insert(rel.to_path_buf(), (text.to_string(), found.value.clone())),
+            false => kept.remove(rel),
+        };
+        found
+    }
+
+    /// A build starts reading the data files.
+    fn begin_tables(&self) {
+        self.tables_kept
+            .store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The data files were read: those the build did not read are forgotten.
+    fn finish_tables(&self, read: &BTreeSet<PathBuf>) {
+        if let Ok(mut kept) = self.tables.lock() {
+            kept.retain(|rel, _| read.contains(rel));
+        }
     }
 }
 
@@ -686,8 +755,18 @@ struct DataTables {
 /// for the file) and each `*.xlsx` and `*.ods` (a table per sheet), while the
 /// game's data (`game.toml`'s `read` bytes and these files) stays within
 /// [`MAX_GAME_DATA`].
-fn load_tables(project: &Project, dir: &Path, game: &str, read_bytes: u64) -> Reported<DataTables> {
+/// With `kept` (the live preview), a file whose text did not change is not
+/// parsed again.
+fn load_tables(
+    project: &Project,
+    (dir, game): (&Path, &str),
+    read_bytes: u64,
+    kept: Option<&GameFileCache>,
+) -> Reported<DataTables> {
     let mut diags = Vec::new();
+    if let Some(k) = kept {
+        k.begin_tables();
+    }
     let mut total = read_bytes;
     let mut out = DataTables {
         tables: BTreeMap::new(),
@@ -695,7 +774,7 @@ fn load_tables(project: &Project, dir: &Path, game: &str, read_bytes: u64) -> Re
     };
     for (rel, format) in data_files(project, dir, game, &mut diags) {
         out.read.insert(rel.clone());
-        let found = match file_tables(project, &rel, format, game, &mut total, &mut diags) {
+        let found = match file_tables(project, (&rel, format, game), kept, &mut total, &mut diags) {
             FileTables::Read(found) => found,
             FileTables::Unreadable => continue,
             FileTables::OverBudget => break,
@@ -707,6 +786,9 @@ fn load_tables(project: &Project, dir: &Path, game: &str, read_bytes: u64) -> Re
             }
             out.tables.insert(table.name.clone(), table);
         }
+    }
+    if let Some(k) = kept {
+        k.finish_tables(&out.read);
     }
     Reported::new(out, diags)
 }
@@ -736,19 +818,19 @@ fn data_files(
 /// What reading one data file gave.
 enum FileTables {
     /// Its tables, each with the span of its name in a TOML file.
-    Read(Vec<(Table, Option<Range<usize>>)>),
+    Read(Vec<FoundTable>),
     /// The file could not be read (reported): on to the next.
     Unreadable,
     /// It took the game's data past [`MAX_GAME_DATA`] (reported): no more files.
     OverBudget,
 }
 
-/// The tables of data file `rel`, its bytes counted in `total`.
+/// The tables of data file `rel`, its bytes counted in `total` (a TOML, CSV or
+/// TSV file's taken from `kept` when its text did not change).
 fn file_tables(
     project: &Project,
-    rel: &Path,
-    format: Format,
-    game: &str,
+    (rel, format, game): (&Path, Format, &str),
+    kept: Option<&GameFileCache>,
     total: &mut u64,
     diags: &mut Vec<Diagnostic>,
 ) -> FileTables {
@@ -765,7 +847,10 @@ fn file_tables(
             if let Err(d) = charge(total, text.len(), rel, game) {
                 return fail(d, FileTables::OverBudget);
             }
-            text_tables(rel, format, game, &text)
+            match kept {
+                Some(k) => k.tables(rel, format, game, &text),
+                None => text_tables(rel, format, game, &text),
+            }
         }
         Format::Xlsx | Format::Ods => {
             let bytes = match project.read(rel, MAX_DATA_BYTES) {
@@ -783,12 +868,7 @@ fn file_tables(
 }
 
 /// The tables of a TOML, CSV or TSV data file (its `text`).
-fn text_tables(
-    rel: &Path,
-    format: Format,
-    game: &str,
-    text: &str,
-) -> Reported<Vec<(Table, Option<Range<usize>>)>> {
+fn text_tables(rel: &Path, format: Format, game: &str, text: &str) -> Reported<Vec<FoundTable>> {
     if format == Format::Toml {
         return toml_tables(rel, game, text);
     }
@@ -1114,6 +1194,24 @@ fn captured_note(text: &str, span: &Range<usize>) -> Option<String> {
 mod tests {
     use super::ArtPattern;
     use std::path::Path;
+
+    /// The profile named in `game.toml` is read again whenever its text
+    /// changed (the answer for the last text is kept).
+    #[test]
+    fn the_default_profile_follows_game_toml() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("data/g");
+        std::fs::create_dir_all(&dir).unwrap();
+        let project = crate::project::Project::disk(tmp.path()).unwrap();
+        let write = |text: &str| std::fs::write(dir.join("game.toml"), text).unwrap();
+        for profile in ["offset", "tts", "tts", "offset"] {
+            write(&format!("[game]\nname = \"G\"\nprofile = \"{profile}\"\n"));
+            let found = super::default_profile(&project, "g");
+            assert_eq!(found.as_deref(), Some(profile));
+        }
+        write("[game]\nname = \"G\"\n");
+        assert_eq!(super::default_profile(&project, "g"), None);
+    }
 
     /// Every number without digits is found, whatever the prescan skips; a
     /// file with none of the words is not parsed for them.

@@ -233,7 +233,7 @@ impl std::fmt::Display for Side {
 
 /// A data table: the rows of every `[[name]]` in one TOML file, of one CSV or TSV
 /// file, or of one sheet of a workbook (XLSX, ODS).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Table {
     pub name: String,
     /// File the table is in, relative to the project root.

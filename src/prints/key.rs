@@ -153,6 +153,15 @@ pub fn row_fields(row: &Row) -> toml::Table {
 pub fn row_name(table: &Table, i: usize) -> String {
     match table.rows.get(i) {
         Some(row) => {
+            // A row with a text `id` is named by it (and its `name`), as
+            // `describe` names it, without making the table of its fields.
+            let text = |k: &str| match row.derived.get(k) {
+                Some(v) => v.as_str(),
+                None => row.fields.get(k).and_then(|f| f.value.as_str()),
+            };
+            if let Some(id) = text("id") {
+                return by_id(id, text("name"));
+            }
             let derived: Vec<&str> = row.derived.keys().map(String::as_str).collect();
             describe(&row_key(table, i), &row_fields(row), &derived)
         }
@@ -160,14 +169,22 @@ pub fn row_name(table: &Table, i: usize) -> String {
     }
 }
 
+/// A row with an `id` named by it and its `name`: `Seattle (seattle)`, or
+/// `seattle` when it has no other name.
+fn by_id(id: &str, name: Option<&str>) -> String {
+    match name {
+        Some(n) if n != id => format!("{n} ({id})"),
+        _ => id.to_string(),
+    }
+}
+
 /// A row named by its key (`key`) and its fields (`derived` among them left out),
 /// as [`row_name`] names it: also a row a record has and the game no longer does.
 pub fn describe(key: &str, fields: &toml::Table, derived: &[&str]) -> String {
     let text = |k: &str| fields.get(k).and_then(|v| v.as_str());
-    match (text("id"), text("name")) {
-        (Some(id), Some(n)) if n != id => format!("{n} ({id})"),
-        (Some(id), _) => id.to_string(),
-        (None, _) => {
+    match text("id") {
+        Some(id) => by_id(id, text("name")),
+        None => {
             let shown: Vec<String> = fields
                 .iter()
                 .filter(|(k, _)| *k != "qty" && !derived.contains(&k.as_str()))

@@ -131,7 +131,8 @@ pub struct RenderCache {
 
 /// One kept render.
 struct Kept {
-    reads: Vec<(Read, Print)>,
+    /// Shared, so that a build checks them without copying them.
+    reads: Arc<[(Read, Print)]>,
     text: String,
     warnings: Vec<Diagnostic>,
     used: bool,
@@ -167,7 +168,7 @@ impl RenderCache {
 
     /// The kept render under `key`, if everything it read is as it was.
     fn reuse(&self, r: &Renderer, key: &Print) -> Option<Reported<Option<String>>> {
-        let reads: Vec<(Read, Print)> = self.kept.lock().ok()?.get(key)?.reads.clone();
+        let reads = Arc::clone(&self.kept.lock().ok()?.get(key)?.reads);
         if !self.now.unchanged(&r.sources(), &reads) {
             return None;
         }
@@ -202,7 +203,7 @@ impl RenderCache {
         let replaced = kept.insert(
             key,
             Kept {
-                reads: prints,
+                reads: prints.into(),
                 text: text.clone(),
                 warnings: done.diags.items.clone(),
                 used: true,

@@ -183,3 +183,91 @@ fn editing_one_card_rewrites_only_its_files() {
         cached + 1
     );
 }
+
+/// Builds Interstate Trucking at `root` up to its faces (nothing delivered), with
+/// the live preview's parsed files (`kept`) and from scratch, checks that the two
+/// give the same problems and faces, and gives them with how many data files the
+/// kept build took from the build before.
+fn data_files_build(
+    root: &std::path::Path,
+    kept: &cardstock::pipeline::GameFileCache,
+) -> (String, Vec<String>, usize) {
+    use cardstock::pipeline::{build_choosing, Incremental};
+    let project = cardstock::project::Project::disk(root).unwrap();
+    let opts = cardstock::options::Options::default();
+    let one = |game_file| {
+        let incremental = Incremental {
+            game_file,
+            ..Incremental::default()
+        };
+        let (built, finished) = build_choosing(
+            &project,
+            "interstate-trucking",
+            &opts,
+            incremental,
+            cardstock::output::Sink::Memory,
+            |_, _| false.into(),
+        );
+        let faces = finished.map_or_else(Vec::new, |f| {
+            let store = &f.rendered.store;
+            (0..store.len())
+                .map(|i| store.svg(i).into_owned())
+                .collect::<Vec<_>>()
+        });
+        (built.diags.render(&project), faces)
+    };
+    let (problems, faces) = one(Some(kept));
+    let fresh = one(None);
+    assert_eq!(
+        problems, fresh.0,
+        "the same problems as a build from scratch"
+    );
+    assert!(faces == fresh.1, "a face differs from a build from scratch");
+    (problems, faces, kept.data_files_kept())
+}
+
+#[test]
+fn a_data_file_is_parsed_again_only_when_its_text_changed() {
+    let tmp = project_copy(&["interstate-trucking"]);
+    let data = tmp.path().join("data/interstate-trucking");
+    let files = std::fs::read_dir(&data)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_str().unwrap().ends_with(".toml") && name != "game.toml"
+        })
+        .count();
+    let kept = cardstock::pipeline::GameFileCache::default();
+    let (problems, first, none) = data_files_build(tmp.path(), &kept);
+    assert!(problems.is_empty(), "{problems}");
+    assert_eq!(none, 0, "nothing kept yet");
+    assert_eq!(
+        data_files_build(tmp.path(), &kept).2,
+        files,
+        "nothing changed"
+    );
+
+    // Contract 12's city: its file alone is parsed again, and its card follows.
+    let contracts = data.join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
+    std::fs::write(&contracts, &moved).unwrap();
+    let (problems, edited, kept_files) = data_files_build(tmp.path(), &kept);
+    assert!(problems.is_empty(), "{problems}");
+    assert_eq!(kept_files, files - 1);
+    assert!(edited != first, "contract 12's card changed");
+
+    // A syntax error: reported from the text on every build (a file with a
+    // problem keeps nothing), until it is mended; then the faces are as before.
+    std::fs::write(&contracts, moved.replacen("city = ", "city = = ", 1)).unwrap();
+    for _ in 0..2 {
+        let (problems, _, kept_files) = data_files_build(tmp.path(), &kept);
+        assert!(problems.contains("contracts.toml"), "{problems}");
+        assert_eq!(kept_files, files - 1);
+    }
+    std::fs::write(&contracts, &text).unwrap();
+    let (problems, back, kept_files) = data_files_build(tmp.path(), &kept);
+    assert!(problems.is_empty(), "{problems}");
+    assert_eq!(kept_files, files - 1);
+    assert!(back == first, "back to the first faces");
+}
