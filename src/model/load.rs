@@ -1202,15 +1202,17 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("data/g");
         std::fs::create_dir_all(&dir).unwrap();
-        let project = crate::project::Project::disk(tmp.path()).unwrap();
-        let write = |text: &str| std::fs::write(dir.join("game.toml"), text).unwrap();
+        // A project reads each file once: a new one for each text.
+        let profile_of = |text: &str| {
+            std::fs::write(dir.join("game.toml"), text).unwrap();
+            let project = crate::project::Project::disk(tmp.path()).unwrap();
+            super::default_profile(&project, "g")
+        };
         for profile in ["offset", "tts", "tts", "offset"] {
-            write(&format!("[game]\nname = \"G\"\nprofile = \"{profile}\"\n"));
-            let found = super::default_profile(&project, "g");
+            let found = profile_of(&format!("[game]\nname = \"G\"\nprofile = \"{profile}\"\n"));
             assert_eq!(found.as_deref(), Some(profile));
         }
-        write("[game]\nname = \"G\"\n");
-        assert_eq!(super::default_profile(&project, "g"), None);
+        assert_eq!(profile_of("[game]\nname = \"G\"\n"), None);
     }
 
     /// Every number without digits is found, whatever the prescan skips; a
