@@ -749,4 +749,75 @@ mod tests {
         assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
         assert_eq!(doc.get_pages().len(), 1, "the pages are still there");
     }
+
+    /// A PDF of one SVG, drawn with krilla-svg as the sheets are.
+    fn pdf_of(svg: &str) -> Vec<u8> {
+        let tree = usvg::Tree::from_str(svg, &usvg::Options::default()).unwrap();
+        let mut doc = Document::new();
+        let mut page = doc.start_page_with(PageSettings::new(KSize::from_wh(80.0, 80.0).unwrap()));
+        let mut surface = page.surface();
+        surface.draw_svg(
+            &tree,
+            KSize::from_wh(80.0, 80.0).unwrap(),
+            SvgSettings::default(),
+        );
+        surface.finish();
+        page.finish();
+        doc.finish().unwrap()
+    }
+
+    #[test]
+    fn kept_stroke_bounds_give_the_bytes_of_a_fresh_measure() {
+        // krilla keeps each stroked path's bounds per thread (the krilla
+        // stroke-bounds patch). The same path with every stroke input changed in
+        // turn, each alone in a document: drawn one after another on one thread
+        // (each finding the earlier ones kept), every document must be the one a
+        // fresh thread, with nothing kept, writes. The group's opacity makes it a
+        // form XObject, whose `BBox` is the measured stroke's bounds.
+        let strokes = [
+            r#"stroke-width="1""#,
+            r#"stroke-width="9""#,
+            r#"stroke-width="9" stroke-linejoin="round""#,
+            r#"stroke-width="9" stroke-linejoin="bevel""#,
+            r#"stroke-width="9" stroke-miterlimit="1.5""#,
+            r#"stroke-width="9" stroke-linecap="square""#,
+            r#"stroke-width="9" stroke-linecap="round""#,
+            r#"stroke-width="9" stroke-dasharray="4 60""#,
+            r#"stroke-width="9" stroke-dasharray="4 60" stroke-dashoffset="30""#,
+        ];
+        let svgs: Vec<String> = strokes
+            .iter()
+            .map(|stroke| {
+                format!(
+                    r##"<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80">
+  <linearGradient id="g"><stop offset="0" stop-color="#c00"/><stop offset="1" stop-color="#00c"/></linearGradient>
+  <g opacity="0.5"><path d="M10 10 L70 14 L20 40 L60 70" fill="none" stroke="url(#g)" {stroke}/></g>
+</svg>"##
+                )
+            })
+            .collect();
+        let fresh: Vec<Vec<u8>> = svgs
+            .iter()
+            .map(|svg| std::thread::scope(|s| s.spawn(|| pdf_of(svg)).join().unwrap()))
+            .collect();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for round in 0..2 {
+                    for (i, svg) in svgs.iter().enumerate() {
+                        assert!(
+                            pdf_of(svg) == fresh[i],
+                            "round {round}: {} drawn after the others differs from a fresh thread's",
+                            strokes[i]
+                        );
+                    }
+                }
+            })
+            .join()
+            .unwrap()
+        });
+        assert!(
+            fresh.windows(2).all(|w| w[0] != w[1]),
+            "each stroke gives its own document"
+        );
+    }
 }

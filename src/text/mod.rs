@@ -390,6 +390,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn kerning_pairs_are_kerned_in_every_built_in_style() {
+        // The vendored rustybuzz skips a lookup's subtables whose coverage digest
+        // rules the glyph out (vendor/README.md); a digest that left a glyph out
+        // would drop its kerning. Lato kerns these pairs in each of its styles.
+        let book = FontBook::builtin();
+        for (weight, italic) in [(400, false), (700, false), (400, true), (900, false)] {
+            let font = FontSpec {
+                weight,
+                italic,
+                ..FontSpec::default()
+            };
+            let face = face_for(&font, &book).unwrap();
+            for pair in ["AV", "To", "Ty", "LT", "Yo", "P.", "Te", "AY", "r.", "VA"] {
+                let alone: i64 = pair.chars().map(|c| advance(face, &c.to_string())).sum();
+                assert!(
+                    advance(face, pair) < alone,
+                    "{pair} is not kerned in weight {weight}, italic {italic}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn label_glyphs_are_what_a_fresh_face_shapes_left_to_right() {
         // What krilla's draw_text does: parse the font, shape left to right.
         let data = crate::fonts::FONTS

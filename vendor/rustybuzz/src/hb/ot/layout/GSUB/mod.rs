@@ -1,0 +1,10 @@
+mod alternate_set;
+mod alternate_subst;
+mod ligature;
+mod ligature_set;
+mod ligature_subst;
+mod multi_subst;
+mod reverse_chain_single_subst;
+mod sequence;
+mod single_subst;
+mod subst_lookup;

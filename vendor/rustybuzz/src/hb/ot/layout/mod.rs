@@ -1,0 +1,2 @@
+mod GPOS;
+mod GSUB;
