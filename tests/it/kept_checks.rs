@@ -23,6 +23,7 @@ use cardstock::pipeline::{
 use cardstock::project::Project;
 
 use crate::common::*;
+use crate::hostile::files_under;
 
 const GAME: &str = "interstate-trucking";
 
@@ -112,26 +113,9 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
     }
 }
 
-/// Every file under `root` (the game's copy), by its path under `root`.
+/// Every file under `root` (the game's copy) with its bytes, by its path under
+/// `root`.
 type Files = BTreeMap<PathBuf, Vec<u8>>;
-
-/// The files under `root`.
-fn files(root: &Path) -> Files {
-    fn walk(root: &Path, dir: &Path, out: &mut Files) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                out.insert(path.strip_prefix(root).unwrap().to_path_buf(), bytes);
-            }
-        }
-    }
-    let mut out = Files::new();
-    walk(root, root, &mut out);
-    out
-}
 
 /// A build from scratch of the files at `root`. A build from scratch depends on
 /// those files only, so it is made once for each state the tests here reach (the
@@ -141,7 +125,7 @@ fn files(root: &Path) -> Files {
 fn fresh(root: &Path) -> Arc<Build> {
     type Made = Arc<OnceLock<Arc<Build>>>;
     static MADE: Mutex<Vec<(Files, Made)>> = Mutex::new(Vec::new());
-    let key = files(root);
+    let key = files_under(root);
     let cell = {
         let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
         match made.iter().find(|(k, _)| *k == key) {
