@@ -10,8 +10,10 @@
 //! build from scratch of the same files: the same problems, the same faces, the
 //! same rulebook pages.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use cardstock::output::Sink;
 use cardstock::pipeline::{
@@ -21,6 +23,7 @@ use cardstock::pipeline::{
 use cardstock::project::Project;
 
 use crate::common::*;
+use crate::hostile::files_under;
 
 const GAME: &str = "interstate-trucking";
 
@@ -110,10 +113,37 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
     }
 }
 
+/// Every file under `root` (the game's copy) with its bytes, by its path under
+/// `root`.
+type Files = BTreeMap<PathBuf, Vec<u8>>;
+
+/// A build from scratch of the files at `root`. A build from scratch depends on
+/// those files only, so it is made once for each state the tests here reach (the
+/// game as it is, which every test starts from; an edit taken back; a build
+/// repeated with nothing changed) and shared, by the files' bytes, between builds
+/// and tests; a test waits for a build another test is making of the same files.
+fn fresh(root: &Path) -> Arc<Build> {
+    type Made = Arc<OnceLock<Arc<Build>>>;
+    static MADE: Mutex<Vec<(Files, Made)>> = Mutex::new(Vec::new());
+    let key = files_under(root);
+    let cell = {
+        let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+        match made.iter().find(|(k, _)| *k == key) {
+            Some((_, cell)) => Arc::clone(cell),
+            None => {
+                let cell = Made::default();
+                made.push((key, Arc::clone(&cell)));
+                cell
+            }
+        }
+    };
+    Arc::clone(cell.get_or_init(|| Arc::new(build(root, None))))
+}
+
 /// Builds with `kept` and checks it against a build from scratch.
 fn same_as_fresh(root: &Path, kept: &Kept) -> Build {
     let k = build(root, Some(kept));
-    let fresh = build(root, None);
+    let fresh = fresh(root);
     assert_eq!(k.problems, fresh.problems, "the same problems");
     assert_eq!(k.asserts, fresh.asserts, "as many assertions counted");
     assert!(
