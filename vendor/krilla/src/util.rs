@@ -32,64 +32,13 @@ impl NameExt for &str {
 }
 
 pub(crate) fn calculate_stroke_bbox(stroke: &Stroke, path: &Path) -> Option<Rect> {
-    // cardstock patch: a card's frame or a pad's grid is the same path with the same
-    // stroke on many pages and in several documents, and stroking it to measure it
-    // is costly. The bounds are kept per thread, keyed by every input of the
-    // measure (the stroke's geometry and the path's verbs and points, floats by
-    // their bits), within a byte budget past which all are forgotten.
-    use std::cell::RefCell;
-    use std::collections::HashMap;
+    let stroke = stroke.clone().into_tiny_skia();
 
-    const KEPT_BYTES: usize = 1 << 20;
-    thread_local! {
-        static KEPT: RefCell<(HashMap<Box<[u8]>, Option<Rect>>, usize)> =
-            RefCell::new((HashMap::new(), 0));
+    if let Some(stroked_path) = path.stroke(&stroke, 1.0) {
+        return Some(Rect::from_tsp(stroked_path.compute_tight_bounds()?));
     }
 
-    let dash = stroke.dash.as_ref().map_or(0, |d| d.array.len() * 4 + 4);
-    let mut key =
-        Vec::with_capacity(11 + dash + path.verbs().len() + path.points().len() * 8);
-    key.extend_from_slice(&stroke.width.to_bits().to_le_bytes());
-    key.extend_from_slice(&stroke.miter_limit.to_bits().to_le_bytes());
-    key.push(stroke.line_cap as u8);
-    key.push(stroke.line_join as u8);
-    match &stroke.dash {
-        None => key.push(0),
-        Some(d) => {
-            key.push(1);
-            key.extend_from_slice(&d.offset.to_bits().to_le_bytes());
-            for v in &d.array {
-                key.extend_from_slice(&v.to_bits().to_le_bytes());
-            }
-        }
-    }
-    key.extend(path.verbs().iter().map(|v| *v as u8));
-    for p in path.points() {
-        key.extend_from_slice(&p.x.to_bits().to_le_bytes());
-        key.extend_from_slice(&p.y.to_bits().to_le_bytes());
-    }
-    if let Some(kept) = KEPT.with(|k| k.borrow().0.get(key.as_slice()).copied()) {
-        return kept;
-    }
-
-    let measured = (|| {
-        let stroke = stroke.clone().into_tiny_skia();
-        if let Some(stroked_path) = path.stroke(&stroke, 1.0) {
-            return Some(Rect::from_tsp(stroked_path.compute_tight_bounds()?));
-        }
-        None
-    })();
-
-    KEPT.with(|k| {
-        let (kept, bytes) = &mut *k.borrow_mut();
-        if *bytes + key.len() > KEPT_BYTES {
-            kept.clear();
-            *bytes = 0;
-        }
-        *bytes += key.len();
-        kept.insert(key.into_boxed_slice(), measured);
-    });
-    measured
+    None
 }
 
 pub(crate) struct Prehashed<T: ?Sized> {

@@ -62,8 +62,6 @@ pub struct Cache {
     #[cfg(feature = "text")]
     cache_has_color: HashMap<ID, bool>,
     #[cfg(feature = "text")]
-    cache_variable: HashMap<ID, bool>,
-    #[cfg(feature = "text")]
     shared_outlines: Option<Arc<GlyphOutlines>>,
     #[cfg(feature = "text")]
     pub(crate) shaping_face: Option<crate::ShapingFaceFn>,
@@ -220,8 +218,6 @@ impl Cache {
             #[cfg(feature = "text")]
             cache_has_color: HashMap::new(),
             #[cfg(feature = "text")]
-            cache_variable: HashMap::new(),
-            #[cfg(feature = "text")]
             shared_outlines: None,
             #[cfg(feature = "text")]
             shaping_face: None,
@@ -366,25 +362,6 @@ impl Cache {
             .unwrap_or(true);
         self.cache_has_color.insert(font, has);
         has
-    }
-
-    /// Whether a font has variation axes at all (cardstock patch): in a font
-    /// without them a variation changes nothing (ttf-parser's `set_variation`
-    /// returns at once), so its glyphs' outlines are the kept ones.
-    #[cfg(feature = "text")]
-    pub(crate) fn is_variable(&mut self, font: ID) -> bool {
-        if let Some(&cached) = self.cache_variable.get(&font) {
-            return cached;
-        }
-        let variable = self
-            .fontdb
-            .with_face_data(font, |data, index| {
-                Some(ttf_parser::Face::parse(data, index).ok()?.is_variable())
-            })
-            .flatten()
-            .unwrap_or(true);
-        self.cache_variable.insert(font, variable);
-        variable
     }
 
     #[cfg(feature = "text")]

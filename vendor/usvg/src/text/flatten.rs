@@ -145,10 +145,7 @@ pub(crate) fn flatten(text: &mut Text, cache: &mut Cache) -> Option<(Group, NonZ
                 new_children.push(Node::Group(Box::new(group)));
             } else {
                 // Only bypass cache if: explicit variations OR (auto opsz AND font has opsz axis)
-                // cardstock patch: usvg asks for a `wght` variation on all bold and
-                // `ital` on all italic text; in a font without variation axes they
-                // change nothing, and outlining each glyph afresh parsed the font.
-                let needs_variations = (has_explicit_variations && cache.is_variable(glyph.font))
+                let needs_variations = has_explicit_variations
                     || (span.font_optical_sizing == crate::FontOpticalSizing::Auto
                         && cache.has_opsz_axis(glyph.font));
 
