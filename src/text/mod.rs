@@ -391,9 +391,10 @@ mod tests {
 
     #[test]
     fn kerning_pairs_are_kerned_in_every_built_in_style() {
-        // The vendored rustybuzz skips a lookup's subtables whose coverage digest
-        // rules the glyph out (vendor/README.md); a digest that left a glyph out
-        // would drop its kerning. Lato kerns these pairs in each of its styles.
+        // Measured widths keep the fonts' kerning (GPOS pair positioning) in
+        // every style a template can ask for: a shaper, plan or face that
+        // dropped a kerning lookup would widen these pairs. Lato kerns each of
+        // them in each of its styles.
         let book = FontBook::builtin();
         for (weight, italic) in [(400, false), (700, false), (400, true), (900, false)] {
             let font = FontSpec {
