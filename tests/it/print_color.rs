@@ -30,7 +30,7 @@ fn offset() -> &'static Path {
 }
 
 /// The PDFs under `dir`, sorted.
-fn pdfs(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn pdfs(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -7,7 +7,6 @@
 //! again with a new encoder at krilla's level.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
 
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
@@ -15,27 +14,10 @@ use flate2::Compression;
 use lopdf::{Document, Object};
 
 use crate::print::{built, HOME_LETTER};
+use crate::print_color::pdfs;
 
 /// krilla's compression level (`krilla::stream::deflate_encode`).
 const LEVEL: u32 = 6;
-
-/// Every PDF under `dir`, in name order.
-fn pdfs(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pdf") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
 
 /// `data` compressed by a new encoder, as krilla did before the patch.
 fn fresh(data: &[u8]) -> Vec<u8> {
