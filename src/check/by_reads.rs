@@ -18,6 +18,11 @@ pub struct KeptByReads<V> {
     /// Results made / kept (not made again) in the last build.
     pub made: AtomicUsize,
     pub reused: AtomicUsize,
+    /// Of results kept in parts (an assertion's rows, see
+    /// [`super::kept::Rows`]): parts made / kept in the last build. The result
+    /// counts as made when any of its parts was.
+    pub parts_made: AtomicUsize,
+    pub parts_reused: AtomicUsize,
 }
 
 impl<V> Default for KeptByReads<V> {
@@ -27,6 +32,8 @@ impl<V> Default for KeptByReads<V> {
             now: Prints::default(),
             made: AtomicUsize::default(),
             reused: AtomicUsize::default(),
+            parts_made: AtomicUsize::default(),
+            parts_reused: AtomicUsize::default(),
         }
     }
 }
@@ -45,6 +52,8 @@ impl<V: Clone> KeptByReads<V> {
         self.now.clear();
         self.made.store(0, Relaxed);
         self.reused.store(0, Relaxed);
+        self.parts_made.store(0, Relaxed);
+        self.parts_reused.store(0, Relaxed);
     }
 
     /// The build is done: results it did not use are forgotten (edited away,
@@ -67,6 +76,13 @@ impl<V: Clone> KeptByReads<V> {
 
     /// The result kept under `key`, if nothing it read changed.
     pub(crate) fn reuse(&self, s: &Sources, key: &Print) -> Option<V> {
+        let v = self.take(s, key)?;
+        self.reused.fetch_add(1, Relaxed);
+        Some(v)
+    }
+
+    /// [`Self::reuse`], not counted.
+    pub(crate) fn take(&self, s: &Sources, key: &Print) -> Option<V> {
         let reads = Arc::clone(&self.kept.lock().ok()?.get(key)?.reads);
         if !self.now.unchanged(s, &reads) {
             return None;
@@ -74,7 +90,6 @@ impl<V: Clone> KeptByReads<V> {
         let mut kept = self.kept.lock().ok()?;
         let e = kept.get_mut(key)?;
         e.used = true;
-        self.reused.fetch_add(1, Relaxed);
         Some(e.value.clone())
     }
 

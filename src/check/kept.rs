@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crate::diag::Diagnostic;
 use crate::eval::Context;
-use crate::model::{AssertDef, Game};
+use crate::model::{AssertDef, Game, Row};
 use crate::render::recorded::{noting, references, Digester, Print, Sources};
 use crate::template::reads::{Read, Reads};
 
@@ -46,12 +46,13 @@ fn key(game: &Game, def: &AssertDef) -> Print {
 }
 
 /// What an assertion reads besides the values it names: the table its `each`
-/// walks, the templates its texts import, the fonts, icons and network; `None`
-/// when a text imports a template named by an expression.
-fn also_read(def: &AssertDef) -> Option<Vec<Read>> {
+/// walks (unless `walked` is false: a row's check, kept under its row), the
+/// templates its texts import, the fonts, icons and network; `None` when a text
+/// imports a template named by an expression.
+fn also_read(def: &AssertDef, walked: bool) -> Option<Vec<Read>> {
     let mut reads = vec![Read::Shared];
     if let Some(each) = def.each.as_ref().map(|e| e.get_ref()) {
-        if !each.starts_with("rules.") {
+        if walked && !each.starts_with("rules.") {
             reads.push(Read::Value("tables".into(), Some(each.clone())));
         }
     }
@@ -86,9 +87,79 @@ pub(super) fn checked(
     if !diags.is_empty() {
         return run(s.base);
     }
-    if let Some(more) = also_read(def) {
+    if let Some(more) = also_read(def, true) {
         more.into_iter().for_each(|r| reads.note(r));
         cache.keep(s, key, reads.take(), checks);
     }
     (diags, checks)
+}
+
+/// Whether `def` is kept row by row ([`Rows`]): its `each` names a table of
+/// `game`.
+pub(super) fn by_row(game: &Game, def: &AssertDef) -> bool {
+    def.each
+        .as_ref()
+        .is_some_and(|e| game.tables.contains_key(e.get_ref()))
+}
+
+/// The rows of one assertion whose `each` walks a data table, each checked
+/// through `cache`: a row's check that held is kept under the assertion and the
+/// row, with what it read (the row itself is not noted: the key holds it), and
+/// not run again while those are the same. The assertion as a whole is not
+/// kept: it holds when each of its rows does.
+pub(super) struct Rows<'a> {
+    cache: &'a AssertCache,
+    s: &'a Sources<'a>,
+    def: &'a AssertDef,
+    /// Whether a row's check ran (was not kept).
+    ran: std::cell::Cell<bool>,
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of `def`, checked through `cache`.
+    pub(super) fn new(cache: &'a AssertCache, s: &'a Sources<'a>, def: &'a AssertDef) -> Self {
+        let ran = Default::default();
+        Self { cache, s, def, ran }
+    }
+
+    /// Counts the assertion as run again when one of its rows was, else as kept.
+    pub(super) fn count(&self) {
+        let count = match self.ran.get() {
+            true => &self.cache.made,
+            false => &self.cache.reused,
+        };
+        count.fetch_add(1, Relaxed);
+    }
+
+    /// Checks `row`: `None` when its check held last time and nothing it read
+    /// changed, else the problems of `run` (given the game's context, it checks
+    /// the row in it). A check that failed is run again plainly, so that its
+    /// messages are exactly a plain run's, and is not kept.
+    pub(super) fn check(
+        &self,
+        row: &Row,
+        run: impl Fn(&Context) -> Vec<Diagnostic>,
+    ) -> Option<Vec<Diagnostic>> {
+        let (cache, s) = (self.cache, self.s);
+        let mut d = Digester::default();
+        d.bytes(&key(s.game, self.def));
+        d.row(row);
+        let key = d.print();
+        if cache.take(s, &key).is_some() {
+            cache.parts_reused.fetch_add(1, Relaxed);
+            return None;
+        }
+        cache.parts_made.fetch_add(1, Relaxed);
+        self.ran.set(true);
+        let reads = Arc::new(Reads::default());
+        let diags = run(&noting(s.base, &reads));
+        if !diags.is_empty() {
+            return Some(run(s.base));
+        }
+        if let Some(more) = also_read(self.def, false) {
+            more.into_iter().for_each(|r| reads.note(r));
+            cache.keep(s, key, reads.take(), 1);
+        }
+        Some(diags)
+    }
 }

@@ -506,22 +506,30 @@ pub fn check_asserts(
         .par_iter()
         .map(|a| match Assert::new(game, tpl, a) {
             Ok(check) => {
-                let run = |ctx: &Context| {
+                let run = |ctx: &Context, rows: Option<&kept::Rows>| {
                     check.ran.set(0);
-                    let diags = crate::diag::once_for_rows(check.each(ctx));
+                    let diags = crate::diag::once_for_rows(check.each(ctx, rows));
                     (diags, check.ran.get())
                 };
                 let (diags, n) = match kept {
                     Some((cache, project)) => {
-                        let sources = crate::render::recorded::Sources {
+                        let s = crate::render::recorded::Sources {
                             project,
                             game,
                             tpl,
                             base: &base,
                         };
-                        kept::checked(cache, &sources, a.get_ref(), run)
+                        let def = a.get_ref();
+                        if kept::by_row(game, def) {
+                            let rows = kept::Rows::new(cache, &s, def);
+                            let done = run(&base, Some(&rows));
+                            rows.count();
+                            done
+                        } else {
+                            kept::checked(cache, &s, def, |ctx| run(ctx, None))
+                        }
                     }
-                    None => run(&base),
+                    None => run(&base, None),
                 };
                 (diags, Some(n))
             }
@@ -612,8 +620,9 @@ impl<'a> Assert<'a> {
         })
     }
 
-    /// Runs the check once, or for each row of `each` (a table or a `rules.` list).
-    fn each(&self, base: &Context) -> Vec<Diagnostic> {
+    /// Runs the check once, or for each row of `each` (a table or a `rules.` list);
+    /// a table's rows through `rows` when it is given (the live preview).
+    fn each(&self, base: &Context, rows: Option<&kept::Rows>) -> Vec<Diagnostic> {
         let (game, tpl) = (self.game, self.tpl);
         let mut diags = Vec::new();
         let Some(t) = &self.def.each else {
@@ -650,10 +659,26 @@ impl<'a> Assert<'a> {
             return diags;
         };
         for (i, row) in table.rows.iter().enumerate() {
-            let mut ctx = base.clone();
-            ctx.insert("row".into(), row_value_in(base, t.get_ref(), i, row));
-            let place = RowPlace::Data(table, row, format!("{} {}", table.name, row.label(i)));
-            self.run(ctx, Some(place), &mut diags);
+            let check = |base: &Context, diags: &mut Vec<Diagnostic>| {
+                let mut ctx = base.clone();
+                ctx.insert("row".into(), row_value_in(base, t.get_ref(), i, row));
+                let place = RowPlace::Data(table, row, format!("{} {}", table.name, row.label(i)));
+                self.run(ctx, Some(place), diags);
+            };
+            match rows {
+                None => check(base, &mut diags),
+                Some(rows) => {
+                    // One check for the row, kept or run (a failing one runs twice).
+                    let ran = self.ran.get() + 1;
+                    let checked = rows.check(row, |base| {
+                        let mut d = Vec::new();
+                        check(base, &mut d);
+                        d
+                    });
+                    diags.extend(checked.into_iter().flatten());
+                    self.ran.set(ran);
+                }
+            }
             if diags.len() > MAX_PROBLEMS_PER_CHECK {
                 break;
             }

@@ -184,22 +184,17 @@ fn editing_one_card_rewrites_only_its_files() {
     );
 }
 
-/// Builds Interstate Trucking at `root` up to its faces (nothing delivered), with
-/// the live preview's parsed files (`kept`) and from scratch, checks that the two
-/// give the same problems and faces, and gives them with how many data files the
-/// kept build took from the build before.
-fn data_files_build(
+/// Builds Interstate Trucking at `root` up to its faces (nothing delivered) with
+/// the stores of the live preview in `kept` and from scratch, checks that the two
+/// give the same problems and faces, and gives them.
+fn same_as_fresh(
     root: &std::path::Path,
-    kept: &cardstock::pipeline::GameFileCache,
-) -> (String, Vec<String>, usize) {
+    kept: cardstock::pipeline::Incremental,
+) -> (String, Vec<String>) {
     use cardstock::pipeline::{build_choosing, Incremental};
     let project = cardstock::project::Project::disk(root).unwrap();
     let opts = cardstock::options::Options::default();
-    let one = |game_file| {
-        let incremental = Incremental {
-            game_file,
-            ..Incremental::default()
-        };
+    let one = |incremental| {
         let (built, finished) = build_choosing(
             &project,
             "interstate-trucking",
@@ -216,13 +211,27 @@ fn data_files_build(
         });
         (built.diags.render(&project), faces)
     };
-    let (problems, faces) = one(Some(kept));
-    let fresh = one(None);
+    let (problems, faces) = one(kept);
+    let fresh = one(Incremental::default());
     assert_eq!(
         problems, fresh.0,
         "the same problems as a build from scratch"
     );
     assert!(faces == fresh.1, "a face differs from a build from scratch");
+    (problems, faces)
+}
+
+/// [`same_as_fresh`] with the live preview's parsed files (`kept`), and how many
+/// data files the kept build took from the build before.
+fn data_files_build(
+    root: &std::path::Path,
+    kept: &cardstock::pipeline::GameFileCache,
+) -> (String, Vec<String>, usize) {
+    let incremental = cardstock::pipeline::Incremental {
+        game_file: Some(kept),
+        ..Default::default()
+    };
+    let (problems, faces) = same_as_fresh(root, incremental);
     (problems, faces, kept.data_files_kept())
 }
 
@@ -269,5 +278,72 @@ fn a_data_file_is_parsed_again_only_when_its_text_changed() {
     let (problems, back, kept_files) = data_files_build(tmp.path(), &kept);
     assert!(problems.is_empty(), "{problems}");
     assert_eq!(kept_files, files - 1);
+    assert!(back == first, "back to the first faces");
+}
+
+/// [`same_as_fresh`] with the live preview's kept assertions (`kept`), and the
+/// row checks of assertions over tables run and kept (`check::kept::Rows`).
+fn kept_rows_build(
+    root: &std::path::Path,
+    kept: &cardstock::pipeline::AssertCache,
+) -> (String, Vec<String>, (usize, usize)) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let incremental = cardstock::pipeline::Incremental {
+        asserts: Some(kept),
+        ..Default::default()
+    };
+    let (problems, faces) = same_as_fresh(root, incremental);
+    let rows = (
+        kept.parts_made.load(Relaxed),
+        kept.parts_reused.load(Relaxed),
+    );
+    (problems, faces, rows)
+}
+
+#[test]
+fn an_assertion_over_a_table_checks_again_only_the_rows_whose_inputs_changed() {
+    let tmp = project_copy(&["interstate-trucking"]);
+    let data = tmp.path().join("data/interstate-trucking");
+    let kept = cardstock::pipeline::AssertCache::default();
+    let (problems, _, (all, none)) = kept_rows_build(tmp.path(), &kept);
+    assert!(problems.is_empty(), "{problems}");
+    // Each city, each good twice, each contract twice, each route.
+    assert!(all > 2 * 88 && none == 0, "{all} {none}");
+    let (_, first, rows) = kept_rows_build(tmp.path(), &kept);
+    assert_eq!(rows, (0, all), "nothing changed");
+
+    // Contract 12's city: the two checks over the contracts run for it alone.
+    let contracts = data.join("contracts.toml");
+    let text = std::fs::read_to_string(&contracts).unwrap();
+    let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
+    std::fs::write(&contracts, &moved).unwrap();
+    let (problems, moved_faces, rows) = kept_rows_build(tmp.path(), &kept);
+    assert!(problems.is_empty(), "{problems}");
+    assert_eq!(rows, (2, all - 2));
+    assert!(moved_faces != first, "contract 12's card changed");
+
+    // Denver made to supply citrus, which contract 12 now asks it for: its row
+    // did not change, but the city its check looked up did, so it runs again and
+    // fails (with every row that looked up a city); on the next build the failing
+    // row alone runs again (a check that failed is not kept).
+    let cities = data.join("cities.toml");
+    let city_text = std::fs::read_to_string(&cities).unwrap();
+    let citrus = city_text.replacen(
+        "goods = [\"beef\", \"beer\"]",
+        "goods = [\"beef\", \"citrus\"]",
+        1,
+    );
+    std::fs::write(&cities, citrus).unwrap();
+    for again in [false, true] {
+        let (problems, _, (ran, _)) = kept_rows_build(tmp.path(), &kept);
+        assert!(problems.contains("asks denver for citrus"), "{problems}");
+        assert!(if again { ran == 1 } else { ran > 88 }, "{ran}");
+    }
+
+    // Both mended: the faces of the first build, and nothing new fails.
+    std::fs::write(&cities, &city_text).unwrap();
+    std::fs::write(&contracts, &text).unwrap();
+    let (problems, back, _) = kept_rows_build(tmp.path(), &kept);
+    assert!(problems.is_empty(), "{problems}");
     assert!(back == first, "back to the first faces");
 }
