@@ -421,6 +421,9 @@ impl Pdfs<'_> {
         bookmarks: &[pdf::Bookmark],
         with_faces: bool,
     ) -> Result<Vec<u8>, Diagnostic> {
+        if !with_faces {
+            return drawn_once(title, sheets, bookmarks, self.compress);
+        }
         let r = self.r;
         let faces = |i| r.store.picture(i);
         let none = |_| None;
@@ -445,6 +448,49 @@ impl Pdfs<'_> {
     }
 }
 
+/// A PDF without faces (the duplex calibration page, the same in every game's
+/// folder of a profile) drawn once per process for each set of what it is drawn
+/// from (its sheets as laid out: paper, margins, back offset; title, bookmarks,
+/// compression), in RGB, and its bytes copied after that.
+fn drawn_once(
+    title: &str,
+    sheets: &[Sheet],
+    bookmarks: &[pdf::Bookmark],
+    compress: bool,
+) -> Result<Vec<u8>, Diagnostic> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static DRAWN: OnceLock<Mutex<HashMap<String, Vec<u8>>>> = OnceLock::new();
+    let marks: Vec<(&str, usize, f64, usize)> = bookmarks
+        .iter()
+        .map(|b| (b.title.as_str(), b.page, b.y, b.depth))
+        .collect();
+    let key = format!("{title:?} {sheets:?} {marks:?} {compress}");
+    let memo = DRAWN.get_or_init(Mutex::default);
+    if let Some(bytes) = memo
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+    {
+        return Ok(bytes.clone());
+    }
+    let bytes = pdf::write(&pdf::Job {
+        title,
+        sheets,
+        faces: &|_| None,
+        drawn: &|_| {},
+        digests: &crate::export::repeats::Digests::default(),
+        bookmarks,
+        compress,
+        print: None,
+    })
+    .map_err(|e| Diagnostic::error(e.to_string()))?;
+    memo.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(key, bytes.clone());
+    Ok(bytes)
+}
+
 /// Plans the uses of the faces' trees by PDFs about to be drawn, one set of
 /// `sheets` each ([`Pdfs::write`] with faces): each PDF draws a face once, and the
 /// face's tree is dropped when the last PDF that draws it has (not kept to the
@@ -456,5 +502,40 @@ fn will_draw<'s>(r: &Rendered, pdfs: impl IntoIterator<Item = &'s [Sheet]>) {
             .flat_map(|s| s.placements.iter().map(|p| p.face))
             .collect();
         r.store.will_use(faces);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The calibration page for `offset` on Letter, through [`super::drawn_once`].
+    fn calibration(offset: (f64, f64)) -> Vec<u8> {
+        let sheets = crate::layout::calibration(crate::model::PAPERS[0], offset);
+        super::drawn_once("Duplex calibration", &sheets, &[], true).unwrap()
+    }
+
+    #[test]
+    fn the_calibration_page_is_drawn_once_for_each_back_offset() {
+        let plain = calibration((0.0, 0.0));
+        // A second game's (the memo's bytes) and the page drawn anew are the same.
+        assert_eq!(calibration((0.0, 0.0)), plain);
+        let sheets = crate::layout::calibration(crate::model::PAPERS[0], (0.0, 0.0));
+        let anew = crate::export::pdf::write(&crate::export::pdf::Job {
+            title: "Duplex calibration",
+            sheets: &sheets,
+            faces: &|_| None,
+            drawn: &|_| {},
+            digests: &crate::export::repeats::Digests::default(),
+            bookmarks: &[],
+            compress: true,
+            print: None,
+        })
+        .unwrap();
+        assert_eq!(anew, plain);
+        let shifted = calibration((2.0, -1.0));
+        assert_ne!(shifted, plain, "the back offset is part of the page");
+        assert_eq!(calibration((2.0, -1.0)), shifted);
+        let uncompressed = crate::layout::calibration(crate::model::PAPERS[0], (0.0, 0.0));
+        let raw = super::drawn_once("Duplex calibration", &uncompressed, &[], false).unwrap();
+        assert_ne!(raw, plain, "so is the compression");
     }
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use usvg::Tree;
 
 use crate::diag::Diagnostic;
+use crate::export::impose;
 use crate::export::pdf::{self, Bookmark, Printing};
 use crate::export::Stack;
 use crate::faces::Rendered;
@@ -179,8 +180,10 @@ fn reading(book: &Rulebook, pics: &mut Pictures) -> Vec<Sheet> {
 }
 
 /// The booklet's sheet sides: two pages each on the paper turned landscape,
-/// meeting at the fold (scaled down if two do not fit).
-fn booklet_sheets(book: &Rulebook, pics: &mut Pictures, opts: &Options) -> Vec<Sheet> {
+/// meeting at the fold (scaled down if two do not fit). A placement's `face` is
+/// the index of the page it shows (from 0): the booklet places the reading PDF's
+/// pages ([`crate::export::impose`]).
+fn booklet_sheets(book: &Rulebook, opts: &Options) -> Vec<Sheet> {
     let media = opts.media().landscape();
     let (pw, ph) = (media.paper.width, media.paper.height);
     let size = book.settings.page;
@@ -208,7 +211,8 @@ fn booklet_sheets(book: &Rulebook, pics: &mut Pictures, opts: &Options) -> Vec<S
             let mut placements = Vec::new();
             for (page, x) in [(side.left, fold - w), (side.right, fold)] {
                 if let Some(p) = page {
-                    placements.extend(page_placements(book, pics, p - 1, s, (x, top)));
+                    let whole = Rect { x, y: top, w, h };
+                    placements.push(placed(p - 1, whole, whole));
                 }
             }
             let name = |p: Option<usize>| p.map_or("blank".to_string(), |p| p.to_string());
@@ -329,18 +333,16 @@ pub(super) fn plan<'a>(
         sources: Vec::new(),
     };
     let reading = reading(book, &mut pics);
-    let booklet = booklet_sheets(book, &mut pics, opts);
-    for sheets in [&reading, &booklet] {
-        let drawn: std::collections::BTreeSet<usize> = sheets
-            .iter()
-            .flat_map(|s| s.placements.iter().map(|p| p.face))
-            .collect();
-        r.store
-            .will_use(drawn.into_iter().filter_map(|i| match pics.sources[i] {
-                Source::Face(f) => Some(f),
-                Source::Page(_) => None,
-            }));
-    }
+    let booklet = booklet_sheets(book, opts);
+    let drawn: std::collections::BTreeSet<usize> = reading
+        .iter()
+        .flat_map(|s| s.placements.iter().map(|p| p.face))
+        .collect();
+    r.store
+        .will_use(drawn.into_iter().filter_map(|i| match pics.sources[i] {
+            Source::Face(f) => Some(f),
+            Source::Page(_) => None,
+        }));
     Ok(Planned {
         pics,
         reading,
@@ -400,25 +402,33 @@ pub(super) fn write(
         shop,
         given: &given,
     });
-    let to_pdf = |title: &str, sheets: &[Sheet], bookmarks: &[Bookmark]| {
-        pdf::write(&pdf::Job {
-            title,
-            sheets,
-            faces: &faces,
-            drawn: &drawn,
-            digests: &r.digests,
-            bookmarks,
-            compress: pdfs.compress,
-            print: print.as_ref(),
-        })
-    };
     let title = format!("{} — rules", book.title);
-    // One after the other: they run beside the profile's files already, and two
-    // documents at once would hold both in memory.
-    let reading = to_pdf(&title, reading, &bookmarks(book)).map_err(error)?;
-    let booklet = to_pdf(&format!("{title} (booklet)"), booklet, &[])
+    let marks = bookmarks(book);
+    let job = pdf::Job {
+        title: &title,
+        sheets: reading,
+        faces: &faces,
+        drawn: &drawn,
+        digests: &r.digests,
+        bookmarks: &marks,
+        compress: pdfs.compress,
+        print: print.as_ref(),
+    };
+    // The booklet places the reading PDF's pages as krilla wrote them (before a
+    // PDF/X shop's finish), without drawing them again.
+    let drawn_once = pdf::write_unfinished(job).map_err(error)?;
+    let booklet_title = format!("{title} (booklet)");
+    let imposition = impose::Imposition {
+        title: &booklet_title,
+        sheets: booklet,
+        compress: pdfs.compress,
+        press: pdfs.shop.map(|shop| &*shop.press),
+    };
+    let booklet = impose::impose(&drawn_once, &imposition)
+        .and_then(|b| pdf::finish(b, &booklet_title, print.as_ref()))
         .and_then(|b| pdf::ask_to_print(b, Printing::ShortEdge))
         .map_err(error)?;
+    let reading = pdf::finish(drawn_once, &title, print.as_ref()).map_err(error)?;
     Ok(vec![
         (
             format!("{profile}/{}-rules.pdf", game.id),

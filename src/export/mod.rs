@@ -1,6 +1,7 @@
 //! Exporters: pure functions from laid-out sheets or parsed faces to file bytes.
 
 pub mod cmyk;
+pub mod impose;
 pub mod pdf;
 pub mod pdfx;
 pub mod png;

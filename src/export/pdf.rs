@@ -79,7 +79,7 @@ impl Printing {
 }
 
 /// Finds `needle` in `hay` at or after `from`.
-fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+pub(super) fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     hay.get(from..)?
         .windows(needle.len())
         .position(|w| w == needle)
@@ -87,12 +87,12 @@ fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Finds the last `needle` in `hay`.
-fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+pub(super) fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).rposition(|w| w == needle)
 }
 
 /// The number after `key` in `dict` (`/Size 16`, `/Root 15 0 R`).
-fn number_after(dict: &str, key: &str) -> Option<u64> {
+pub(super) fn number_after(dict: &str, key: &str) -> Option<u64> {
     let rest = &dict[dict.find(key)? + key.len()..];
     let digits: String = rest
         .trim_start()
@@ -406,19 +406,26 @@ pub struct Print<'a> {
 /// PDF/X file (a face with transparency PDF/X-1a cannot hold drawn as CMYK
 /// pixels, its text above them).
 pub fn write(job: &Job) -> Result<Vec<u8>, PdfError> {
-    let pdf = write_job(*job)?;
-    let Some(intent) = job.print.and_then(|p| p.shop.intent.as_ref()) else {
+    let pdf = write_unfinished(*job)?;
+    finish(pdf, job.title, job.print)
+}
+
+/// `pdf`, as [`write_unfinished`] or [`super::impose`] wrote it, made the PDF/X
+/// file `print`'s shop asks for (titled `title`), or left as it is.
+pub fn finish(pdf: Vec<u8>, title: &str, print: Option<&Print>) -> Result<Vec<u8>, PdfError> {
+    let Some(intent) = print.and_then(|p| p.shop.intent.as_ref()) else {
         return Ok(pdf);
     };
     let finish = super::pdfx::Finish {
         intent,
-        title: job.title,
+        title,
         printing: None,
     };
     super::pdfx::finish(&pdf, &finish)
 }
 
-fn write_job(job: Job) -> Result<Vec<u8>, PdfError> {
+/// [`write`] without its last step ([`finish`]): the PDF as krilla wrote it.
+pub fn write_unfinished(job: Job) -> Result<Vec<u8>, PdfError> {
     let (sheets, faces) = (job.sheets, job.faces);
     // Faces in the order they first print.
     let mut first = std::collections::BTreeSet::new();

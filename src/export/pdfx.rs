@@ -52,9 +52,9 @@ pub struct Finish<'a> {
 }
 
 /// One indirect object of the file: its number and bytes (`N 0 obj ... endobj`).
-struct Object<'p> {
-    number: u32,
-    bytes: &'p [u8],
+pub(super) struct Object<'p> {
+    pub(super) number: u32,
+    pub(super) bytes: &'p [u8],
 }
 
 fn broken(what: &str) -> PdfError {
@@ -63,7 +63,7 @@ fn broken(what: &str) -> PdfError {
 
 /// The objects of a PDF krilla wrote (a classic cross-reference table, one
 /// section), in file order, and its trailer dictionary.
-fn objects(pdf: &[u8]) -> Result<(Vec<Object<'_>>, String), PdfError> {
+pub(super) fn objects(pdf: &[u8]) -> Result<(Vec<Object<'_>>, String), PdfError> {
     let text = |r: std::ops::Range<usize>| String::from_utf8_lossy(&pdf[r]).into_owned();
     let sx = rfind(pdf, b"startxref").ok_or_else(|| broken("no startxref"))?;
     let xref: usize = text(sx + 9..pdf.len())
@@ -126,7 +126,7 @@ fn number_after(dict: &str, key: &str) -> Option<u32> {
 }
 
 /// The dictionary part of an object's bytes (before `stream`, if it has one).
-fn dictionary(bytes: &[u8]) -> &[u8] {
+pub(super) fn dictionary(bytes: &[u8]) -> &[u8] {
     match find(bytes, b"stream\n").or_else(|| find(bytes, b"stream\r\n")) {
         Some(s) => &bytes[..s],
         None => bytes,
@@ -198,7 +198,7 @@ fn document_uuid(trailer: &str) -> String {
     )
 }
 
-fn deflate(data: &[u8]) -> Vec<u8> {
+pub(super) fn deflate(data: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
     // Writing into a Vec cannot fail.
     let _ = e.write_all(data);

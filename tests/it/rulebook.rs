@@ -345,6 +345,129 @@ fn the_booklet_folds_into_reading_order() {
     check_booklet(&booklet_pdf(built(), "interstate-trucking"), pages);
 }
 
+/// A PDF's pages drawn at 50 dpi by `pdftoppm`: (width, height, RGB pixels).
+fn raster(pdf: &Path) -> Vec<(usize, usize, Vec<u8>)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Command::new("pdftoppm")
+        .args(["-r", "50"])
+        .arg(pdf)
+        .arg(tmp.path().join("p"))
+        .output()
+        .expect("pdftoppm (poppler-utils) is installed");
+    assert!(o.status.success(), "pdftoppm {}", pdf.display());
+    let mut files: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    files.sort_by_key(|e| e.as_ref().unwrap().file_name());
+    files
+        .into_iter()
+        .map(|f| {
+            // P6, width, height, 255, then the pixels.
+            let b = std::fs::read(f.unwrap().path()).unwrap();
+            let mut fields = Vec::new();
+            let mut at = 0;
+            while fields.len() < 4 {
+                while b[at].is_ascii_whitespace() {
+                    at += 1;
+                }
+                let start = at;
+                while !b[at].is_ascii_whitespace() {
+                    at += 1;
+                }
+                fields.push(String::from_utf8_lossy(&b[start..at]).into_owned());
+            }
+            assert_eq!(fields[0], "P6");
+            let (w, h) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+            (w, h, b[at + 1..].to_vec())
+        })
+        .collect()
+}
+
+/// The pixels of columns `x0..x0 + w` of a picture `width` wide.
+fn columns(px: &[u8], width: usize, x0: usize, w: usize) -> Vec<u8> {
+    px.chunks(3 * width)
+        .flat_map(|row| &row[3 * x0..3 * (x0 + w)])
+        .copied()
+        .collect()
+}
+
+/// The booklet places the reading PDF's pages (on Letter, at their size): each
+/// half of each side draws, pixel for pixel, the reading page it holds (but for
+/// the fold mark), or nothing.
+#[test]
+fn the_booklet_draws_the_reading_pages_pixel_for_pixel() {
+    let reading = raster(&rules_pdf(built(), "interstate-trucking"));
+    let sides = raster(&booklet_pdf(built(), "interstate-trucking"));
+    let n = reading.len();
+    let padded = n.div_ceil(4) * 4;
+    assert_eq!(sides.len(), padded / 2);
+    let (pw, ph, _) = reading[0];
+    for (k, (w, h, px)) in sides.iter().enumerate() {
+        assert_eq!((*w, *h), (2 * pw, ph), "side {k}: two pages wide");
+        let s = k / 2;
+        let (l, r) = if k % 2 == 0 {
+            (padded - 2 * s, 2 * s + 1)
+        } else {
+            (2 * s + 2, padded - 2 * s - 1)
+        };
+        for (page, x0) in [(l, 0), (r, pw)] {
+            let half = columns(px, *w, x0, pw);
+            match reading.get(page - 1) {
+                Some((_, _, page_px)) => {
+                    // Every pixel but the two columns of the fold mark.
+                    let off = half
+                        .chunks(3)
+                        .zip(page_px.chunks(3))
+                        .enumerate()
+                        .filter(|(i, _)| (x0 + i % pw).abs_diff(pw) > 1)
+                        .filter(|(_, (a, b))| a != b)
+                        .count();
+                    assert_eq!(off, 0, "side {k}: page {page} differs in {off} pixels");
+                }
+                None => assert!(
+                    half.iter().all(|&v| v == 255),
+                    "side {k}: the blank page {page} is not blank"
+                ),
+            }
+        }
+    }
+}
+
+/// `pdffonts` of a PDF: each font's name (with its subset tag) and type.
+fn fonts(pdf: &Path) -> Vec<String> {
+    let o = Command::new("pdffonts")
+        .arg(pdf)
+        .output()
+        .expect("pdffonts (poppler-utils) is installed");
+    assert!(o.status.success());
+    let mut out: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The booklet's fonts are the reading PDF's subsets, copied (the same subset
+/// tags: no font subset again), each once, and the booklet has no outline.
+#[test]
+fn the_booklet_embeds_the_reading_pdfs_fonts_once() {
+    for game in games_with_rulebooks() {
+        let out = built();
+        let reading = fonts(&rules_pdf(out, &game));
+        assert!(!reading.is_empty(), "{game}");
+        assert_eq!(fonts(&booklet_pdf(out, &game)), reading, "{game}");
+        let booklet = lopdf::Document::load(booklet_pdf(out, &game)).unwrap();
+        let root = booklet
+            .trailer
+            .get(b"Root")
+            .unwrap()
+            .as_reference()
+            .unwrap();
+        let catalog = booklet.get_dictionary(root).unwrap();
+        assert!(catalog.get(b"Outlines").is_err(), "{game}: an outline");
+    }
+}
+
 #[test]
 fn booklets_of_four_eight_and_five_pages() {
     for n in [4, 8, 5] {
