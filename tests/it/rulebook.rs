@@ -608,3 +608,33 @@ fn every_game_has_a_rulebook_citing_its_rules_and_listing_its_contents() {
         check_booklet(&booklet_pdf(out, game), pages_text(&pdf).len());
     }
 }
+
+/// Every word of every rulebook page lies inside the BBox (which clips it) of a
+/// picture the page draws. krilla measures a run of glyphs by its pen positions,
+/// and krilla-svg's runs gave the last glyph no advance: the page's BBox ended at
+/// the origin of the widest line's last glyph, and that glyph did not print
+/// ("bank a" for "bank at" on Interstate Trucking's page 7).
+#[test]
+fn no_word_of_a_rulebook_page_is_cut_off_by_its_pictures_bounds() {
+    let out = crate::print::built(&HOME_LETTER, "home", "letter");
+    // pdftotext's word boxes and the BBoxes, in mm: a glyph's box may reach a
+    // hundredth of a millimetre past its advance.
+    let inside = |b: &crate::print::R, w: &crate::print::R| {
+        w.x0 >= b.x0 - 0.05 && w.x1 <= b.x1 + 0.05 && w.y0 >= b.y0 - 2.0 && w.y1 <= b.y1 + 2.0
+    };
+    for game in games_with_rulebooks() {
+        let pdf = read_pdf(&rules_pdf(out, &game));
+        for (k, page) in pdf.pages.iter().enumerate() {
+            for w in &page.words {
+                assert!(
+                    page.faces.iter().any(|f| inside(&f.bbox, &w.bbox)),
+                    "{game}'s rulebook, page {}: {:?} at {:?} is outside every picture's bounds {:?}",
+                    k + 1,
+                    w.text,
+                    w.bbox,
+                    page.faces.iter().map(|f| &f.bbox).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+}

@@ -97,6 +97,8 @@ struct Run {
     xs: Vec<f32>,
     glyphs: Vec<KrillaGlyph>,
     text: String,
+    /// The font database's id of the glyphs' font.
+    id: Option<fontdb::ID>,
 }
 
 impl Run {
@@ -104,6 +106,7 @@ impl Run {
         let mut run = Run {
             font: Some(font),
             transform,
+            id: Some(glyph.font),
             ..Run::default()
         };
         run.push(glyph, 0.0);
@@ -159,7 +162,7 @@ impl Run {
     }
 
     fn draw(
-        &self,
+        &mut self,
         span: &usvg::layout::Span,
         surface: &mut Surface,
         process_context: &mut ProcessContext,
@@ -167,6 +170,12 @@ impl Run {
         let Some(font) = self.font.clone() else {
             return;
         };
+        // The last glyph's own advance (the others' are the distances between
+        // them): krilla measures a run by its pen positions, so with none a form's
+        // BBox (which clips it) ended at the last glyph's origin and cut it off.
+        if let (Some(last), Some(id)) = (self.glyphs.last_mut(), self.id) {
+            last.x_advance = process_context.fonts.advance(id, last.glyph_id);
+        }
         let Some(inverted) = self.transform.invert() else {
             return;
         };
@@ -261,6 +270,8 @@ impl Run {
 /// Manages the krilla fonts used by an SVG.
 pub(crate) struct Fonts<'a> {
     db: &'a mut Database,
+    /// cardstock patch: glyph advances in ems, by font and glyph ([`Fonts::advance`]).
+    advances: HashMap<(fontdb::ID, u32), f32>,
     fonts: HashMap<FontInstance, Option<Font>>,
     supported_axes: HashMap<fontdb::ID, SmallVec<[[u8; 4]; 2]>>,
 }
@@ -270,8 +281,27 @@ type FontInstance = (fontdb::ID, FontVariations);
 type FontVariations = SmallVec<[FontVariation; 2]>;
 
 impl<'a> Fonts<'a> {
+    /// cardstock patch: glyph `glyph`'s advance in font `id`, in ems (0 if the
+    /// font cannot be read), kept per font and glyph.
+    fn advance(&mut self, id: fontdb::ID, glyph: GlyphId) -> f32 {
+        let db = &*self.db;
+        *self.advances.entry((id, glyph.to_u32())).or_insert_with(|| {
+            db.with_face_data(id, |data, index| {
+                use skrifa::instance::{LocationRef, Size};
+                let font = FontRef::from_index(data, index).ok()?;
+                let upem = font.metrics(Size::unscaled(), LocationRef::default()).units_per_em;
+                let metrics = font.glyph_metrics(Size::unscaled(), LocationRef::default());
+                let advance = metrics.advance_width(skrifa::GlyphId::new(glyph.to_u32()))?;
+                Some(advance / f32::from(upem))
+            })
+            .flatten()
+            .unwrap_or(0.0)
+        })
+    }
+
     pub(crate) fn new(db: &'a mut Database) -> Self {
         Self {
+            advances: HashMap::new(),
             db,
             fonts: HashMap::new(),
             supported_axes: HashMap::new(),
