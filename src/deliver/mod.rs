@@ -426,19 +426,17 @@ impl Pdfs<'_> {
         }
         let r = self.r;
         let faces = |i| r.store.picture(i);
-        let none = |_| None;
         let drawn = |i| r.store.used(i);
-        let ignored = |_| {};
         let given = |i| crate::export::cmyk::given(&r.store.svg(i));
-        let print = self.shop.filter(|_| with_faces).map(|shop| pdf::Print {
+        let print = self.shop.map(|shop| pdf::Print {
             shop,
             given: &given,
         });
         pdf::write(&pdf::Job {
             title,
             sheets,
-            faces: if with_faces { &faces } else { &none },
-            drawn: if with_faces { &drawn } else { &ignored },
+            faces: &faces,
+            drawn: &drawn,
             digests: &r.digests,
             bookmarks,
             compress: self.compress,
@@ -447,6 +445,9 @@ impl Pdfs<'_> {
         .map_err(|e| Diagnostic::error(e.to_string()))
     }
 }
+
+/// How many pages without faces [`drawn_once`] keeps (about 15 KB each).
+const DRAWN_KEPT: usize = 8;
 
 /// A PDF without faces (the duplex calibration page, the same in every game's
 /// folder of a profile) drawn once per process for each set of what it is drawn
@@ -485,9 +486,13 @@ fn drawn_once(
         print: None,
     })
     .map_err(|e| Diagnostic::error(e.to_string()))?;
-    memo.lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(key, bytes.clone());
+    let mut kept = memo.lock().unwrap_or_else(PoisonError::into_inner);
+    // A live preview runs for hours and each back offset tried is a new page:
+    // past a few, start again (a build uses one or two).
+    if kept.len() >= DRAWN_KEPT {
+        kept.clear();
+    }
+    kept.insert(key, bytes.clone());
     Ok(bytes)
 }
 
