@@ -41,6 +41,7 @@ pub enum Block {
     },
     Paragraph {
         text: Vec<Inline>,
+        at: Range<usize>,
     },
     List {
         /// The first number of a numbered list.
@@ -154,7 +155,7 @@ impl<'a> Reader<'a> {
                             italic: false,
                         });
                     }
-                    out.push(Block::Paragraph { text });
+                    out.push(Block::Paragraph { text, at: range });
                 }
                 Event::Rule => out.push(Block::Rule),
                 Event::Start(Tag::HtmlBlock) | Event::Html(_) => {
@@ -168,7 +169,11 @@ impl<'a> Reader<'a> {
                 Event::Text(_) | Event::Code(_) | Event::Start(Tag::Emphasis | Tag::Strong) => {
                     self.at -= 1;
                     let text = self.inlines_until_block()?;
-                    out.push(paragraph(text, range)?);
+                    // The item's text, to the end of its last piece.
+                    let end = self.events[..self.at]
+                        .last()
+                        .map_or(range.end, |e| e.1.end.max(range.end));
+                    out.push(paragraph(text, range.start..end)?);
                 }
                 _ => {}
             }
@@ -364,7 +369,7 @@ fn markers(text: &[Inline]) -> (Vec<usize>, bool) {
 fn paragraph(text: Vec<Inline>, at: Range<usize>) -> Result<Block, Problem> {
     let (found, other) = markers(&text);
     match (found.as_slice(), other) {
-        ([], _) => Ok(Block::Paragraph { text }),
+        ([], _) => Ok(Block::Paragraph { text, at }),
         ([index], false) => Ok(Block::Special { index: *index, at }),
         _ => Err(Problem {
             message: "a figure, the components list, the table of contents and page or column breaks stand on a line of their own".into(),

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::blocks::{Align, Block, Inline};
-use super::lines::{Setter, Style};
+use super::lines::{Overfull, Setter, Style};
 use super::settings::Settings;
 use super::source::{FigureSpec, Special};
 use super::FaceRef;
@@ -164,6 +164,9 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
     pub setter: Setter<'a>,
     pub specials: &'a [Special],
+    /// The rendered Markdown the blocks were read from (where a word too wide
+    /// for its line is found, to report it).
+    pub source: &'a str,
     /// Every component set: name, parts printed, and the face that shows it.
     pub components: Vec<ComponentEntry>,
 }
@@ -330,6 +333,44 @@ impl Setting<'_, '_> {
         self.cx.settings.size
     }
 
+    /// An error when something `height` mm high, at `at` in the Markdown, is
+    /// taller than a page's text: what goes past it would not be printed.
+    fn fits_a_page(&mut self, height: f64, what: &str, fix: &str, at: &Range<usize>) {
+        let g = Geometry::new(self.cx.settings, 1);
+        let room = g.bottom - g.top;
+        if height > room + 1e-6 {
+            self.findings.push(Finding {
+                message: format!(
+                    "{what} is {} high and a page holds {} of text: it does not fit on a page",
+                    fmt_mm(height),
+                    fmt_mm(room)
+                ),
+                hint: fix.into(),
+                at: Some(at.clone()),
+                error: true,
+            });
+        }
+    }
+
+    /// `text` set in lines `width` mm wide: a word broken to fit (see
+    /// [`Setter::set`]) is reported as wider than `room`, where it is in the
+    /// Markdown's range `at` (else at `at`).
+    fn set(
+        &mut self,
+        text: &[Inline],
+        width: f64,
+        style: &Style,
+        at: Option<&Range<usize>>,
+        room: &str,
+    ) -> Result<Vec<Line>, TextError> {
+        let set = self.cx.setter.set(text, width, style)?;
+        for o in &set.overfull {
+            let at = at.map(|r| word_at(self.cx.source, r, &o.word));
+            self.findings.push(overfull(o, room, width, at));
+        }
+        Ok(set.lines)
+    }
+
     fn push(&mut self, mut piece: Piece) {
         if std::mem::take(&mut self.glue_next) {
             piece.glued = true;
@@ -343,9 +384,10 @@ impl Setting<'_, '_> {
         let size = self.size();
         match block {
             Block::Heading { level, text, at } => self.heading(*level, text, at, indent)?,
-            Block::Paragraph { text, .. } => {
+            Block::Paragraph { text, at } => {
                 let style = self.style(size, true);
-                self.paragraph(text, &style, indent, self.width - indent, size * 0.55, None)?
+                let width = self.width - indent;
+                self.paragraph(text, at, &style, indent, width, size * 0.55, None)?
             }
             Block::List { start, items } => self.list(*start, items, indent)?,
             Block::Table {
@@ -390,7 +432,7 @@ impl Setting<'_, '_> {
         &mut self,
         level: u8,
         text: &[Inline],
-        _at: &Range<usize>,
+        at: &Range<usize>,
         indent: f64,
     ) -> Result<(), TextError> {
         let size = self.size();
@@ -406,7 +448,7 @@ impl Setting<'_, '_> {
             justify: false,
             hyphenate: None,
         };
-        let lines = self.cx.setter.lines(text, self.width - indent, &style)?;
+        let lines = self.set(text, self.width - indent, &style, Some(at), "the column")?;
         let n = self.headings;
         self.headings += 1;
         let step = style.size * 1.2;
@@ -442,18 +484,20 @@ impl Setting<'_, '_> {
         Ok(())
     }
 
-    /// Sets a paragraph at `x`, `width` wide; `marker` (a bullet or number) hangs
-    /// before its first line.
+    /// Sets a paragraph (at `at` in the Markdown) at `x`, `width` wide; `marker`
+    /// (a bullet or number) hangs before its first line.
+    #[allow(clippy::too_many_arguments)]
     fn paragraph(
         &mut self,
         text: &[Inline],
+        at: &Range<usize>,
         style: &Style,
         x: f64,
         width: f64,
         space: f64,
         marker: Option<Line>,
     ) -> Result<(), TextError> {
-        let lines = self.cx.setter.lines(text, width, style)?;
+        let lines = self.set(text, width, style, Some(at), "the column")?;
         let step = style.size * LEADING;
         let n = lines.len();
         for (k, line) in lines.into_iter().enumerate() {
@@ -504,18 +548,23 @@ impl Setting<'_, '_> {
                 None => "•".to_string(),
             };
             let marker = self
-                .cx
-                .setter
-                .lines(&[text_inline(&label)], self.width, &self.style(size, false))?
+                .set(
+                    &[text_inline(&label)],
+                    self.width,
+                    &self.style(size, false),
+                    None,
+                    "the column",
+                )?
                 .into_iter()
                 .next();
             let mut marker = marker;
             for (b, block) in item.iter().enumerate() {
                 match (b, block) {
-                    (_, Block::Paragraph { text, .. }) => {
+                    (_, Block::Paragraph { text, at }) => {
                         let space = if b == 0 { size * 0.3 } else { size * 0.45 };
                         self.paragraph(
                             text,
+                            at,
                             &style,
                             indent + hang,
                             self.width - indent - hang,
@@ -558,11 +607,12 @@ impl Setting<'_, '_> {
                 } else {
                     plain_style.clone()
                 };
-                for line in self.cx.setter.lines(cell, f64::INFINITY, &style)? {
+                // Unbounded: nothing is too wide.
+                for line in self.cx.setter.set(cell, f64::INFINITY, &style)?.lines {
                     natural[c] = natural[c].max(line.width + 2.0 * CELL_PAD);
                 }
                 for word in cell_words(cell) {
-                    let w = self.cx.setter.lines(&[word], f64::INFINITY, &style)?;
+                    let w = self.cx.setter.set(&[word], f64::INFINITY, &style)?.lines;
                     let w = w.first().map_or(0.0, |l| l.width);
                     least[c] = least[c].max(w + 2.0 * CELL_PAD);
                 }
@@ -572,7 +622,7 @@ impl Setting<'_, '_> {
         if total_least > width + 0.01 {
             self.findings.push(Finding {
                 message: format!(
-                    "this table is {} wide and its text column {}",
+                    "this table is {} wide and its text column {}: its columns are narrowed to fit, and the words too wide for them broken across lines",
                     fmt_mm(total_least),
                     fmt_mm(width)
                 ),
@@ -580,17 +630,18 @@ impl Setting<'_, '_> {
                 at: Some(at.clone()),
                 error: false,
             });
+            least = fair_floors(&least, width);
         }
         let widths = column_widths(&natural, &least, width);
         let table = self.tables.len();
-        let head_piece = self.row(head, &widths, aligns, indent, size, true)?;
+        let head_piece = self.row(head, &widths, aligns, at, indent, size, true)?;
         self.tables.push(head_piece.clone());
         self.push(Piece {
             space: self.size() * 0.6,
             ..head_piece
         });
         for (r, row) in rows.iter().enumerate() {
-            let mut p = self.row(row, &widths, aligns, indent, size, false)?;
+            let mut p = self.row(row, &widths, aligns, at, indent, size, false)?;
             p.glued = r == 0;
             p.kind = if r == 0 {
                 Kind::Plain
@@ -602,12 +653,15 @@ impl Setting<'_, '_> {
         Ok(())
     }
 
-    /// One table row as a piece: each cell wrapped in its column.
+    /// One table row (of the table at `at` in the Markdown) as a piece: each
+    /// cell wrapped in its column. A row taller than a page is an error.
+    #[allow(clippy::too_many_arguments)]
     fn row(
-        &self,
+        &mut self,
         cells: &[Vec<Inline>],
         widths: &[f64],
         aligns: &[Align],
+        at: &Range<usize>,
         indent: f64,
         size: f64,
         head: bool,
@@ -624,7 +678,7 @@ impl Setting<'_, '_> {
         let mut texts = Vec::new();
         for (c, w) in widths.iter().enumerate() {
             let cell = cells.get(c).map(Vec::as_slice).unwrap_or(&[]);
-            let lines = self.cx.setter.lines(cell, w - 2.0 * CELL_PAD, &style)?;
+            let lines = self.set(cell, w - 2.0 * CELL_PAD, &style, Some(at), "its table cell")?;
             tallest = tallest.max(lines.len());
             for (k, line) in lines.into_iter().enumerate() {
                 let free = w - 2.0 * CELL_PAD - line.width;
@@ -645,6 +699,12 @@ impl Setting<'_, '_> {
             x += w;
         }
         let height = 2.0 * CELL_PAD + size + (tallest - 1) as f64 * step;
+        self.fits_a_page(
+            height,
+            "a row of this table",
+            "shorten its cells, or give the table fewer columns",
+            at,
+        );
         let right = x;
         if head {
             items.push(Draw::Fill {
@@ -676,7 +736,7 @@ impl Setting<'_, '_> {
     fn special(&mut self, index: usize, at: &Range<usize>, indent: f64) -> Result<(), TextError> {
         match self.cx.specials.get(index) {
             Some(Special::Figure(spec)) => self.figure(spec, at, indent),
-            Some(Special::Components) => self.components(indent),
+            Some(Special::Components) => self.components(at, indent),
             Some(Special::Toc) => self.toc(indent),
             Some(Special::PageBreak) => {
                 self.push(Piece {
@@ -717,7 +777,36 @@ impl Setting<'_, '_> {
             ));
             w = room;
         }
-        let tallest = self.column_height();
+        // The caption first: the figure is made small enough to leave it room.
+        let caption_style = Style {
+            font: self.cx.settings.font.styled(false, true),
+            size: size * 0.9,
+            justify: false,
+            hyphenate: None,
+        };
+        let caption = match &spec.caption {
+            Some(c) => self.set(
+                &[text_inline(c)],
+                room,
+                &caption_style,
+                Some(at),
+                "the column",
+            )?,
+            None => Vec::new(),
+        };
+        let step = caption_style.size * LEADING;
+        let below = caption.len() as f64 * step + size * 0.3;
+        self.fits_a_page(
+            below,
+            "the caption of this figure",
+            "shorten the caption",
+            at,
+        );
+        let mut tallest = self.column_height();
+        let g = Geometry::new(self.cx.settings, 1);
+        if g.bottom - g.top - below > 0.0 {
+            tallest = tallest.min(g.bottom - g.top - below);
+        }
         if w * th / tw > tallest {
             if spec.width.is_some() && too_large.is_none() {
                 too_large = Some(format!(
@@ -741,25 +830,16 @@ impl Setting<'_, '_> {
         let x = indent + (room - w) / 2.0;
         let mut items = vec![figure_draw(spec, x, 0.0, scale)];
         let mut height = h;
-        if let Some(caption) = &spec.caption {
-            let style = Style {
-                font: self.cx.settings.font.styled(false, true),
-                size: size * 0.9,
-                justify: false,
-                hyphenate: None,
-            };
-            let inline = [text_inline(caption)];
-            for line in self.cx.setter.lines(&inline, room, &style)? {
-                height += style.size * LEADING;
-                items.push(Draw::Text {
-                    x: indent + (room - line.width) / 2.0,
-                    y: height - style.size * 0.35,
-                    line,
-                    font: style.font.clone(),
-                    size: style.size,
-                    color: "#333333",
-                });
-            }
+        for line in caption {
+            height += step;
+            items.push(Draw::Text {
+                x: indent + (room - line.width) / 2.0,
+                y: height - caption_style.size * 0.35,
+                line,
+                font: caption_style.font.clone(),
+                size: caption_style.size,
+                color: "#333333",
+            });
         }
         self.push(Piece {
             height: height + size * 0.3,
@@ -771,8 +851,9 @@ impl Setting<'_, '_> {
         Ok(())
     }
 
-    /// The components list: a small picture, the name and the count of each set.
-    fn components(&mut self, indent: f64) -> Result<(), TextError> {
+    /// The components list (at `at` in the Markdown): a small picture, the name
+    /// and the count of each set.
+    fn components(&mut self, at: &Range<usize>, indent: f64) -> Result<(), TextError> {
         let size = self.size();
         let style = self.style(size, false);
         let room = self.width - indent;
@@ -789,20 +870,17 @@ impl Setting<'_, '_> {
             }
             let count = format!("{}", entry.count);
             let count_line = self
-                .cx
-                .setter
-                .lines(&[bold_inline(&count)], room, &style)?
+                .set(&[bold_inline(&count)], room, &style, Some(at), "the column")?
                 .into_iter()
                 .next();
             let count_w = count_line.as_ref().map_or(0.0, |l| l.width);
             let name_x = indent + pic_w + 3.0;
-            let lines = self.cx.setter.lines(
-                &[text_inline(&entry.name)],
-                room - pic_w - 3.0 - count_w - 3.0,
-                &style,
-            )?;
-            let row = COMPONENT_PICTURE + 2.0;
+            let name = [text_inline(&entry.name)];
+            let name_room = room - pic_w - 3.0 - count_w - 3.0;
+            let lines = self.set(&name, name_room, &style, Some(at), "its line")?;
             let text_h = lines.len() as f64 * size * LEADING;
+            // A name of many lines makes its row taller, not the next one's text.
+            let row = (COMPONENT_PICTURE + 2.0).max(text_h + 2.0);
             let mut y = (row - text_h) / 2.0 + size * 0.95;
             for line in lines {
                 items.push(Draw::Text {
@@ -851,7 +929,7 @@ impl Setting<'_, '_> {
         let number_room = size * 2.5;
         let listed = self.titles.iter().enumerate().skip(self.headings);
         let top = listed.clone().map(|t| t.1 .0).min().unwrap_or(1);
-        for (n, (level, title, _)) in listed {
+        for (n, (level, title, at)) in listed {
             if *level > top + 1 {
                 continue;
             }
@@ -861,10 +939,12 @@ impl Setting<'_, '_> {
             } else {
                 style.clone()
             };
-            let lines = self.cx.setter.lines(
+            let lines = self.set(
                 &[text_inline(title)],
                 room - (x - indent) - number_room,
                 &st,
+                Some(at),
+                "its line in the table of contents",
             )?;
             let count = lines.len();
             let step = size * LEADING;
@@ -954,6 +1034,28 @@ fn cell_words(cell: &[Inline]) -> Vec<Inline> {
     out
 }
 
+/// Least column widths that add up to `width`, from ones that add up to more:
+/// each column keeps its least width if it is no more than a fair share of what
+/// the columns kept leave, and the others share the rest alike.
+fn fair_floors(least: &[f64], width: f64) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..least.len()).collect();
+    order.sort_by(|&a, &b| least[a].total_cmp(&least[b]));
+    let mut out = least.to_vec();
+    let mut left = width;
+    for (k, &c) in order.iter().enumerate() {
+        let fair = left / (order.len() - k) as f64;
+        if least[c] <= fair {
+            left -= least[c];
+        } else {
+            for &d in &order[k..] {
+                out[d] = fair;
+            }
+            break;
+        }
+    }
+    out
+}
+
 /// Column widths that fill `width`: each column its unwrapped width when they
 /// all fit; else the columns whose text fits a fair share of what is left keep
 /// their width, and the others get their widest word and a share of the rest by
@@ -991,6 +1093,38 @@ fn column_widths(natural: &[f64], least: &[f64], width: f64) -> Vec<f64> {
         for c in narrow {
             out[c] = Some(natural[c]);
         }
+    }
+}
+
+/// Where `word` is in `source`'s range `at`: its first place there, else `at`.
+fn word_at(source: &str, at: &Range<usize>, word: &str) -> Range<usize> {
+    source
+        .get(at.clone())
+        .and_then(|s| s.find(word))
+        .filter(|_| !word.is_empty())
+        .map_or(at.clone(), |k| at.start + k..at.start + k + word.len())
+}
+
+/// Longest a word is quoted in a message, in letters.
+const QUOTED_LETTERS: usize = 16;
+
+/// The warning for a word broken because it is wider than `room` (`width` mm).
+fn overfull(o: &Overfull, room: &str, width: f64, at: Option<Range<usize>>) -> Finding {
+    let starts = super::lines::letter_starts(&o.word);
+    let quoted = match starts.get(QUOTED_LETTERS) {
+        Some(&cut) => format!("{}…", &o.word[..cut]),
+        None => o.word.clone(),
+    };
+    Finding {
+        message: format!(
+            "the word `{quoted}` ({} letters) is wider than {room} ({}); it is broken across {} lines",
+            o.letters,
+            fmt_mm(width),
+            o.lines
+        ),
+        hint: "shorten it, put a space where it may break, or set a smaller `size` under `[rulebook]` in game.toml".into(),
+        at,
+        error: false,
     }
 }
 
@@ -1198,6 +1332,7 @@ mod tests {
                 icons: &NoIcons,
             },
             specials: &[],
+            source: "",
             components: Vec::new(),
         };
         let flowed = flow(blocks, &cx).unwrap();
@@ -1233,6 +1368,7 @@ mod tests {
                 .collect();
             blocks.push(Block::Paragraph {
                 text: text(&words.join(" ")),
+                at: 0..0,
             });
         }
         let pages = pages(&blocks);

@@ -16,6 +16,9 @@ const MIN_HYPHENATED: usize = 6;
 const STRETCH: f64 = 0.6;
 /// How far a justified line's spaces may shrink, in spaces.
 const SHRINK: f64 = 0.2;
+/// How much wider than its line a piece of text may be and still count as
+/// fitting it, in mm: what adding and taking away the same widths loses.
+const FITS: f64 = 1e-6;
 /// Demerits of a line that ends with a hyphen.
 const HYPHEN_DEMERITS: f64 = 3_000.0;
 
@@ -46,15 +49,114 @@ struct Word {
     forced: bool,
 }
 
+impl Part {
+    /// Where it ends: its text's bytes, or 1 for an icon.
+    fn len(&self) -> usize {
+        match &self.piece {
+            RunKind::Text { text, .. } => text.len(),
+            RunKind::Icon(_) => 1,
+        }
+    }
+}
+
+impl Word {
+    /// Its letters from `from` to `to` (see [`Frag`]), each from where it starts
+    /// to where it ends; an icon is one.
+    fn letters(
+        &self,
+        from: (usize, usize),
+        to: (usize, usize),
+    ) -> Vec<((usize, usize), (usize, usize))> {
+        let mut out = Vec::new();
+        for p in from.0..=to.0 {
+            let part = &self.parts[p];
+            let start = if p == from.0 { from.1 } else { 0 };
+            let end = if p == to.0 { to.1 } else { part.len() };
+            if start >= end {
+                continue;
+            }
+            match &part.piece {
+                RunKind::Text { text, .. } => {
+                    let starts = letter_starts(&text[start..end]);
+                    for (k, &s) in starts.iter().enumerate() {
+                        let e = starts.get(k + 1).copied().unwrap_or(end - start);
+                        out.push(((p, start + s), (p, start + e)));
+                    }
+                }
+                RunKind::Icon(_) => out.push(((p, 0), (p, 1))),
+            }
+        }
+        out
+    }
+
+    /// Its text, icons left out.
+    fn text(&self) -> String {
+        self.parts
+            .iter()
+            .filter_map(|p| match &p.piece {
+                RunKind::Text { text, .. } => Some(text.as_str()),
+                RunKind::Icon(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// Where each letter of `text` starts, in bytes: a letter is a character with
+/// the marks that follow it (accents, variation selectors, emoji modifiers), the
+/// characters a zero-width joiner joins to it, and a flag's two regional
+/// indicators: a simple form of Unicode's grapheme clusters, enough to never
+/// cut a letter from its accent.
+pub fn letter_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut prev: Option<char> = None;
+    let mut flag_half = false;
+    for (i, c) in text.char_indices() {
+        let regional = ('\u{1f1e6}'..='\u{1f1ff}').contains(&c);
+        let joined = unicode_normalization::char::is_combining_mark(c)
+            || matches!(c, '\u{200c}' | '\u{200d}' | '\u{1f3fb}'..='\u{1f3ff}' | '\u{e0020}'..='\u{e007f}')
+            || prev == Some('\u{200d}')
+            || (regional && flag_half);
+        flag_half = regional && !flag_half;
+        if !joined || prev.is_none() {
+            out.push(i);
+        }
+        prev = Some(c);
+    }
+    out
+}
+
 /// A stretch of a word between two break opportunities.
 #[derive(Debug, Clone)]
 struct Frag {
     word: usize,
-    /// Byte range of the word's only text part (a whole word: all of it).
-    range: std::ops::Range<usize>,
+    /// Where it starts and ends in its word: (part, byte of that part's text;
+    /// an icon part runs from 0 to 1).
+    from: (usize, usize),
+    to: (usize, usize),
     width: f64,
-    /// The word ends here (else a hyphen would).
+    /// The word ends here.
     word_end: bool,
+    /// A line that ends here ends with a hyphen: a hyphenation point, not an
+    /// emergency break inside a word wider than the line.
+    hyphen: bool,
+}
+
+/// A word wider than the line, broken across lines between its letters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overfull {
+    /// The word's text (its icons left out).
+    pub word: String,
+    /// Its letters (a letter with its accents is one).
+    pub letters: usize,
+    /// The lines it is set on.
+    pub lines: usize,
+}
+
+/// A text set in lines, and the words that had to be broken to fit them.
+#[derive(Debug, Clone, Default)]
+pub struct Set {
+    pub lines: Vec<Line>,
+    pub overfull: Vec<Overfull>,
 }
 
 /// Sets text with the game's fonts and icons.
@@ -139,11 +241,14 @@ impl Setter<'_> {
         let mut out = Vec::new();
         for (w, word) in words.iter().enumerate() {
             let whole = |out: &mut Vec<Frag>| {
+                let last = word.parts.len() - 1;
                 out.push(Frag {
                     word: w,
-                    range: 0..0,
+                    from: (0, 0),
+                    to: (last, word.parts[last].len()),
                     width: word.parts.iter().map(|p| p.width).sum(),
                     word_end: true,
+                    hyphen: false,
                 })
             };
             let (
@@ -173,11 +278,14 @@ impl Setter<'_> {
             cuts.push(text.len());
             let mut start = 0;
             for (k, &end) in cuts.iter().enumerate() {
+                let last = k + 1 == cuts.len();
                 out.push(Frag {
                     word: w,
-                    range: start..end,
+                    from: (0, start),
+                    to: (0, end),
                     width: self.measure(&text[start..end], *bold, *italic, style)?,
-                    word_end: k + 1 == cuts.len(),
+                    word_end: last,
+                    hyphen: !last,
                 });
                 start = end;
             }
@@ -185,29 +293,142 @@ impl Setter<'_> {
         Ok(out)
     }
 
-    /// `text` set in lines of at most `width` mm.
-    pub fn lines(
+    /// The parts of `word` from `from` to `to`, measured, with a hyphen after
+    /// them if `hyphen`.
+    fn slice(
         &self,
-        text: &[Inline],
-        width: f64,
+        word: &Word,
+        from: (usize, usize),
+        to: (usize, usize),
+        hyphen: bool,
         style: &Style,
-    ) -> Result<Vec<Line>, TextError> {
+    ) -> Result<Vec<Part>, TextError> {
+        let mut out = Vec::new();
+        for p in from.0..=to.0 {
+            let start = if p == from.0 { from.1 } else { 0 };
+            let part = &word.parts[p];
+            let end = if p == to.0 { to.1 } else { part.len() };
+            if start >= end {
+                continue;
+            }
+            match &part.piece {
+                RunKind::Text { text, bold, italic } => {
+                    let mut t = text[start..end].to_string();
+                    if hyphen && p == to.0 {
+                        t.push('-');
+                    }
+                    out.push(Part {
+                        width: self.measure(&t, *bold, *italic, style)?,
+                        piece: RunKind::Text {
+                            text: t,
+                            bold: *bold,
+                            italic: *italic,
+                        },
+                    });
+                }
+                RunKind::Icon(_) => out.push(part.clone()),
+            }
+        }
+        Ok(out)
+    }
+
+    /// `frags` with each one wider than `width` (and its hyphen, if a line may
+    /// end with it) cut between letters into pieces that fit, each as much as
+    /// fits: the emergency break of a word no line can hold. With the words so
+    /// broken.
+    fn emergency(
+        &self,
+        frags: Vec<Frag>,
+        words: &[Word],
+        width: f64,
+        hyphen: f64,
+        style: &Style,
+    ) -> Result<(Vec<Frag>, Vec<usize>), TextError> {
+        let mut out = Vec::with_capacity(frags.len());
+        let mut broken = Vec::new();
+        for f in frags {
+            let tail = if f.hyphen { hyphen } else { 0.0 };
+            if f.width + tail <= width + FITS {
+                out.push(f);
+                continue;
+            }
+            let word = &words[f.word];
+            let units = word.letters(f.from, f.to);
+            if units.len() < 2 {
+                out.push(f);
+                continue;
+            }
+            let span_width = |from, to| -> Result<f64, TextError> {
+                let parts = self.slice(word, from, to, false, style)?;
+                Ok(parts.iter().map(|p| p.width).sum())
+            };
+            let mut i = 0;
+            while i < units.len() {
+                // The piece is letters i..j; at least one, however wide.
+                let mut j = i + 1;
+                let mut w = span_width(units[i].0, units[i].1)?;
+                while j < units.len() {
+                    let wider = span_width(units[i].0, units[j].1)?;
+                    let end = if j + 1 == units.len() { tail } else { 0.0 };
+                    if wider + end > width + FITS {
+                        break;
+                    }
+                    w = wider;
+                    j += 1;
+                }
+                let last = j == units.len();
+                out.push(Frag {
+                    word: f.word,
+                    from: units[i].0,
+                    to: units[j - 1].1,
+                    width: w,
+                    word_end: last && f.word_end,
+                    hyphen: last && f.hyphen,
+                });
+                i = j;
+            }
+            if broken.last() != Some(&f.word) {
+                broken.push(f.word);
+            }
+        }
+        Ok((out, broken))
+    }
+
+    /// `text` set in lines of at most `width` mm: a word wider than that is
+    /// broken between its letters (no hyphen added) and reported.
+    pub fn set(&self, text: &[Inline], width: f64, style: &Style) -> Result<Set, TextError> {
         let words = self.words(text, style)?;
         if words.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Set::default());
         }
         let frags = self.frags(&words, style)?;
         let space = self.measure(" ", false, false, style)?;
         let hyphen = self.measure("-", false, false, style)?;
+        let (frags, broken) = self.emergency(frags, &words, width, hyphen, style)?;
         let breaks = choose(&frags, &words, width, space, hyphen, style.justify);
         let mut lines = Vec::new();
+        let mut overfull: Vec<Overfull> = broken
+            .iter()
+            .map(|&w| {
+                let word = words[w].text();
+                Overfull {
+                    letters: letter_starts(&word).len(),
+                    word,
+                    lines: 0,
+                }
+            })
+            .collect();
         let mut start = 0;
         for end in breaks {
             let last = end + 1 == frags.len() || words[frags[end].word].forced;
-            lines.push(self.place(&frags[start..=end], &words, width, space, style, last)?);
+            let on_line = &frags[start..=end];
+            for (o, &w) in overfull.iter_mut().zip(&broken) {
+                o.lines += usize::from(on_line.iter().any(|f| f.word == w));
+            }
+            lines.push(self.place(on_line, &words, width, space, style, last)?);
             start = end + 1;
         }
-        Ok(lines)
+        Ok(Set { lines, overfull })
     }
 
     /// One line of `frags`, its spaces stretched to fill `width` when justified.
@@ -220,7 +441,7 @@ impl Setter<'_> {
         style: &Style,
         last: bool,
     ) -> Result<Line, TextError> {
-        // The line's words: whole, or the part of a hyphenated word on this line.
+        // The line's words: whole, or the part of a broken word on this line.
         let mut groups: Vec<Vec<Part>> = Vec::new();
         let mut k = 0;
         while k < frags.len() {
@@ -230,26 +451,17 @@ impl Setter<'_> {
                 j += 1;
             }
             let word = &words[w];
-            let whole = frags[k].range.start == 0 && frags[j].word_end;
+            let whole = frags[k].from == (0, 0) && frags[j].word_end;
             if whole {
                 groups.push(word.parts.clone());
-            } else if let Some(Part {
-                piece: RunKind::Text { text, bold, italic },
-                ..
-            }) = word.parts.first()
-            {
-                let mut t = text[frags[k].range.start..frags[j].range.end].to_string();
-                if !frags[j].word_end {
-                    t.push('-');
-                }
-                groups.push(vec![Part {
-                    width: self.measure(&t, *bold, *italic, style)?,
-                    piece: RunKind::Text {
-                        text: t,
-                        bold: *bold,
-                        italic: *italic,
-                    },
-                }]);
+            } else {
+                groups.push(self.slice(
+                    word,
+                    frags[k].from,
+                    frags[j].to,
+                    frags[j].hyphen,
+                    style,
+                )?);
             }
             k = j + 1;
         }
@@ -313,7 +525,7 @@ fn choose(
     best[0] = (0.0, 0);
     for b in 0..n {
         let forced_end = b + 1 == n || (frags[b].word_end && words[frags[b].word].forced);
-        let ends_hyphen = !frags[b].word_end;
+        let ends_hyphen = frags[b].hyphen;
         let mut natural = if ends_hyphen { hyphen } else { 0.0 };
         let mut spaces = 0usize;
         for a in (0..=b).rev() {
@@ -414,7 +626,10 @@ mod tests {
             book: &book,
             icons: &NoIcons,
         };
-        let lines = setter.lines(&text(PARAGRAPH), 60.0, &style(true)).unwrap();
+        let lines = setter
+            .set(&text(PARAGRAPH), 60.0, &style(true))
+            .unwrap()
+            .lines;
         assert!(lines.len() >= 4, "{lines:?}");
         let (last, full) = lines.split_last().unwrap();
         for l in full {
@@ -430,7 +645,10 @@ mod tests {
             .replace("- ", "");
         assert_eq!(joined, PARAGRAPH);
         // Ragged lines keep their natural spaces.
-        let ragged = setter.lines(&text(PARAGRAPH), 60.0, &style(false)).unwrap();
+        let ragged = setter
+            .set(&text(PARAGRAPH), 60.0, &style(false))
+            .unwrap()
+            .lines;
         assert!(ragged.iter().all(|l| l.width <= 60.0 + 1e-9));
     }
 
@@ -442,12 +660,13 @@ mod tests {
             icons: &NoIcons,
         };
         let lines = setter
-            .lines(
+            .set(
                 &text("transportation infrastructure considerations"),
                 18.0,
                 &style(true),
             )
-            .unwrap();
+            .unwrap()
+            .lines;
         assert!(
             lines.iter().any(|l| l.text().ends_with('-')),
             "{:?}",
@@ -457,8 +676,53 @@ mod tests {
         let mut broken = text("one two");
         broken.push(Inline::Break);
         broken.extend(text("three"));
-        let lines = setter.lines(&broken, 100.0, &style(true)).unwrap();
+        let lines = setter.set(&broken, 100.0, &style(true)).unwrap().lines;
         let said: Vec<String> = lines.iter().map(Line::text).collect();
         assert_eq!(said, ["one two", "three"]);
+    }
+
+    #[test]
+    fn a_word_wider_than_the_line_is_broken_between_its_letters_and_reported() {
+        let book = FontBook::builtin();
+        let setter = Setter {
+            book: &book,
+            icons: &NoIcons,
+        };
+        let word = "x".repeat(400);
+        for justify in [true, false] {
+            let set = setter
+                .set(&text(&format!("Start {word} here.")), 40.0, &style(justify))
+                .unwrap();
+            let said: Vec<String> = set.lines.iter().map(Line::text).collect();
+            assert!(set.lines.iter().all(|l| l.width <= 40.0 + 1e-6), "{said:?}");
+            // No hyphen is added: the letters joined are the word.
+            assert_eq!(said.concat(), format!("Start{word} here."), "{said:?}");
+            let lines = said.iter().filter(|l| l.contains('x')).count();
+            assert!(lines >= 10, "{said:?}");
+            assert_eq!(
+                set.overfull,
+                [Overfull {
+                    word: word.clone(),
+                    letters: 400,
+                    lines
+                }]
+            );
+        }
+        // A hyphenation point keeps its hyphen; a word that fits is not reported.
+        let set = setter
+            .set(&text("transportation"), 18.0, &style(true))
+            .unwrap();
+        assert!(set.overfull.is_empty());
+        // A letter keeps its accents.
+        let accented = "e\u{301}".repeat(200);
+        let set = setter.set(&text(&accented), 20.0, &style(false)).unwrap();
+        assert_eq!(set.overfull[0].letters, 200);
+        for line in &set.lines {
+            assert!(line.text().starts_with('e'), "{:?}", line.text());
+        }
+        assert_eq!(
+            letter_starts("ae\u{301}b\u{1f1eb}\u{1f1f7}c"),
+            [0, 1, 4, 5, 13]
+        );
     }
 }

@@ -223,6 +223,7 @@ fn lay_out(
             icons: &input.tpl.text.icons,
         },
         specials: &rendered.specials,
+        source: &rendered.text,
         components: components(input),
     };
     flow::flow(blocks, &cx).map_err(|e| {

@@ -35,6 +35,7 @@ mod repeats;
 mod robustness;
 mod rule_facts;
 mod rulebook;
+mod rulebook_fit;
 mod serve;
 mod shop_png;
 mod streams;
