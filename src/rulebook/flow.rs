@@ -699,9 +699,14 @@ impl Setting<'_, '_> {
             x += w;
         }
         let height = 2.0 * CELL_PAD + size + (tallest - 1) as f64 * step;
+        // A row goes on a page under its table's header (repeated there).
+        let (what, above) = match self.tables.last().filter(|_| !head) {
+            Some(h) => ("a row of this table under its header", h.height),
+            None => ("a row of this table", 0.0),
+        };
         self.fits_a_page(
-            height,
-            "a row of this table",
+            above + height,
+            what,
             "shorten its cells, or give the table fewer columns",
             at,
         );
