@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -78,6 +79,12 @@ impl Browser {
                     .unwrap_or_default(),
             )
             .arg("about:blank")
+            // Its own temporary folders (`org.chromium.Chromium.*`, left behind
+            // when it is killed) inside the profile, which is removed with it.
+            .env("TMPDIR", profile.path())
+            // Its own process group, so that its helpers (renderer, network,
+            // GPU) end with it and none writes into the profile once it is gone.
+            .process_group(0)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -206,6 +213,8 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // SAFETY: signals the browser's own process group (made at its start).
+        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

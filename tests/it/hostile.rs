@@ -402,7 +402,17 @@ fn many_faces_as_files_wait_on_disk_not_in_memory() {
     let (code, _, _, peak_300) = build_capped(tmp.path(), 300, "svg");
     assert_eq!(code, Some(0));
     // Measured (debug build): 300 sheets 51 MB, 900 sheets 59 MB; with the files
-    // held in memory, 67 and 120 MB.
+    // held in memory, 67 and 120 MB. A peak moves with the machine's load (once,
+    // under the whole suite's, past the limit below): over the limit, 900 sheets
+    // are built once more from an empty folder and the lower peak counts. Files
+    // held in memory exceed it every time.
+    let mut peak_900 = peak_900;
+    if peak_900 >= peak_300 + (25 << 20) {
+        std::fs::remove_dir_all(tmp.path().join("out")).unwrap();
+        let (code, _, _, again) = build_capped(tmp.path(), 900, "svg");
+        assert_eq!(code, Some(0));
+        peak_900 = peak_900.min(again);
+    }
     assert!(
         peak_900 < peak_300 + (25 << 20),
         "900 sheets peaked at {} MB, 300 sheets at {} MB: the files are held in memory",

@@ -22,6 +22,7 @@ mod inside_track;
 mod interstate;
 mod kept_checks;
 mod layers;
+mod leftovers;
 mod new_game;
 mod parcel_delivery;
 mod pdf_text;

@@ -668,7 +668,7 @@ pub fn built(cell: &'static OnceLock<Shared>, profile: &str, paper: &str) -> &'s
 /// [`built`], with what the real games' build printed.
 pub fn shared(cell: &'static OnceLock<Shared>, profile: &str, paper: &str) -> &'static Shared {
     cell.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = shared_tempdir();
         let o = dir.path().to_str().unwrap();
         let args = ["build", "--profile", profile, "--paper", paper, "--out", o];
         let r = run(&repo(), &args);

@@ -25,7 +25,7 @@ const GAMES: [&str; 5] = [
 fn built() -> &'static (tempfile::TempDir, String) {
     static OUT: OnceLock<(tempfile::TempDir, String)> = OnceLock::new();
     OUT.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
+        let out = crate::common::shared_tempdir();
         let o = run(
             &repo(),
             &[

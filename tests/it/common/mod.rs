@@ -43,6 +43,29 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A temporary folder for a build the tests of this binary share. Such a folder
+/// lives in a `static`, which Rust never drops, so its `TempDir` would leave it
+/// behind: it is removed when the test binary exits (an `atexit` handler, which
+/// runs whether the tests passed or failed).
+pub fn shared_tempdir() -> tempfile::TempDir {
+    use std::sync::{Mutex, Once};
+    static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    static AT_EXIT: Once = Once::new();
+    extern "C" fn remove_shared() {
+        let dirs = std::mem::take(&mut *DIRS.lock().unwrap_or_else(|e| e.into_inner()));
+        for dir in dirs {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    // SAFETY: registers a plain function, once; it touches only `DIRS`.
+    AT_EXIT.call_once(|| assert_eq!(unsafe { libc::atexit(remove_shared) }, 0));
+    let dir = tempfile::tempdir().unwrap();
+    DIRS.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(dir.path().to_path_buf());
+    dir
+}
+
 /// A temporary copy of the real project's data/ and templates/ (and only the games
 /// named, to keep it fast).
 pub fn project_copy(games: &[&str]) -> tempfile::TempDir {
@@ -193,7 +216,7 @@ pub fn build_once(
     expect: &str,
 ) -> &'static Path {
     cell.get_or_init(|| {
-        let out = tempfile::tempdir().unwrap();
+        let out = shared_tempdir();
         let mut all = args.to_vec();
         all.extend(["--out", out.path().to_str().unwrap()]);
         let o = run(&repo(), &all);
