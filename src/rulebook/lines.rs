@@ -101,28 +101,13 @@ impl Word {
     }
 }
 
-/// Where each letter of `text` starts, in bytes: a letter is a character with
-/// the marks that follow it (accents, variation selectors, emoji modifiers), the
-/// characters a zero-width joiner joins to it, and a flag's two regional
-/// indicators: a simple form of Unicode's grapheme clusters, enough to never
-/// cut a letter from its accent.
+/// Where each letter of `text` starts, in bytes: Unicode's extended grapheme
+/// clusters (a character with its accents, an emoji with its modifiers and
+/// joined parts, a flag's two regional indicators), so an emergency break never
+/// cuts a letter from its accent.
 pub fn letter_starts(text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut prev: Option<char> = None;
-    let mut flag_half = false;
-    for (i, c) in text.char_indices() {
-        let regional = ('\u{1f1e6}'..='\u{1f1ff}').contains(&c);
-        let joined = unicode_normalization::char::is_combining_mark(c)
-            || matches!(c, '\u{200c}' | '\u{200d}' | '\u{1f3fb}'..='\u{1f3ff}' | '\u{e0020}'..='\u{e007f}')
-            || prev == Some('\u{200d}')
-            || (regional && flag_half);
-        flag_half = regional && !flag_half;
-        if !joined || prev.is_none() {
-            out.push(i);
-        }
-        prev = Some(c);
-    }
-    out
+    use unicode_segmentation::UnicodeSegmentation;
+    text.grapheme_indices(true).map(|(i, _)| i).collect()
 }
 
 /// A stretch of a word between two break opportunities.
