@@ -276,7 +276,8 @@ fn small_text(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
         let Some(sizes) = &leaf.text_sizes else {
             continue;
         };
-        let what = leaf.what.describe();
+        // Named only in a message: most texts are large enough.
+        let what = Described(&leaf.what);
         if let Some((message, short)) = too_small(sizes, face.mm_per_unit, &face.text, &what) {
             out.push(Finding {
                 check: Check::SmallText,
@@ -286,6 +287,15 @@ fn small_text(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                 worst: short,
             });
         }
+    }
+}
+
+/// An element as a message names it, made only when a message is written.
+struct Described<'w>(&'w What);
+
+impl std::fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.describe())
     }
 }
 

@@ -66,7 +66,7 @@ pub fn too_small(
     sizes: &TextSizes,
     mm_per_unit: f64,
     rule: &SmallText,
-    what: &str,
+    what: &dyn std::fmt::Display,
 ) -> Option<(String, f64)> {
     let pt = |s: f32| s as f64 * mm_per_unit * PT_PER_MM;
     let short = |size: Option<f32>, least: f64, kind: &str| {
@@ -126,7 +126,7 @@ mod tests {
         assert!((light - 2.5).abs() < 1e-4, "{light}");
         let rule = SmallText::default();
         // 2 mm = 5.67 pt dark, 2.5 mm = 7.09 pt light.
-        let (msg, short) = too_small(&s, mm, &rule, "text \"Dark light\"").unwrap();
+        let (msg, short) = too_small(&s, mm, &rule, &"text \"Dark light\"").unwrap();
         assert!(
             msg.contains("5.6 pt at print size, under the 6 pt a player")
                 && msg.contains("2.12 mm"),
@@ -134,14 +134,14 @@ mod tests {
         );
         assert!((short - (6.0 - 2.0 * PT_PER_MM)).abs() < 1e-3);
         assert!(
-            too_small(&s, mm * 1.1, &rule, "x").is_none(),
+            too_small(&s, mm * 1.1, &rule, &"x").is_none(),
             "2.2 mm is 6.2 pt"
         );
         let light_only = TextSizes {
             dark: None,
             light: Some(2.4),
         };
-        let (msg, _) = too_small(&light_only, 1.0, &rule, "x").unwrap();
+        let (msg, _) = too_small(&light_only, 1.0, &rule, &"x").unwrap();
         assert!(
             msg.contains("6.8 pt at print size, under the 7 pt of light text on colour")
                 && msg.contains("2.47 mm"),

@@ -1632,7 +1632,10 @@ type ShapedKey = (usize, bool, bool, Box<[(u32, u32)]>);
 /// About how many bytes of shaped texts are kept (text plus 20 bytes a glyph).
 const SHAPED_BUDGET: usize = 2 << 20;
 
-type ShapedStore = (HashMap<ShapedKey, HashMap<String, Box<[ShapedGlyph]>>>, usize);
+type ShapedStore = (
+    crate::fast_hash::FastMap<ShapedKey, crate::fast_hash::FastMap<String, Box<[ShapedGlyph]>>>,
+    usize,
+);
 
 static SHAPED: std::sync::Mutex<Option<ShapedStore>> = std::sync::Mutex::new(None);
 

@@ -342,9 +342,9 @@ pub struct TextLayouts {
 /// the layout, its weight and when it came, oldest first in `trial_order`).
 #[derive(Default)]
 struct Kept {
-    main: std::collections::HashMap<Vec<u8>, Option<Laid>>,
+    main: crate::fast_hash::FastMap<Vec<u8>, Option<Laid>>,
     main_weight: usize,
-    trial: std::collections::HashMap<Vec<u8>, (Option<Laid>, usize, u64)>,
+    trial: crate::fast_hash::FastMap<Vec<u8>, (Option<Laid>, usize, u64)>,
     trial_order: std::collections::VecDeque<(u64, Vec<u8>)>,
     trial_weight: usize,
     arrivals: u64,
