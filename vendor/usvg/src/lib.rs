@@ -51,7 +51,6 @@ and can focus just on the rendering part.
 #![warn(missing_debug_implementations)]
 #![warn(missing_copy_implementations)]
 
-mod fast_hash;
 mod parser;
 #[cfg(feature = "text")]
 mod text;

@@ -50,7 +50,7 @@ pub struct Cache {
     pub fontdb: Arc<Database>,
 
     #[cfg(feature = "text")]
-    cache_outline: crate::fast_hash::FastMap<(ID, GlyphId), Option<tiny_skia_path::Path>>,
+    cache_outline: rustc_hash::FxHashMap<(ID, GlyphId), Option<tiny_skia_path::Path>>,
     #[cfg(feature = "text")]
     cache_colr: HashMap<(ID, GlyphId), Option<Tree>>,
     #[cfg(feature = "text")]
@@ -92,7 +92,7 @@ pub struct Cache {
 #[cfg(feature = "text")]
 pub struct GlyphOutlines {
     fontdb: Arc<Database>,
-    outlines: std::sync::RwLock<crate::fast_hash::FastMap<(ID, GlyphId), Option<tiny_skia_path::Path>>>,
+    outlines: std::sync::RwLock<rustc_hash::FxHashMap<(ID, GlyphId), Option<tiny_skia_path::Path>>>,
 }
 
 #[cfg(feature = "text")]
@@ -115,7 +115,7 @@ impl GlyphOutlines {
 /// (roughly); past that, bounds are computed every time.
 pub struct StrokeBounds {
     budget: usize,
-    kept: std::sync::RwLock<(crate::fast_hash::FastMap<Vec<u8>, Option<Rect>>, usize)>,
+    kept: std::sync::RwLock<(rustc_hash::FxHashMap<Vec<u8>, Option<Rect>>, usize)>,
 }
 
 impl StrokeBounds {

@@ -1633,7 +1633,7 @@ type ShapedKey = (usize, bool, bool, Box<[(u32, u32)]>);
 const SHAPED_BUDGET: usize = 2 << 20;
 
 type ShapedStore = (
-    crate::fast_hash::FastMap<ShapedKey, crate::fast_hash::FastMap<String, Box<[ShapedGlyph]>>>,
+    rustc_hash::FxHashMap<ShapedKey, rustc_hash::FxHashMap<String, Box<[ShapedGlyph]>>>,
     usize,
 );
 

@@ -342,9 +342,9 @@ pub struct TextLayouts {
 /// the layout, its weight and when it came, oldest first in `trial_order`).
 #[derive(Default)]
 struct Kept {
-    main: crate::fast_hash::FastMap<Vec<u8>, Option<Laid>>,
+    main: rustc_hash::FxHashMap<Vec<u8>, Option<Laid>>,
     main_weight: usize,
-    trial: crate::fast_hash::FastMap<Vec<u8>, (Option<Laid>, usize, u64)>,
+    trial: rustc_hash::FxHashMap<Vec<u8>, (Option<Laid>, usize, u64)>,
     trial_order: std::collections::VecDeque<(u64, Vec<u8>)>,
     trial_weight: usize,
     arrivals: u64,
