@@ -517,7 +517,12 @@ fn main() {
             "--stages" => in_process = true,
             "--bin" => bin = Some(PathBuf::from(it.next().unwrap())),
             "--inject" => inject = Some(std::fs::read_to_string(it.next().unwrap()).unwrap()),
-            other => panic!("unknown argument {other}"),
+            other => {
+                eprintln!(
+                    "preview_bench: unknown argument `{other}`\nusage: preview_bench [--deck] [--stages] [--edits N] [--soak N] [--screenshot PNG] [--bin CARDSTOCK] [--inject JS]"
+                );
+                std::process::exit(2);
+            }
         }
     }
     let exe = std::env::current_exe().unwrap();
