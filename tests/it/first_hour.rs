@@ -264,13 +264,10 @@ fn names_people_read_have_no_backticks() {
     }
     // The live preview's faces.
     let project = cardstock::project::Project::disk(tmp.path()).unwrap();
-    let opts = cardstock::options::Asked {
+    let opts = crate::common::screen_options(cardstock::options::Asked {
         dpi: 20.0,
         ..Default::default()
-    }
-    .resolve(cardstock::options::Pictures::Screen)
-    .value
-    .expect("the options are right");
+    });
     let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
     assert!(p.ok, "{:?}", p.diagnostics);
     let labels: Vec<&str> = p.faces.iter().map(|f| f.label.as_str()).collect();

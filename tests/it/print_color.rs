@@ -633,14 +633,11 @@ fn the_preview_of_a_cmyk_profile_shows_the_proof_and_the_colours_that_move() {
 <rect x="40" y="65" width="15" height="12" fill="#3a5a8c"/>"##,
     );
     let project = cardstock::project::Project::disk(tmp.path()).unwrap();
-    let opts = cardstock::options::Asked {
+    let opts = crate::common::screen_options(cardstock::options::Asked {
         profile: Some("drivethrucards".into()),
         dpi: 40.0,
         ..Default::default()
-    }
-    .resolve(cardstock::options::Pictures::Screen)
-    .value
-    .expect("the options are right");
+    });
     let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
     assert!(p.ok, "{:?}", p.diagnostics);
     assert_eq!(p.proof.as_deref(), Some("CGATS TR 006"));

@@ -164,13 +164,10 @@ fn the_preview_shows_the_broken_word_warning_where_it_is() {
     let dir = tmp.path();
     put_long_word(dir);
     let project = cardstock::project::Project::disk(dir).unwrap();
-    let opts = cardstock::options::Asked {
+    let opts = crate::common::screen_options(cardstock::options::Asked {
         dpi: 20.0,
         ..Default::default()
-    }
-    .resolve(cardstock::options::Pictures::Screen)
-    .value
-    .expect("the options are right");
+    });
     let cache = cardstock::preview::Cache::default();
     for kept in [false, true] {
         let p = cardstock::preview::build(&project, GAME, &opts, &cache);

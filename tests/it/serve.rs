@@ -656,13 +656,10 @@ fn location_of_two(write: impl FnOnce(&Path)) -> Option<cardstock::preview::Loca
     std::fs::remove_file(tmp.path().join("data/mini/cards.toml")).unwrap();
     write(tmp.path());
     let project = cardstock::project::Project::disk(tmp.path()).unwrap();
-    let opts = cardstock::options::Asked {
+    let opts = crate::common::screen_options(cardstock::options::Asked {
         dpi: 50.0,
         ..Default::default()
-    }
-    .resolve(cardstock::options::Pictures::Screen)
-    .value
-    .expect("the options are right");
+    });
     let p = cardstock::preview::build(&project, "mini", &opts, &Default::default());
     assert!(p.ok, "{:?}", p.diagnostics);
     let face = p

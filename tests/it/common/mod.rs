@@ -299,3 +299,12 @@ pub fn set_field(text: &str, table: &str, n: usize, key: &str, value: &str) -> S
     let end = line + text[line..].find('\n').unwrap();
     format!("{}{key} = {value}{}", &text[..line], &text[end..])
 }
+
+/// The live preview's options for `asked` (a screen's pictures), which must be
+/// right.
+pub fn screen_options(asked: cardstock::options::Asked) -> cardstock::options::Resolved {
+    asked
+        .resolve(cardstock::options::Pictures::Screen)
+        .value
+        .expect("the options are right")
+}
