@@ -1112,18 +1112,30 @@ fn word_at(source: &str, at: &Range<usize>, word: &str) -> Range<usize> {
 
 /// Longest a word is quoted in a message, in letters.
 const QUOTED_LETTERS: usize = 16;
+/// At most this many bytes of it, whatever its letters (a letter may carry any
+/// number of marks: the message stays short).
+const QUOTED_BYTES: usize = 64;
 
 /// The warning for a word broken because it is wider than `room` (`width` mm).
 fn overfull(o: &Overfull, room: &str, width: f64, at: Option<Range<usize>>) -> Finding {
     let starts = super::lines::letter_starts(&o.word);
-    let quoted = match starts.get(QUOTED_LETTERS) {
-        Some(&cut) => format!("{}…", &o.word[..cut]),
-        None => o.word.clone(),
+    let mut cut = starts
+        .get(QUOTED_LETTERS)
+        .map_or(o.word.len(), |&c| c)
+        .min(QUOTED_BYTES);
+    while !o.word.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let quoted = if cut < o.word.len() {
+        format!("{}…", &o.word[..cut])
+    } else {
+        o.word.clone()
     };
     Finding {
         message: format!(
-            "the word `{quoted}` ({} letters) is wider than {room} ({}); it is broken across {} lines",
+            "the word `{quoted}` ({} letter{}) is wider than {room} ({}); it is broken across {} lines",
             o.letters,
+            if o.letters == 1 { "" } else { "s" },
             fmt_mm(width),
             o.lines
         ),
@@ -1298,6 +1310,35 @@ mod tests {
     use super::*;
     use crate::fonts::FontBook;
     use crate::model::Size;
+
+    #[test]
+    fn a_broken_words_warning_quotes_a_short_start_of_it_whatever_its_letters() {
+        let quote = |word: String, letters: usize| {
+            let o = Overfull {
+                word,
+                letters,
+                lines: 2,
+            };
+            overfull(&o, "the column", 100.0, None).message
+        };
+        let long = quote("x".repeat(400), 400);
+        assert!(
+            long.starts_with("the word `xxxxxxxxxxxxxxxx…` (400 letters)"),
+            "{long}"
+        );
+        // One letter with 3,000 accents, then a family of 500 joined people.
+        let marks = format!("a{}", "\u{301}".repeat(3000));
+        let m = quote(marks.clone(), 1);
+        assert!(
+            m.len() < 200 && m.contains(&marks[..61]),
+            "{} bytes: {m}",
+            m.len()
+        );
+        let joined = vec!["\u{1f469}"; 500].join("\u{200d}");
+        let j = quote(joined, 1);
+        assert!(j.len() < 200, "{} bytes", j.len());
+        assert_eq!(quote("short".into(), 5).matches("short").count(), 1);
+    }
     use crate::text::icons::NoIcons;
 
     fn settings() -> Settings {
