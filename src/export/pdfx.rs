@@ -198,8 +198,16 @@ fn document_uuid(trailer: &str) -> String {
     )
 }
 
+/// The deflate level of every stream cardstock writes itself (the booklet's page
+/// contents, the PDF/X output intent's profile): the level the krilla patch gives
+/// the streams krilla writes (`vendor/patches/krilla-deflate.diff`), so a file is
+/// compressed one way throughout.
+const DEFLATE_LEVEL: u32 = 2;
+
+/// `data` as a zlib stream at [`DEFLATE_LEVEL`].
 pub(super) fn deflate(data: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut e =
+        flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
     // Writing into a Vec cannot fail.
     let _ = e.write_all(data);
     e.finish().unwrap_or_default()

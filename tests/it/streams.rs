@@ -4,7 +4,7 @@
 //! one gives: this reads every compressed stream of a real build (content streams,
 //! shared drawings, fonts, images and ICC profiles of every game, large and small,
 //! written one after another on the same threads), inflates it, and compresses it
-//! again with a new encoder at krilla's level.
+//! again with a new encoder at the patch's level.
 
 use std::io::{Read, Write};
 
@@ -16,8 +16,8 @@ use lopdf::{Document, Object};
 use crate::print::{built, HOME_LETTER};
 use crate::print_color::pdfs;
 
-/// krilla's compression level (`krilla::stream::deflate_encode`).
-const LEVEL: u32 = 6;
+/// The compression level cardstock's krilla patch sets (`krilla::stream::deflate_encode`).
+const LEVEL: u32 = 2;
 
 /// `data` compressed by a new encoder, as krilla did before the patch.
 fn fresh(data: &[u8]) -> Vec<u8> {
