@@ -4,6 +4,8 @@
 //! (the figure itself is the face's own parsed tree, drawn under the page by the
 //! exporter, as on the print sheets).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::flow::{Draw, Heading, Laid};
@@ -39,6 +41,7 @@ pub fn page(
         n(h)
     );
     let mut figures = Vec::new();
+    let measure = &Widths::new(measure);
     for d in &laid.items {
         item(&mut svg, d, headings, &mut figures, measure);
     }
@@ -67,7 +70,7 @@ fn item(
     d: &Draw,
     headings: &[Heading],
     figures: &mut Vec<Figure>,
-    measure: &Measure,
+    measure: &Widths,
 ) {
     match d {
         Draw::Text {
@@ -167,7 +170,7 @@ fn text(
     font: &FontSpec,
     size: f64,
     color: &str,
-    measure: &Measure,
+    measure: &Widths,
 ) {
     let base = font.styled(false, false);
     let _ = write!(
@@ -228,9 +231,9 @@ enum Chunk<'a> {
 }
 
 /// `line`'s runs (in `font` at `size`) as chunks.
-fn chunks<'a>(line: &'a Line, font: &FontSpec, size: f64, measure: &Measure) -> Vec<Chunk<'a>> {
+fn chunks<'a>(line: &'a Line, font: &FontSpec, size: f64, measure: &Widths) -> Vec<Chunk<'a>> {
     let base = font.styled(false, false);
-    let space = measure(" ", &base, size);
+    let space = measure.width(" ", &base, size);
     let mut out: Vec<Chunk> = Vec::new();
     // Where the last text run ends and its last letter in its font, if it is the
     // last chunk's.
@@ -254,8 +257,8 @@ fn chunks<'a>(line: &'a Line, font: &FontSpec, size: f64, measure: &Measure) -> 
             let same = spacing.is_none_or(|s| (s - extra).abs() < SAME_GAP);
             if p.x - end > SAME_GAP
                 && same
-                && unkerned(c, ' ', &f, size, measure)
-                && unkerned(' ', next, &base, size, measure)
+                && measure.unkerned(c, ' ', &f, size)
+                && measure.unkerned(' ', next, &base, size)
             {
                 *spacing = Some(extra);
                 runs.push((true, text, bold, italic));
@@ -271,18 +274,79 @@ fn chunks<'a>(line: &'a Line, font: &FontSpec, size: f64, measure: &Measure) -> 
     out
 }
 
-/// Whether `a` then `b` in `font` are as wide as the two set alone.
-fn unkerned(a: char, b: char, font: &FontSpec, size: f64, measure: &Measure) -> bool {
-    let (mut sa, mut sb) = ([0; 4], [0; 4]);
-    let (sa, sb) = (a.encode_utf8(&mut sa), b.encode_utf8(&mut sb));
-    let pair = format!("{sa}{sb}");
-    match (
-        measure(&pair, font, size),
-        measure(sa, font, size),
-        measure(sb, font, size),
-    ) {
-        (Some(p), Some(x), Some(y)) => (p - x - y).abs() < SAME_GAP,
-        _ => false,
+/// The widths a page asks for, each measured once: every line asks its font's
+/// space and the same few letters beside a space again (the measure shapes a
+/// text, or finds it kept under a lock, for each of the three widths of a pair).
+struct Widths<'a> {
+    measure: &'a Measure<'a>,
+    /// Per font and size (its bits): widths by text, and whether a pair of
+    /// letters is unkerned.
+    kept: RefCell<Vec<Kept>>,
+}
+
+/// What [`Widths`] keeps of one font at one size.
+struct Kept {
+    font: FontSpec,
+    size: u64,
+    widths: HashMap<String, Option<f64>>,
+    pairs: HashMap<(char, char), bool>,
+}
+
+impl<'a> Widths<'a> {
+    /// Widths from `measure`, none kept yet.
+    fn new(measure: &'a Measure<'a>) -> Self {
+        Widths {
+            measure,
+            kept: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Index of `font` at `size` in `kept` (added if new).
+    fn slot(kept: &mut Vec<Kept>, font: &FontSpec, size: f64) -> usize {
+        let bits = size.to_bits();
+        if let Some(i) = kept.iter().position(|k| k.size == bits && k.font == *font) {
+            return i;
+        }
+        kept.push(Kept {
+            font: font.clone(),
+            size: bits,
+            widths: HashMap::new(),
+            pairs: HashMap::new(),
+        });
+        kept.len() - 1
+    }
+
+    /// The width of `text` in `font` at `size` (as `measure` says).
+    fn width(&self, text: &str, font: &FontSpec, size: f64) -> Option<f64> {
+        let mut kept = self.kept.borrow_mut();
+        let i = Self::slot(&mut kept, font, size);
+        if let Some(w) = kept[i].widths.get(text) {
+            return *w;
+        }
+        let w = (self.measure)(text, font, size);
+        kept[i].widths.insert(text.to_string(), w);
+        w
+    }
+
+    /// Whether `a` then `b` in `font` are as wide as the two set alone.
+    fn unkerned(&self, a: char, b: char, font: &FontSpec, size: f64) -> bool {
+        let i = Self::slot(&mut self.kept.borrow_mut(), font, size);
+        if let Some(u) = self.kept.borrow()[i].pairs.get(&(a, b)) {
+            return *u;
+        }
+        let (mut sa, mut sb) = ([0; 4], [0; 4]);
+        let (sa, sb) = (a.encode_utf8(&mut sa), b.encode_utf8(&mut sb));
+        let pair = format!("{sa}{sb}");
+        let u = match (
+            self.width(&pair, font, size),
+            self.width(sa, font, size),
+            self.width(sb, font, size),
+        ) {
+            (Some(p), Some(x), Some(y)) => (p - x - y).abs() < SAME_GAP,
+            _ => false,
+        };
+        self.kept.borrow_mut()[i].pairs.insert((a, b), u);
+        u
     }
 }
 
@@ -430,20 +494,55 @@ mod tests {
             size: 4.0,
         };
         let font = FontSpec::default();
-        let found: Vec<(f64, Option<f64>, usize)> = chunks(&line, &font, 4.0, &measure)
-            .iter()
-            .filter_map(|c| match c {
-                Chunk::Text { at, spacing, runs } => Some((*at, *spacing, runs.len())),
-                Chunk::Icon(..) => None,
-            })
-            .collect();
+        let found: Vec<(f64, Option<f64>, usize)> =
+            chunks(&line, &font, 4.0, &Widths::new(&measure))
+                .iter()
+                .filter_map(|c| match c {
+                    Chunk::Text { at, spacing, runs } => Some((*at, *spacing, runs.len())),
+                    Chunk::Icon(..) => None,
+                })
+                .collect();
         assert_eq!(found, vec![(0.0, Some(0.5), 3), (11.5, None, 1)]);
         let mut svg = String::new();
-        text(&mut svg, 10.0, 20.0, &line, &font, 4.0, "#000", &measure);
+        let widths = Widths::new(&measure);
+        text(&mut svg, 10.0, 20.0, &line, &font, 4.0, "#000", &widths);
         assert!(
             svg.contains(
                 r#"<tspan x="10" word-spacing="0.5">ab cd say</tspan><tspan x="21.5">ef</tspan>"#
             ),
+            "{svg}"
+        );
+    }
+
+    #[test]
+    fn a_page_measures_each_width_and_pair_once() {
+        // Three justified lines: each asks its space and the same letter pairs.
+        let asked = std::cell::RefCell::new(Vec::<String>::new());
+        let counting = |text: &str, font: &FontSpec, size: f64| {
+            asked.borrow_mut().push(text.to_string());
+            measure(text, font, size)
+        };
+        let widths = Widths::new(&counting);
+        let font = FontSpec::default();
+        let line = Line {
+            runs: vec![word("ab", 0.0, 2.0), word("ab", 3.5, 2.0)],
+            width: 5.5,
+            size: 4.0,
+        };
+        let mut svg = String::new();
+        for _ in 0..3 {
+            text(&mut svg, 0.0, 0.0, &line, &font, 4.0, "#000", &widths);
+        }
+        let mut asked = asked.take();
+        let all = asked.len();
+        asked.sort();
+        asked.dedup();
+        assert_eq!(all, asked.len(), "a width measured twice: {asked:?}");
+        // The space, "b " and " a" with their letters: the chunks are the same.
+        assert_eq!(asked, vec![" ", " a", "a", "b", "b "]);
+        assert_eq!(
+            svg.matches(r#"word-spacing="0.5">ab ab<"#).count(),
+            3,
             "{svg}"
         );
     }
