@@ -325,7 +325,7 @@ impl Setting<'_, '_> {
             font: self.cx.settings.font.clone(),
             size,
             justify,
-            hyphenate: if justify { self.cx.settings.lang } else { None },
+            hyphenate: self.cx.settings.lang,
         }
     }
 
@@ -446,7 +446,7 @@ impl Setting<'_, '_> {
             font: self.cx.settings.heading_font.clone(),
             size: size * scale,
             justify: false,
-            hyphenate: None,
+            hyphenate: self.cx.settings.lang,
         };
         let lines = self.set(text, self.width - indent, &style, Some(at), "the column")?;
         let n = self.headings;
@@ -787,7 +787,7 @@ impl Setting<'_, '_> {
             font: self.cx.settings.font.styled(false, true),
             size: size * 0.9,
             justify: false,
-            hyphenate: None,
+            hyphenate: self.cx.settings.lang,
         };
         let caption = match &spec.caption {
             Some(c) => self.set(

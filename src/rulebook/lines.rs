@@ -30,7 +30,8 @@ pub struct Style {
     pub size: f64,
     /// Justified (else ragged right).
     pub justify: bool,
-    /// Words are hyphenated in this language.
+    /// Words are hyphenated in this language: in justified text every word long
+    /// enough, in ragged text only a word wider than its line.
     pub hyphenate: Option<hypher::Lang>,
 }
 
@@ -221,21 +222,28 @@ impl Setter<'_> {
         Ok(words)
     }
 
-    /// Each word cut where it may break: at hyphenation points of plain words.
-    fn frags(&self, words: &[Word], style: &Style) -> Result<Vec<Frag>, TextError> {
+    /// Each word cut where it may break: at hyphenation points of plain words (in
+    /// ragged text, only of a word wider than `width`: such a word is hyphenated
+    /// where its language allows before it is broken between letters).
+    fn frags(&self, words: &[Word], width: f64, style: &Style) -> Result<Vec<Frag>, TextError> {
         let mut out = Vec::new();
         for (w, word) in words.iter().enumerate() {
+            let whole_width: f64 = word.parts.iter().map(|p| p.width).sum();
             let whole = |out: &mut Vec<Frag>| {
                 let last = word.parts.len() - 1;
                 out.push(Frag {
                     word: w,
                     from: (0, 0),
                     to: (last, word.parts[last].len()),
-                    width: word.parts.iter().map(|p| p.width).sum(),
+                    width: whole_width,
                     word_end: true,
                     hyphen: false,
                 })
             };
+            if !style.justify && whole_width <= width + FITS {
+                whole(&mut out);
+                continue;
+            }
             let (
                 Some(lang),
                 [Part {
@@ -380,13 +388,14 @@ impl Setter<'_> {
     }
 
     /// `text` set in lines of at most `width` mm: a word wider than that is
+    /// hyphenated where its language allows, and what still does not fit is
     /// broken between its letters (no hyphen added) and reported.
     pub fn set(&self, text: &[Inline], width: f64, style: &Style) -> Result<Set, TextError> {
         let words = self.words(text, style)?;
         if words.is_empty() {
             return Ok(Set::default());
         }
-        let frags = self.frags(&words, style)?;
+        let frags = self.frags(&words, width, style)?;
         let space = self.measure(" ", false, false, style)?;
         let hyphen = self.measure("-", false, false, style)?;
         let (frags, broken) = self.emergency(frags, &words, width, hyphen, style)?;

@@ -1,8 +1,9 @@
 //! Rulebook text that does not fit its place is never lost: a word wider than
-//! its column is broken across lines between its letters, with a warning at its
-//! line and column of `rules.md`; a table row or a figure's caption taller than
-//! a page stops the build with an error there. On Truck Off's real rulebook,
-//! built by the real binary and read back from the PDF.
+//! its column is hyphenated where its language allows, else broken across lines
+//! between its letters, with a warning at its line and column of `rules.md`; a
+//! table row or a figure's caption taller than a page stops the build with an
+//! error there. On Truck Off's real rulebook, built by the real binary and read
+//! back from the PDF.
 
 use std::path::Path;
 
@@ -196,6 +197,47 @@ fn the_preview_shows_the_broken_word_warning_where_it_is() {
                 Some(5),
                 Some(7)
             )]
+        );
+    }
+}
+
+/// A word too wide for its table cell is hyphenated where English allows (with a
+/// hyphen, as in justified text), and is not reported: only a word with no
+/// hyphenation point that fits is broken between letters and reported.
+#[test]
+fn a_word_too_wide_for_a_table_cell_is_hyphenated_before_it_is_broken() {
+    let tmp = project_copy(&[GAME]);
+    let dir = tmp.path();
+    edit(
+        &rules(dir),
+        "*A roll-and-write game",
+        "| Extraordinarily | Incomprehensibilities | Counterrevolutionaries | Internationalisation | Uncharacteristically |\n|--|--|--|--|--|\n| a | b | c | d | e |\n\n*A roll-and-write game",
+    );
+    let o = run(dir, &["build", GAME]);
+    let (_, err) = texts(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("the word `"), "{err}");
+    let pdf = read_pdf(&rules_pdf(dir));
+    let page = &pdf.pages[0];
+    let words: Vec<&str> = page.words.iter().map(|w| w.text.as_str()).collect();
+    for (first, rest) in [
+        ("Incomprehen-", "sibilities"),
+        ("Counterrevo-", "lutionaries"),
+        ("Internationali-", "sation"),
+        ("Uncharacteris-", "tically"),
+    ] {
+        assert!(
+            words.contains(&first) && words.contains(&rest),
+            "{first} / {rest} not in {words:?}"
+        );
+    }
+    let margin = (page.w - COLUMN) / 2.0;
+    for w in &page.words {
+        assert!(
+            w.bbox.x0 >= margin - 0.05 && w.bbox.x1 <= page.w - margin + 0.05,
+            "{:?} at {:?} is outside the column",
+            w.text,
+            w.bbox
         );
     }
 }
