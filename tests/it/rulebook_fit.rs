@@ -37,6 +37,21 @@ fn put_long_word(dir: &Path) -> String {
     word
 }
 
+/// Every word of `page` inside the text column: none past its edge, where the
+/// page (or the page's picture) would cut it off.
+fn assert_inside_column(page: &crate::print::Page) {
+    let margin = (page.w - COLUMN) / 2.0;
+    for w in &page.words {
+        assert!(
+            w.bbox.x0 >= margin - 0.05 && w.bbox.x1 <= page.w - margin + 0.05,
+            "{:?} at {:?} is outside the column from {margin} to {} mm",
+            w.text,
+            w.bbox,
+            page.w - margin
+        );
+    }
+}
+
 const WARNING: &str = "the word `xxxxxxxxxxxxxxxx…` (400 letters) is wider than the column (116.4 mm); it is broken across 6 lines\n  ┌─ data/truck-off/rules.md:5:7";
 
 #[test]
@@ -61,18 +76,7 @@ fn a_word_wider_than_the_column_is_broken_across_lines_whole_and_reported() {
         .collect();
     assert_eq!(pieces.len(), 6, "{pieces:?}");
     assert_eq!(pieces.concat(), word);
-    // Every word of the page inside the text column: none past its edge, where
-    // the page (or the page's picture) would cut it off.
-    let margin = (page.w - COLUMN) / 2.0;
-    for w in &page.words {
-        assert!(
-            w.bbox.x0 >= margin - 0.05 && w.bbox.x1 <= page.w - margin + 0.05,
-            "{:?} at {:?} is outside the column from {margin} to {} mm",
-            w.text,
-            w.bbox,
-            page.w - margin
-        );
-    }
+    assert_inside_column(page);
     assert!(err.contains(&format!("warning: {WARNING}")), "{err}");
     assert!(
         err.contains("hint: shorten it, put a space where it may break, or set a smaller `size` under `[rulebook]` in game.toml"),
@@ -231,13 +235,5 @@ fn a_word_too_wide_for_a_table_cell_is_hyphenated_before_it_is_broken() {
             "{first} / {rest} not in {words:?}"
         );
     }
-    let margin = (page.w - COLUMN) / 2.0;
-    for w in &page.words {
-        assert!(
-            w.bbox.x0 >= margin - 0.05 && w.bbox.x1 <= page.w - margin + 0.05,
-            "{:?} at {:?} is outside the column",
-            w.text,
-            w.bbox
-        );
-    }
+    assert_inside_column(page);
 }
