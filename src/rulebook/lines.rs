@@ -21,6 +21,9 @@ const SHRINK: f64 = 0.2;
 const FITS: f64 = 1e-6;
 /// Demerits of a line that ends with a hyphen.
 const HYPHEN_DEMERITS: f64 = 3_000.0;
+/// Demerits of a line that ends between two letters of a word no line can hold
+/// (more than a hyphen: such a word is broken on as few lines as it can be).
+const LETTER_DEMERITS: f64 = 10_000.0;
 
 /// How a block of text is set.
 #[derive(Debug, Clone)]
@@ -326,9 +329,11 @@ impl Setter<'_> {
     }
 
     /// `frags` with each one wider than `width` (and its hyphen, if a line may
-    /// end with it) cut between letters into pieces that fit, each as much as
-    /// fits: the emergency break of a word no line can hold. With the words so
-    /// broken.
+    /// end with it) cut between letters: the emergency break of a word no line
+    /// can hold. With `greedy`, into pieces each as wide as fits, measured whole;
+    /// else into its letters, measured one by one, so that the breaks chosen for
+    /// the paragraph may put the word's first piece at the end of the line
+    /// before it. With the words so broken.
     fn emergency(
         &self,
         frags: Vec<Frag>,
@@ -336,9 +341,13 @@ impl Setter<'_> {
         width: f64,
         hyphen: f64,
         style: &Style,
+        greedy: bool,
     ) -> Result<(Vec<Frag>, Vec<usize>), TextError> {
         let mut out = Vec::with_capacity(frags.len());
         let mut broken = Vec::new();
+        // A letter's width, by its text and style (a broken word repeats them).
+        let mut letter_widths: std::collections::HashMap<(String, bool, bool), f64> =
+            std::collections::HashMap::new();
         for f in frags {
             let tail = if f.hyphen { hyphen } else { 0.0 };
             if f.width + tail <= width + FITS {
@@ -355,8 +364,37 @@ impl Setter<'_> {
                 let parts = self.slice(word, from, to, false, style)?;
                 Ok(parts.iter().map(|p| p.width).sum())
             };
+            let mut piece = |from, to, w, last: bool| {
+                out.push(Frag {
+                    word: f.word,
+                    from,
+                    to,
+                    width: w,
+                    word_end: last && f.word_end,
+                    hyphen: last && f.hyphen,
+                })
+            };
+            if !greedy {
+                for (k, &(from, to)) in units.iter().enumerate() {
+                    let w = match &word.parts[from.0].piece {
+                        RunKind::Text { text, bold, italic } => {
+                            let key = (text[from.1..to.1].to_string(), *bold, *italic);
+                            match letter_widths.get(&key) {
+                                Some(&w) => w,
+                                None => {
+                                    let w = span_width(from, to)?;
+                                    letter_widths.insert(key, w);
+                                    w
+                                }
+                            }
+                        }
+                        RunKind::Icon(_) => word.parts[from.0].width,
+                    };
+                    piece(from, to, w, k + 1 == units.len());
+                }
+            }
             let mut i = 0;
-            while i < units.len() {
+            while greedy && i < units.len() {
                 // The piece is letters i..j; at least one, however wide.
                 let mut j = i + 1;
                 let mut w = span_width(units[i].0, units[i].1)?;
@@ -369,15 +407,7 @@ impl Setter<'_> {
                     w = wider;
                     j += 1;
                 }
-                let last = j == units.len();
-                out.push(Frag {
-                    word: f.word,
-                    from: units[i].0,
-                    to: units[j - 1].1,
-                    width: w,
-                    word_end: last && f.word_end,
-                    hyphen: last && f.hyphen,
-                });
+                piece(units[i].0, units[j - 1].1, w, j == units.len());
                 i = j;
             }
             if broken.last() != Some(&f.word) {
@@ -388,8 +418,9 @@ impl Setter<'_> {
     }
 
     /// `text` set in lines of at most `width` mm: a word wider than that is
-    /// hyphenated where its language allows, and what still does not fit is
-    /// broken between its letters (no hyphen added) and reported.
+    /// hyphenated where its language's patterns allow; what still does not fit
+    /// is broken between its letters (no hyphen added), its first piece at the
+    /// end of the line before when it fits there, and reported.
     pub fn set(&self, text: &[Inline], width: f64, style: &Style) -> Result<Set, TextError> {
         let words = self.words(text, style)?;
         if words.is_empty() {
@@ -398,31 +429,43 @@ impl Setter<'_> {
         let frags = self.frags(&words, width, style)?;
         let space = self.measure(" ", false, false, style)?;
         let hyphen = self.measure("-", false, false, style)?;
-        let (frags, broken) = self.emergency(frags, &words, width, hyphen, style)?;
-        let breaks = choose(&frags, &words, width, space, hyphen, style.justify);
-        let mut lines = Vec::new();
-        let mut overfull: Vec<Overfull> = broken
-            .iter()
-            .map(|&w| {
-                let word = words[w].text();
-                Overfull {
-                    letters: letter_starts(&word).len(),
-                    word,
-                    lines: 0,
+        let set = |greedy: bool| -> Result<(Set, bool), TextError> {
+            let (frags, broken) =
+                self.emergency(frags.clone(), &words, width, hyphen, style, greedy)?;
+            let breaks = choose(&frags, &words, width, space, hyphen, style.justify);
+            let mut lines = Vec::new();
+            let mut overfull: Vec<Overfull> = broken
+                .iter()
+                .map(|&w| {
+                    let word = words[w].text();
+                    Overfull {
+                        letters: letter_starts(&word).len(),
+                        word,
+                        lines: 0,
+                    }
+                })
+                .collect();
+            // A line of several pieces wider than `width`: the letters measured
+            // one by one were narrower than set together (a font's kerning).
+            let mut over = false;
+            let mut start = 0;
+            for end in breaks {
+                let last = end + 1 == frags.len() || words[frags[end].word].forced;
+                let on_line = &frags[start..=end];
+                for (o, &w) in overfull.iter_mut().zip(&broken) {
+                    o.lines += usize::from(on_line.iter().any(|f| f.word == w));
                 }
-            })
-            .collect();
-        let mut start = 0;
-        for end in breaks {
-            let last = end + 1 == frags.len() || words[frags[end].word].forced;
-            let on_line = &frags[start..=end];
-            for (o, &w) in overfull.iter_mut().zip(&broken) {
-                o.lines += usize::from(on_line.iter().any(|f| f.word == w));
+                let line = self.place(on_line, &words, width, space, style, last)?;
+                over |= on_line.len() > 1 && line.width > width + FITS;
+                lines.push(line);
+                start = end + 1;
             }
-            lines.push(self.place(on_line, &words, width, space, style, last)?);
-            start = end + 1;
+            Ok((Set { lines, overfull }, over && !broken.is_empty()))
+        };
+        match set(false)? {
+            (_, true) => Ok(set(true)?.0),
+            (set, false) => Ok(set),
         }
-        Ok(Set { lines, overfull })
     }
 
     /// One line of `frags`, its spaces stretched to fill `width` when justified.
@@ -520,6 +563,10 @@ fn choose(
     for b in 0..n {
         let forced_end = b + 1 == n || (frags[b].word_end && words[frags[b].word].forced);
         let ends_hyphen = frags[b].hyphen;
+        // The line ends between two letters of a word no line can hold: it is
+        // judged by how full it is, as a ragged line (it has no spaces to
+        // stretch), so the word's first piece fills the line before it.
+        let ends_letter = !frags[b].word_end && !frags[b].hyphen;
         let mut natural = if ends_hyphen { hyphen } else { 0.0 };
         let mut spaces = 0usize;
         for a in (0..=b).rev() {
@@ -532,14 +579,29 @@ fn choose(
             if a < b && frags[a].word_end && words[frags[a].word].forced {
                 break;
             }
-            let cost = line_cost(natural, width, spaces, space, justify, forced_end, a == b);
+            let cost = line_cost(
+                natural,
+                width,
+                spaces,
+                space,
+                justify && !ends_letter,
+                forced_end,
+                a == b,
+            );
             let Some(cost) = cost else {
                 if natural - spaces as f64 * space * SHRINK > width {
                     break;
                 }
                 continue;
             };
-            let demerits = cost + if ends_hyphen { HYPHEN_DEMERITS } else { 0.0 };
+            let demerits = cost
+                + if ends_hyphen {
+                    HYPHEN_DEMERITS
+                } else if ends_letter {
+                    LETTER_DEMERITS
+                } else {
+                    0.0
+                };
             let total = best[a].0 + demerits;
             if total < best[b + 1].0 {
                 best[b + 1] = (total, a);
@@ -570,7 +632,13 @@ fn line_cost(
 ) -> Option<f64> {
     let spaces = spaces as f64;
     let ratio = if natural > width {
-        let shrink = spaces * space * SHRINK;
+        // Only a justified line that is not its paragraph's last is set with
+        // its spaces shrunk (`Setter::place`); any other is as wide as it is.
+        let shrink = if justify && !last {
+            spaces * space * SHRINK
+        } else {
+            0.0
+        };
         if shrink <= 0.0 || natural - width > shrink {
             return alone.then_some(1e9);
         }
@@ -689,8 +757,10 @@ mod tests {
                 .unwrap();
             let said: Vec<String> = set.lines.iter().map(Line::text).collect();
             assert!(set.lines.iter().all(|l| l.width <= 40.0 + 1e-6), "{said:?}");
-            // No hyphen is added: the letters joined are the word.
-            assert_eq!(said.concat(), format!("Start{word} here."), "{said:?}");
+            // The word's first piece fills the line after "Start", and no hyphen
+            // is added: the lines joined are the text as written.
+            assert!(said[0].starts_with("Start xx"), "{said:?}");
+            assert_eq!(said.concat(), format!("Start {word} here."), "{said:?}");
             let lines = said.iter().filter(|l| l.contains('x')).count();
             assert!(lines >= 10, "{said:?}");
             assert_eq!(
@@ -701,6 +771,27 @@ mod tests {
                     lines
                 }]
             );
+        }
+        // Letters measured one by one are narrower than set together where the
+        // font kerns them apart ("ti" in Lato): the line would be too wide, so
+        // the word is broken into pieces measured whole, from a line of its own.
+        let kerned = "ti".repeat(200);
+        for justify in [true, false] {
+            let set = setter
+                .set(
+                    &text(&format!("Start {kerned} here.")),
+                    40.0,
+                    &Style {
+                        hyphenate: None,
+                        ..style(justify)
+                    },
+                )
+                .unwrap();
+            let said: Vec<String> = set.lines.iter().map(Line::text).collect();
+            assert!(set.lines.iter().all(|l| l.width <= 40.0 + 1e-6), "{said:?}");
+            assert_eq!(said[0], "Start", "{said:?}");
+            assert_eq!(said.concat(), format!("Start{kerned} here."), "{said:?}");
+            assert_eq!(set.overfull[0].letters, 400);
         }
         // A hyphenation point keeps its hyphen; a word that fits is not reported.
         let set = setter
@@ -718,5 +809,32 @@ mod tests {
             letter_starts("ae\u{301}b\u{1f1eb}\u{1f1f7}c"),
             [0, 1, 4, 5, 13]
         );
+    }
+
+    #[test]
+    fn no_line_is_wider_than_its_measure() {
+        let book = FontBook::builtin();
+        let setter = Setter {
+            book: &book,
+            icons: &NoIcons,
+        };
+        // A ragged line, and a justified paragraph's last, are set with their
+        // spaces as they are: only the other justified lines shrink theirs.
+        for justify in [false, true] {
+            for tenths in 200..800 {
+                let width = f64::from(tenths) / 10.0;
+                let set = setter
+                    .set(&text(PARAGRAPH), width, &style(justify))
+                    .unwrap();
+                for line in &set.lines {
+                    assert!(
+                        line.width <= width + FITS,
+                        "{justify} {width}: {:?} is {} mm",
+                        line.text(),
+                        line.width
+                    );
+                }
+            }
+        }
     }
 }
