@@ -295,7 +295,7 @@ fn shown<F>(d: &Diagnostic, at: Option<(F, Range<usize>)>, notes: Vec<String>) -
     let labels = at.map(|(file, span)| {
         let label = Label::primary(file, span);
         match &d.label {
-            Some(m) => label.with_message(m),
+            Some(m) => label.with_message(cut::shortened(m)),
             None => label,
         }
     });
@@ -303,9 +303,14 @@ fn shown<F>(d: &Diagnostic, at: Option<(F, Range<usize>)>, notes: Vec<String>) -
         Severity::Error => CsDiagnostic::error(),
         Severity::Warning => CsDiagnostic::warning(),
     }
-    .with_message(&d.message)
+    .with_message(cut::shortened(&d.message))
     .with_labels(labels.into_iter().collect())
-    .with_notes(notes)
+    .with_notes(
+        notes
+            .iter()
+            .map(|n| cut::shortened(n).into_owned())
+            .collect(),
+    )
 }
 
 /// `text` with every character that would act on a terminal instead of showing

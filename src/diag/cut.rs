@@ -11,6 +11,10 @@ use codespan_reporting::files::{Error, Files, SimpleFile};
 /// many characters around the caret, with `…` where it is cut.
 pub const SHOWN_LINE: usize = 400;
 
+/// Most lines of a span over several lines shown whole; a longer span is shown
+/// by its first line (a TOML string of a thousand lines, a template).
+pub const SHOWN_LINES: usize = 20;
+
 /// Characters of a cut line shown before the caret.
 const BEFORE: usize = 150;
 
@@ -27,7 +31,7 @@ impl Cut {
     /// The line of `text` that holds `span`, cut around it, and `span` in what is
     /// shown; `None` when the line is short enough to show whole or `span` runs
     /// past it.
-    pub fn new(name: &str, text: &str, span: Range<usize>) -> Option<(Cut, Range<usize>)> {
+    pub fn new(name: &str, text: &str, mut span: Range<usize>) -> Option<(Cut, Range<usize>)> {
         if !text.is_char_boundary(span.start) || !text.is_char_boundary(span.end) {
             return None;
         }
@@ -35,7 +39,19 @@ impl Cut {
         let end = text[span.start..]
             .find('\n')
             .map_or(text.len(), |i| span.start + i);
-        if span.end > end || text[start..end].chars().count() <= SHOWN_LINE {
+        if span.end > end {
+            // A span over several lines is shown whole when they are few and
+            // short; else only its first line, underlined to its end.
+            let last = text[span.end..]
+                .find('\n')
+                .map_or(text.len(), |i| span.end + i);
+            let mut lines = text[start..last].split('\n');
+            let long = |l: &str| l.chars().count() > SHOWN_LINE;
+            if text[start..last].split('\n').count() <= SHOWN_LINES && !lines.any(long) {
+                return None;
+            }
+            span.end = end;
+        } else if text[start..end].chars().count() <= SHOWN_LINE {
             return None;
         }
         let from = text[start..span.start]
@@ -60,6 +76,30 @@ impl Cut {
         Some((cut, at..until.max(at)))
     }
 }
+
+/// `text` with each line longer than `SHOWN_LINE` characters cut in its middle
+/// (`…`), keeping both ends: a message or note that quotes a long value.
+pub fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.split('\n').any(|l| l.chars().count() > SHOWN_LINE) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|l| {
+            let n = l.chars().count();
+            if n <= SHOWN_LINE {
+                return l.to_string();
+            }
+            let head: String = l.chars().take(SHOWN_LINE - KEPT_END).collect();
+            let tail: String = l.chars().skip(n - KEPT_END).collect();
+            format!("{head}…{tail}")
+        })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
+/// Characters of a shortened line kept at its end.
+const KEPT_END: usize = 100;
 
 impl<'a> Files<'a> for Cut {
     type FileId = ();
@@ -109,8 +149,31 @@ mod tests {
         assert_eq!(cut.line_number((), index).unwrap(), 2);
         // 1,000 x and é before it: column 1,002, as in the whole line.
         assert_eq!(cut.column_number((), index, span.start).unwrap(), 1002);
-        // A short line, or a span over two lines, is shown whole.
+        // A short line, or a span over a few short lines, is shown whole.
         assert!(Cut::new("f.svg", &text, 0..5).is_none());
-        assert!(Cut::new("f.svg", &text, at..text.len() - 2).is_none());
+        assert!(Cut::new("f.svg", "a\nb\nc\n", 0..5).is_none());
+        // A span from the long line onto the next is shown by its first line,
+        // cut, underlined to where the line is cut.
+        let (cut, span) = Cut::new("f.svg", &text, at..text.len() - 2).unwrap();
+        let shown = cut.source(()).unwrap();
+        assert_eq!(shown.chars().count(), SHOWN_LINE + 2);
+        assert!(!shown.contains('\n') && shown[span.clone()].starts_with("<bad>yyy"));
+        assert_eq!(span.end, shown.len() - '…'.len_utf8());
+        // So is a span over more lines than are shown, each of them short.
+        let many = "line\n".repeat(SHOWN_LINES + 1);
+        let (cut, span) = Cut::new("f.toml", &many, 2..many.len() - 1).unwrap();
+        assert_eq!(cut.source(()).unwrap(), "line");
+        assert_eq!(span, 2..4);
+        assert!(Cut::new("f.toml", &many[5..], 2..many.len() - 7).is_none());
+    }
+
+    #[test]
+    fn a_long_message_line_is_cut_in_its_middle() {
+        assert_eq!(shortened("short\nlines"), "short\nlines");
+        let quoted = format!("not the text \"{}\" here", "x".repeat(10_000));
+        let cut = shortened(&quoted);
+        assert_eq!(cut.chars().count(), SHOWN_LINE + 1);
+        assert!(cut.starts_with("not the text \"xxx") && cut.ends_with("xxx\" here"));
+        assert!(cut.contains('…'));
     }
 }

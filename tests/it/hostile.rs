@@ -1726,6 +1726,35 @@ fn an_error_on_a_very_long_line_shows_the_part_around_it() {
 }
 
 #[test]
+fn an_error_on_a_long_value_over_several_lines_is_shown_short() {
+    // Found in the eleventh session: a span running onto the next line was shown
+    // whole, and the message quoted the whole value: 201 KB for a 100,000-letter
+    // line of a TOML string.
+    let e = failing_edit(
+        "data/mini/game.toml",
+        "players = [2, 4]",
+        &format!("players = \"\"\"{}\nmore\"\"\"", "x".repeat(100_000)),
+    );
+    assert!(e.len() < 3_000, "{} bytes: {}", e.len(), &e[..3_000]);
+    // The message keeps its two ends, cut at 400 letters.
+    let said = "a list `[...]` is expected here, not the text \"";
+    let head = format!("{said}{}", "x".repeat(300 - said.len()));
+    let tail = format!("{}\\nmore\"", "x".repeat(93));
+    let lines: Vec<&str> = e.lines().collect();
+    assert!(
+        lines.contains(&format!("error: {head}…{tail}").as_str()),
+        "{e}"
+    );
+    // The span's first line alone, cut, with its true line and column.
+    assert!(e.contains("┌─ data/mini/game.toml:4:11"), "{e}");
+    let shown = format!("4 │ players = \"\"\"{}…", "x".repeat(400 - 13));
+    assert!(lines.contains(&shown.as_str()), "{e}");
+    let carets = format!("  │           {}", "^".repeat(390));
+    assert!(lines.contains(&carets.as_str()), "{e}");
+    assert!(!e.contains("5 │"), "{e}");
+}
+
+#[test]
 fn a_base_url_with_a_query_ends_every_link() {
     // The query came before the path (`...?sig=abc/mini/tts/x.png`), exit 0.
     let p = fixture_project();
