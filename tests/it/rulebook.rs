@@ -638,3 +638,31 @@ fn no_word_of_a_rulebook_page_is_cut_off_by_its_pictures_bounds() {
         }
     }
 }
+
+/// No word of a real game's rulebook runs past the right edge of the text column
+/// (the page less its margin, the same on both sides: the leftmost word's). A
+/// ragged line, or a justified paragraph's last, was broken as if its spaces could
+/// shrink and then set with them whole: Parcel Delivery's setup step 5 ended 1 mm
+/// into the margin ("warehouse." at 129.1 mm of a column ending at 128.1 mm).
+#[test]
+fn no_word_of_a_rulebook_runs_past_its_column() {
+    let out = crate::print::built(&HOME_LETTER, "home", "letter");
+    for game in games_with_rulebooks() {
+        let pdf = read_pdf(&rules_pdf(out, &game));
+        let words = || pdf.pages.iter().flat_map(|p| &p.words);
+        let margin = words().map(|w| w.bbox.x0).fold(f64::INFINITY, f64::min);
+        assert!(margin > 5.0, "{game}: a word at {margin} mm from the edge");
+        for (k, page) in pdf.pages.iter().enumerate() {
+            for w in &page.words {
+                assert!(
+                    w.bbox.x1 <= page.w - margin + 0.05,
+                    "{game}'s rulebook, page {}: {:?} ends at {:.2} mm, past the column's edge at {:.2} mm",
+                    k + 1,
+                    w.text,
+                    w.bbox.x1,
+                    page.w - margin
+                );
+            }
+        }
+    }
+}

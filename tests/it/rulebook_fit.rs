@@ -64,8 +64,8 @@ fn a_word_wider_than_the_column_is_broken_across_lines_whole_and_reported() {
     assert!(o.status.success(), "{err}");
     let pdf = read_pdf(&rules_pdf(dir));
     let page = &pdf.pages[0];
-    // The word whole, in order, on lines of its own (the last shared with
-    // "here."), joined across them.
+    // The word whole, in order, over lines of its own but the first (shared with
+    // "Start") and the last (shared with "here."), joined across them.
     let pieces: Vec<&str> = page
         .words
         .iter()
