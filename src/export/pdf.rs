@@ -578,6 +578,7 @@ fn draw(
     let mut doc = document(&job)?;
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
+    let mut fonts = Fonts::new();
     let mut repeats = Repeats::learn(
         placed
             .iter()
@@ -601,6 +602,7 @@ fn draw(
                     &job,
                     (pl.face, psize, pl.w),
                     &mut repeats,
+                    &mut fonts,
                 )?);
                 (job.drawn)(pl.face);
                 ahead.drawn.fetch_add(1, Ordering::Relaxed);
@@ -661,6 +663,7 @@ fn face_graphic(
     job: &Job,
     (face, psize, width_mm): (usize, KSize, f64),
     repeats: &mut Repeats,
+    fonts: &mut Fonts,
 ) -> Result<Graphic, PdfError> {
     let picture = (job.faces)(face).ok_or(PdfError::MissingFace(face))?;
     let mut sb = surface.stream_builder();
@@ -671,19 +674,99 @@ fn face_graphic(
                 repeats.prepare(tree, job.digests);
                 gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(repeats));
             }
+            draw_texts(&mut gs, &picture, (psize, width_mm), rgb_paint, fonts);
         }
-        Some(print) => draw_print(
-            &mut gs,
-            &picture,
-            psize,
-            (face, width_mm),
-            print,
-            repeats,
-            job.digests,
-        ),
+        Some(print) => {
+            draw_print(
+                &mut gs,
+                &picture,
+                psize,
+                (face, width_mm),
+                print,
+                repeats,
+                job.digests,
+            );
+            if !picture.texts().is_empty() {
+                use krilla_svg::Colors;
+                let given = (print.given)(face);
+                let colors = super::cmyk::FaceColors {
+                    press: &print.shop.press,
+                    given: &given,
+                    mm: width_mm / f64::from(picture.size().width()),
+                    keep_alpha: true,
+                };
+                let paint = |[r, g, b]: [u8; 3]| {
+                    colors
+                        .color(usvg::Color::new_rgb(r, g, b), krilla_svg::Painted::Text)
+                        .into()
+                };
+                draw_texts(&mut gs, &picture, (psize, width_mm), paint, fonts);
+            }
+        }
     }
     gs.finish();
     Ok(Graphic::new(sb.finish(), false))
+}
+
+/// krilla's font of each face a document's glyph runs use (made once: krilla
+/// reads a font's tables to make it; one made from the same file as
+/// krilla-svg's is the same font to krilla, which embeds it once).
+type Fonts = std::collections::HashMap<crate::fonts::FaceData, Option<Font>>;
+
+/// Draws `picture`'s glyph runs (in mm of the picture) over its trees (drawn
+/// `psize`, `width_mm` wide), each run's
+/// colour painted by `paint`: as real text in the runs' fonts, each run one text
+/// object.
+fn draw_texts(
+    gs: &mut Surface,
+    picture: &super::Stack,
+    (psize, width_mm): (KSize, f64),
+    paint: impl Fn([u8; 3]) -> krilla::paint::Paint,
+    fonts: &mut Fonts,
+) {
+    let runs = picture.texts();
+    if runs.is_empty() {
+        return;
+    }
+    let s = psize.width() / width_mm as f32;
+    gs.push_transform(&Transform::from_scale(s, s));
+    gs.set_stroke(None);
+    for run in runs {
+        let font = fonts
+            .entry(run.face)
+            .or_insert_with(|| Font::new(run.face.data.into(), run.face.index))
+            .clone();
+        let Some(font) = font else { continue };
+        let glyphs: Vec<KrillaGlyph> = run
+            .glyphs
+            .iter()
+            .map(|g| {
+                KrillaGlyph::new(
+                    GlyphId::new(g.id),
+                    g.advance,
+                    g.x_offset,
+                    g.y_offset,
+                    0.0,
+                    g.range.clone(),
+                    None,
+                )
+            })
+            .collect();
+        gs.set_fill(Some(Fill {
+            paint: paint(run.rgb),
+            ..Fill::default()
+        }));
+        gs.draw_glyphs(
+            Point::from_xy(run.at.0 as f32, run.at.1 as f32),
+            &glyphs,
+            font,
+            &run.text,
+            run.size as f32,
+            false,
+        );
+    }
+    gs.set_fill(None);
+    gs.pop();
 }
 
 /// Places a face's graphic where `pl` says, clipped to the placement's clip.
