@@ -839,4 +839,99 @@ mod tests {
         assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
         assert_eq!(doc.get_pages().len(), 1, "the pages are still there");
     }
+
+    /// What `pdftotext` with `args` reads from `pdf`.
+    fn pdftotext(pdf: &[u8], args: &[&str]) -> String {
+        let path =
+            std::env::temp_dir().join(format!("cardstock-glyph-runs-{}.pdf", std::process::id()));
+        std::fs::write(&path, pdf).unwrap();
+        let o = std::process::Command::new("pdftotext")
+            .args(args)
+            .arg(&path)
+            .arg("-")
+            .output()
+            .expect("pdftotext (poppler-utils) is installed");
+        let _ = std::fs::remove_file(&path);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    /// `pdftotext -bbox`'s words of `pdf`: text, left edge and box top and
+    /// bottom, in pt.
+    fn words(pdf: &[u8]) -> Vec<(String, f64, f64, f64)> {
+        let html = pdftotext(pdf, &["-bbox"]);
+        let attr = |tag: &str, name: &str| -> f64 {
+            let k = format!("{name}=\"");
+            let i = tag.find(&k).unwrap() + k.len();
+            tag[i..].split('"').next().unwrap().parse().unwrap()
+        };
+        html.split("<word ")
+            .skip(1)
+            .map(|w| {
+                let (tag, rest) = w.split_once('>').unwrap();
+                let text = rest.split("</word>").next().unwrap().to_string();
+                (
+                    text,
+                    attr(tag, "xMin"),
+                    attr(tag, "yMin"),
+                    attr(tag, "yMax"),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn glyph_runs_are_drawn_as_real_text_where_they_are_placed() {
+        use crate::text::glyphs::{shaped, GlyphRun};
+        use crate::text::FontSpec;
+        let book = crate::fonts::FontBook::builtin();
+        let (regular, bold) = (FontSpec::default(), FontSpec::default().styled(true, false));
+        let shape = |t: &str, f: &FontSpec| shaped(t, f, &book).unwrap();
+        // Two words 40 mm apart with a space between them, and a bold word.
+        let first = shape("Memphis", &regular);
+        let mut run = GlyphRun::new(first.face, 5.0, (10.0, 20.0), [0x20, 0x40, 0x60]);
+        run.push("Memphis", &first);
+        run.push(" ", &shape(" ", &regular));
+        run.advance_to(40.0);
+        run.push("Denver", &shape("Denver", &regular));
+        let tulsa = shape("Tulsa", &bold);
+        let mut run2 = GlyphRun::new(tulsa.face, 4.0, (20.0, 40.0), [0, 0, 0]);
+        run2.push("Tulsa", &tulsa);
+        let size = crate::model::Size {
+            width: 100.0,
+            height: 50.0,
+        };
+        let tree = usvg::Tree::from_str(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="50mm" viewBox="0 0 100 50"/>"#,
+            &usvg::Options::default(),
+        )
+        .unwrap();
+        let stack =
+            super::super::Stack::with_texts(std::sync::Arc::new(tree), vec![run, run2].into());
+        let pdf = write(&Job {
+            title: "t",
+            sheets: &[crate::layout::one_up(0, size, 0.0, "x")],
+            faces: &|_| Some(stack.clone()),
+            drawn: &|_| {},
+            digests: &Digests::default(),
+            bookmarks: &[],
+            compress: true,
+            print: None,
+        })
+        .unwrap();
+        let found = words(&pdf);
+        assert_eq!(found.len(), 3, "{found:?}");
+        for (word, at, baseline) in [
+            ("Memphis", 10.0, 20.0),
+            ("Denver", 50.0, 20.0),
+            ("Tulsa", 20.0, 40.0),
+        ] {
+            let (at, baseline) = (mm_to_pt(at), mm_to_pt(baseline));
+            let (_, x, top, bottom) = found.iter().find(|w| w.0 == word).unwrap();
+            assert!((x - at).abs() < 0.01, "{found:?}: {word} at {at} pt");
+            assert!(*top < baseline && baseline < *bottom, "{found:?}");
+        }
+        // The space is in the text: a reader finds the two words as a phrase.
+        let text = pdftotext(&pdf, &["-raw"]);
+        assert!(text.contains("Memphis Denver"), "{text:?}");
+    }
 }
