@@ -655,9 +655,12 @@ fn the_reading_pdfs_words_are_where_the_typesetter_put_them() {
         // Per line (by baseline, to 0.1 mm), its words in reading order.
         let mut lines: Vec<Vec<crate::print::Word>> = Vec::new();
         for page in &pdf.pages {
+            // The page's own picture is the largest; the others are figures.
+            let area = |f: &crate::print::Face| (f.bbox.x1 - f.bbox.x0) * (f.bbox.y1 - f.bbox.y0);
+            let largest = page.faces.iter().map(area).fold(0.0, f64::max);
             let in_figure = |w: &crate::print::Word| {
                 page.faces.iter().any(|f| {
-                    f.bbox.x1 - f.bbox.x0 < page.w - 1.0
+                    area(f) < largest
                         && w.bbox.x0 >= f.bbox.x0 - 0.5
                         && w.bbox.x1 <= f.bbox.x1 + 0.5
                         && w.bbox.y0 >= f.bbox.y0 - 0.5
@@ -708,11 +711,20 @@ fn the_reading_pdfs_words_are_where_the_typesetter_put_them() {
         let (right, ends) = edge(&|l| l.iter().map(|w| w.bbox.x1).fold(0.0, f64::max));
         let (left, starts) = edge(&|l| l.iter().map(|w| w.bbox.x0).fold(f64::MAX, f64::min));
         let long = lines.iter().filter(|l| l.len() >= 6).count();
+        assert!(long >= 20, "{game}: {long} lines of six words or more");
         assert!(
             ends * 8 >= long && starts * 8 >= long,
             "{game}: of {long} lines of six words or more, only {ends} end together (at {} mm) and {starts} start together (at {} mm)",
             right as f64 / 10.0,
             left as f64 / 10.0
+        );
+        // The column is in the middle of the page.
+        let w = pdf.pages[0].w;
+        assert!(
+            ((left + right) as f64 / 10.0 - w).abs() < 0.3,
+            "{game}: the column runs from {} to {} mm on a page {w} mm wide",
+            left as f64 / 10.0,
+            right as f64 / 10.0
         );
     }
 }
