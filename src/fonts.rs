@@ -101,6 +101,38 @@ impl FontFile {
     }
 }
 
+/// A face's file, for an exporter that embeds it: its bytes and the face's
+/// index in them (a `.ttc` holds several faces). Two are the same face when
+/// they are the same bytes (the same kept file, not equal contents) and index:
+/// comparing and hashing one is cheap.
+#[derive(Debug, Clone, Copy)]
+pub struct FaceData {
+    pub data: &'static [u8],
+    pub index: u32,
+}
+
+impl FaceData {
+    /// What tells one face from another: where its bytes are, how many, and its
+    /// index.
+    fn key(&self) -> (usize, usize, u32) {
+        (self.data.as_ptr() as usize, self.data.len(), self.index)
+    }
+}
+
+impl PartialEq for FaceData {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for FaceData {}
+
+impl std::hash::Hash for FaceData {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
 /// One face of a book: a family in one weight and style.
 #[derive(Clone)]
 pub struct Face {
@@ -522,6 +554,19 @@ impl FontBook {
         weight: u16,
         italic: bool,
     ) -> Option<&'static rustybuzz::Face<'static>> {
+        self.picked(family, weight, italic).map(|f| f.shaping)
+    }
+
+    /// The file bytes and index of the face [`FontBook::query`] picks.
+    pub(crate) fn face_data(&self, family: &str, weight: u16, italic: bool) -> Option<FaceData> {
+        self.picked(family, weight, italic).map(|f| FaceData {
+            data: f.data,
+            index: f.index,
+        })
+    }
+
+    /// The face the database picks for a family, weight and style.
+    fn picked(&self, family: &str, weight: u16, italic: bool) -> Option<&Face> {
         let families = [fontdb::Family::Name(family)];
         let id = self.db.query(&fontdb::Query {
             families: &families,
@@ -533,10 +578,7 @@ impl FontBook {
                 fontdb::Style::Normal
             },
         })?;
-        self.faces
-            .iter()
-            .find(|f| f.id == Some(id))
-            .map(|f| f.shaping)
+        self.faces.iter().find(|f| f.id == Some(id))
     }
 }
 

@@ -9,8 +9,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use usvg::Tree;
-
 use crate::diag::Diagnostic;
 use crate::export::impose;
 use crate::export::pdf::{self, Bookmark, Printing};
@@ -35,7 +33,7 @@ enum Source {
 /// The pictures a rulebook's sheets place, each at one size (krilla draws a
 /// picture once for all its placements, at the size of the first).
 struct Pictures<'a> {
-    pages: Vec<Arc<Tree>>,
+    pages: Vec<Stack>,
     r: &'a Rendered<'a>,
     index: HashMap<(Source, i64, i64), usize>,
     sources: Vec<Source>,
@@ -59,7 +57,7 @@ impl Pictures<'_> {
 
     fn picture(&self, i: usize) -> Option<Stack> {
         match *self.sources.get(i)? {
-            Source::Page(k) => Some(Stack::one(self.pages.get(k)?.clone())),
+            Source::Page(k) => self.pages.get(k).cloned(),
             Source::Face(f) => self.r.store.picture(f),
         }
     }
@@ -253,17 +251,38 @@ fn bookmarks(book: &Rulebook) -> Vec<Bookmark> {
         .collect()
 }
 
-/// The page trees, each page's SVG parsed with the game's fonts, on all cores (a
-/// page that does not parse: the first such page's error).
-fn parse_pages(game: &Game, book: &Rulebook, r: &Rendered) -> Result<Vec<Arc<Tree>>, Diagnostic> {
+/// How a page's text reaches its picture.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    /// In the tree, as SVG text usvg lays out (the live preview's images).
+    Parsed,
+    /// As the typesetter's glyph runs over the tree of the rest (the PDFs).
+    Glyphs,
+}
+
+/// The page pictures, each page's SVG parsed with the game's fonts, on all cores
+/// (a page that does not parse: the first such page's error).
+fn parse_pages(
+    game: &Game,
+    book: &Rulebook,
+    r: &Rendered,
+    text: Text,
+) -> Result<Vec<Stack>, Diagnostic> {
     use rayon::prelude::*;
     let images = Arc::new(crate::svg::Images::none());
-    let parsed: Vec<Result<Arc<Tree>, Diagnostic>> = book
+    let parsed: Vec<Result<Stack, Diagnostic>> = book
         .pages
         .par_iter()
         .map(|p| {
-            crate::svg::parse(&p.svg, &images, r.store.fonts())
-                .map(Arc::new)
+            let svg = match text {
+                Text::Parsed => &p.svg,
+                Text::Glyphs => &p.body,
+            };
+            crate::svg::parse(svg, &images, r.store.fonts())
+                .map(|tree| match text {
+                    Text::Parsed => Stack::one(Arc::new(tree)),
+                    Text::Glyphs => Stack::with_texts(Arc::new(tree), p.texts.clone().into()),
+                })
                 .map_err(|problems| {
                     let (what, hint) = problems
                         .first()
@@ -286,7 +305,7 @@ pub fn pages(
     r: &Rendered,
     book: &Rulebook,
 ) -> Result<Vec<(Sheet, Vec<Stack>)>, Diagnostic> {
-    let pages = parse_pages(game, book, r)?;
+    let pages = parse_pages(game, book, r, Text::Parsed)?;
     let mut pics = Pictures {
         pages,
         r,
@@ -325,7 +344,7 @@ pub(super) fn plan<'a>(
     book: &Rulebook,
     opts: &Options,
 ) -> Result<Planned<'a>, Diagnostic> {
-    let pages = parse_pages(game, book, r)?;
+    let pages = parse_pages(game, book, r, Text::Glyphs)?;
     let mut pics = Pictures {
         pages,
         r,

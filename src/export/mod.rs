@@ -11,31 +11,58 @@ use std::sync::Arc;
 
 use usvg::Tree;
 
-/// A face's parsed picture: its trees, drawn one over the other from the first. A
-/// front over a layer is the layer's tree (the same one for every front over it)
-/// and then the front's own; any other face is one tree.
+use crate::text::glyphs::GlyphRun;
+
+/// A face's parsed picture: its trees, drawn one over the other from the first,
+/// then the text its maker placed itself, as glyph runs (a rulebook page's: in
+/// mm of the picture as placed, drawn over the trees; the PDF writer draws them, and a picture
+/// with them is only given to it). A front over a layer is the layer's tree (the
+/// same one for every front over it) and then the front's own; any other face is
+/// one tree.
 #[derive(Clone, Debug)]
-pub struct Stack(Vec<Arc<Tree>>);
+pub struct Stack {
+    trees: Vec<Arc<Tree>>,
+    texts: Option<Arc<[GlyphRun]>>,
+}
 
 impl Stack {
     /// A picture of one tree.
     pub fn one(tree: Arc<Tree>) -> Stack {
-        Stack(vec![tree])
+        Stack {
+            trees: vec![tree],
+            texts: None,
+        }
     }
 
     /// `own` drawn over `under`.
     pub fn over(under: Arc<Tree>, own: Arc<Tree>) -> Stack {
-        Stack(vec![under, own])
+        Stack {
+            trees: vec![under, own],
+            texts: None,
+        }
+    }
+
+    /// `tree` with `texts` drawn over it.
+    pub fn with_texts(tree: Arc<Tree>, texts: Arc<[GlyphRun]>) -> Stack {
+        Stack {
+            trees: vec![tree],
+            texts: Some(texts),
+        }
     }
 
     /// The trees, bottom first.
     pub fn trees(&self) -> &[Arc<Tree>] {
-        &self.0
+        &self.trees
+    }
+
+    /// The glyph runs drawn over the trees.
+    pub fn texts(&self) -> &[GlyphRun] {
+        self.texts.as_deref().unwrap_or_default()
     }
 
     /// The picture's size (every tree's), in px.
     pub fn size(&self) -> usvg::Size {
-        self.0[0].size()
+        self.trees[0].size()
     }
 }
 

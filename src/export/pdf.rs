@@ -578,6 +578,7 @@ fn draw(
     let mut doc = document(&job)?;
     let font = label_font()?;
     let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
+    let mut fonts = Fonts::new();
     let mut repeats = Repeats::learn(
         placed
             .iter()
@@ -601,6 +602,7 @@ fn draw(
                     &job,
                     (pl.face, psize, pl.w),
                     &mut repeats,
+                    &mut fonts,
                 )?);
                 (job.drawn)(pl.face);
                 ahead.drawn.fetch_add(1, Ordering::Relaxed);
@@ -661,6 +663,7 @@ fn face_graphic(
     job: &Job,
     (face, psize, width_mm): (usize, KSize, f64),
     repeats: &mut Repeats,
+    fonts: &mut Fonts,
 ) -> Result<Graphic, PdfError> {
     let picture = (job.faces)(face).ok_or(PdfError::MissingFace(face))?;
     let mut sb = surface.stream_builder();
@@ -671,19 +674,99 @@ fn face_graphic(
                 repeats.prepare(tree, job.digests);
                 gs.draw_svg_reusing(tree, psize, SvgSettings::default(), Some(repeats));
             }
+            draw_texts(&mut gs, &picture, (psize, width_mm), rgb_paint, fonts);
         }
-        Some(print) => draw_print(
-            &mut gs,
-            &picture,
-            psize,
-            (face, width_mm),
-            print,
-            repeats,
-            job.digests,
-        ),
+        Some(print) => {
+            draw_print(
+                &mut gs,
+                &picture,
+                psize,
+                (face, width_mm),
+                print,
+                repeats,
+                job.digests,
+            );
+            if !picture.texts().is_empty() {
+                use krilla_svg::Colors;
+                let given = (print.given)(face);
+                let colors = super::cmyk::FaceColors {
+                    press: &print.shop.press,
+                    given: &given,
+                    mm: width_mm / f64::from(picture.size().width()),
+                    keep_alpha: true,
+                };
+                let paint = |[r, g, b]: [u8; 3]| {
+                    colors
+                        .color(usvg::Color::new_rgb(r, g, b), krilla_svg::Painted::Text)
+                        .into()
+                };
+                draw_texts(&mut gs, &picture, (psize, width_mm), paint, fonts);
+            }
+        }
     }
     gs.finish();
     Ok(Graphic::new(sb.finish(), false))
+}
+
+/// krilla's font of each face a document's glyph runs use (made once: krilla
+/// reads a font's tables to make it; one made from the same file as
+/// krilla-svg's is the same font to krilla, which embeds it once).
+type Fonts = std::collections::HashMap<crate::fonts::FaceData, Option<Font>>;
+
+/// Draws `picture`'s glyph runs (in mm of the picture) over its trees (drawn
+/// `psize`, `width_mm` wide), each run's
+/// colour painted by `paint`: as real text in the runs' fonts, each run one text
+/// object.
+fn draw_texts(
+    gs: &mut Surface,
+    picture: &super::Stack,
+    (psize, width_mm): (KSize, f64),
+    paint: impl Fn([u8; 3]) -> krilla::paint::Paint,
+    fonts: &mut Fonts,
+) {
+    let runs = picture.texts();
+    if runs.is_empty() {
+        return;
+    }
+    let s = psize.width() / width_mm as f32;
+    gs.push_transform(&Transform::from_scale(s, s));
+    gs.set_stroke(None);
+    for run in runs {
+        let font = fonts
+            .entry(run.face)
+            .or_insert_with(|| Font::new(run.face.data.into(), run.face.index))
+            .clone();
+        let Some(font) = font else { continue };
+        let glyphs: Vec<KrillaGlyph> = run
+            .glyphs
+            .iter()
+            .map(|g| {
+                KrillaGlyph::new(
+                    GlyphId::new(g.id),
+                    g.advance,
+                    g.x_offset,
+                    g.y_offset,
+                    0.0,
+                    g.range.clone(),
+                    None,
+                )
+            })
+            .collect();
+        gs.set_fill(Some(Fill {
+            paint: paint(run.rgb),
+            ..Fill::default()
+        }));
+        gs.draw_glyphs(
+            Point::from_xy(run.at.0 as f32, run.at.1 as f32),
+            &glyphs,
+            font,
+            &run.text,
+            run.size as f32,
+            false,
+        );
+    }
+    gs.set_fill(None);
+    gs.pop();
 }
 
 /// Places a face's graphic where `pl` says, clipped to the placement's clip.
@@ -755,5 +838,100 @@ mod tests {
         );
         assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
         assert_eq!(doc.get_pages().len(), 1, "the pages are still there");
+    }
+
+    /// What `pdftotext` with `args` reads from `pdf`.
+    fn pdftotext(pdf: &[u8], args: &[&str]) -> String {
+        let path =
+            std::env::temp_dir().join(format!("cardstock-glyph-runs-{}.pdf", std::process::id()));
+        std::fs::write(&path, pdf).unwrap();
+        let o = std::process::Command::new("pdftotext")
+            .args(args)
+            .arg(&path)
+            .arg("-")
+            .output()
+            .expect("pdftotext (poppler-utils) is installed");
+        let _ = std::fs::remove_file(&path);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    /// `pdftotext -bbox`'s words of `pdf`: text, left edge and box top and
+    /// bottom, in pt.
+    fn words(pdf: &[u8]) -> Vec<(String, f64, f64, f64)> {
+        let html = pdftotext(pdf, &["-bbox"]);
+        let attr = |tag: &str, name: &str| -> f64 {
+            let k = format!("{name}=\"");
+            let i = tag.find(&k).unwrap() + k.len();
+            tag[i..].split('"').next().unwrap().parse().unwrap()
+        };
+        html.split("<word ")
+            .skip(1)
+            .map(|w| {
+                let (tag, rest) = w.split_once('>').unwrap();
+                let text = rest.split("</word>").next().unwrap().to_string();
+                (
+                    text,
+                    attr(tag, "xMin"),
+                    attr(tag, "yMin"),
+                    attr(tag, "yMax"),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn glyph_runs_are_drawn_as_real_text_where_they_are_placed() {
+        use crate::text::glyphs::{shaped, GlyphRun};
+        use crate::text::FontSpec;
+        let book = crate::fonts::FontBook::builtin();
+        let (regular, bold) = (FontSpec::default(), FontSpec::default().styled(true, false));
+        let shape = |t: &str, f: &FontSpec| shaped(t, f, &book).unwrap();
+        // Two words 40 mm apart with a space between them, and a bold word.
+        let first = shape("Memphis", &regular);
+        let mut run = GlyphRun::new(first.face, 5.0, (10.0, 20.0), [0x20, 0x40, 0x60]);
+        run.push("Memphis", &first);
+        run.push(" ", &shape(" ", &regular));
+        run.advance_to(40.0);
+        run.push("Denver", &shape("Denver", &regular));
+        let tulsa = shape("Tulsa", &bold);
+        let mut run2 = GlyphRun::new(tulsa.face, 4.0, (20.0, 40.0), [0, 0, 0]);
+        run2.push("Tulsa", &tulsa);
+        let size = crate::model::Size {
+            width: 100.0,
+            height: 50.0,
+        };
+        let tree = usvg::Tree::from_str(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="50mm" viewBox="0 0 100 50"/>"#,
+            &usvg::Options::default(),
+        )
+        .unwrap();
+        let stack =
+            super::super::Stack::with_texts(std::sync::Arc::new(tree), vec![run, run2].into());
+        let pdf = write(&Job {
+            title: "t",
+            sheets: &[crate::layout::one_up(0, size, 0.0, "x")],
+            faces: &|_| Some(stack.clone()),
+            drawn: &|_| {},
+            digests: &Digests::default(),
+            bookmarks: &[],
+            compress: true,
+            print: None,
+        })
+        .unwrap();
+        let found = words(&pdf);
+        assert_eq!(found.len(), 3, "{found:?}");
+        for (word, at, baseline) in [
+            ("Memphis", 10.0, 20.0),
+            ("Denver", 50.0, 20.0),
+            ("Tulsa", 20.0, 40.0),
+        ] {
+            let (at, baseline) = (mm_to_pt(at), mm_to_pt(baseline));
+            let (_, x, top, bottom) = found.iter().find(|w| w.0 == word).unwrap();
+            assert!((x - at).abs() < 0.01, "{found:?}: {word} at {at} pt");
+            assert!(*top < baseline && baseline < *bottom, "{found:?}");
+        }
+        // The space is in the text: a reader finds the two words as a phrase.
+        let text = pdftotext(&pdf, &["-raw"]);
+        assert!(text.contains("Memphis Denver"), "{text:?}");
     }
 }

@@ -13,6 +13,7 @@ use super::settings::Settings;
 use super::{Figure, Page};
 use crate::geom::{Rect, Segment};
 use crate::layout::Mark;
+use crate::text::glyphs::{GlyphRun, Shaped};
 use crate::text::layout::{ICON_DROP, ICON_HEIGHT};
 use crate::text::{FontSpec, Icon, Line, Run, RunKind};
 use crate::units::fmt_num as n;
@@ -29,44 +30,199 @@ pub fn page(
     settings: &Settings,
     headings: &[Heading],
     measure: &Measure,
+    shape: &Shape,
 ) -> Page {
     let (w, h) = (settings.page.width, settings.page.height);
-    let mut svg = String::with_capacity(16 * 1024);
-    let _ = write!(
-        svg,
+    let mut out = Out {
+        svg: String::with_capacity(16 * 1024),
+        body: String::with_capacity(8 * 1024),
+        texts: Vec::new(),
+        shape,
+    };
+    out.both(&format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}mm" height="{}mm" viewBox="0 0 {} {}">"#,
         n(w),
         n(h),
         n(w),
         n(h)
-    );
+    ));
     let mut figures = Vec::new();
     let measure = &Widths::new(measure);
     for d in &laid.items {
-        item(&mut svg, d, headings, &mut figures, measure);
+        item(&mut out, d, headings, &mut figures, measure);
     }
     // The page number, in the bottom margin.
     let size = settings.size * 0.9;
-    label(
-        &mut svg,
+    out.label(
         (w / 2.0, h - settings.margin() * 0.55),
-        "middle",
+        Anchor::Middle,
         &settings.font,
         size,
         &(index + 1).to_string(),
     );
-    svg.push_str("</svg>");
+    out.both("</svg>");
     Page {
-        svg,
+        svg: out.svg,
+        body: out.body,
+        texts: out.texts,
         figures,
         number: index + 1,
     }
 }
 
+/// A text shaped in a font as glyphs to draw as they are, if the font can set it.
+pub type Shape<'a> = dyn Fn(&str, &FontSpec) -> Option<Shaped> + 'a;
+
+/// What a page is drawn into: its whole SVG (the text in it as SVG text), and
+/// the same page as SVG without its text (`body`) plus that text as glyph runs
+/// (`texts`), drawn over the body. A text that cannot be given as glyphs stays
+/// SVG text in the body too.
+struct Out<'a> {
+    svg: String,
+    body: String,
+    texts: Vec<GlyphRun>,
+    shape: &'a Shape<'a>,
+}
+
+/// Where a label's point is: its end or its middle.
+#[derive(Clone, Copy)]
+enum Anchor {
+    Middle,
+    End,
+}
+
+impl Anchor {
+    fn name(self) -> &'static str {
+        match self {
+            Anchor::Middle => "middle",
+            Anchor::End => "end",
+        }
+    }
+}
+
+impl Out<'_> {
+    /// Writes `s` into both SVGs.
+    fn both(&mut self, s: &str) {
+        self.svg.push_str(s);
+        self.body.push_str(s);
+    }
+
+    /// A label: SVG text, and a glyph run anchored at `at`.
+    fn label(&mut self, at: (f64, f64), anchor: Anchor, font: &FontSpec, size: f64, text: &str) {
+        let start = self.svg.len();
+        label(&mut self.svg, at, anchor.name(), font, size, text);
+        let glyphs = (self.shape)(text, font).map(|s| {
+            let mut run = GlyphRun::new(s.face, size, at, LABEL_RGB);
+            run.push(text, &s);
+            let w = run.width();
+            run.at.0 -= match anchor {
+                Anchor::Middle => w / 2.0,
+                Anchor::End => w,
+            };
+            run
+        });
+        match glyphs {
+            Some(run) => self.texts.push(run),
+            None => self.body.push_str(&self.svg[start..]),
+        }
+    }
+
+    /// A line of text at (`x`, baseline `y`): SVG text, and glyph runs.
+    #[allow(clippy::too_many_arguments)]
+    fn line(
+        &mut self,
+        (x, y): (f64, f64),
+        line: &Line,
+        font: &FontSpec,
+        size: f64,
+        color: &str,
+        measure: &Widths,
+    ) {
+        let start = self.svg.len();
+        let icons = text(&mut self.svg, x, y, line, font, size, color, measure);
+        match glyph_line((x, y), line, font, size, color, self.shape) {
+            Some(runs) => self.texts.extend(runs),
+            None => self.body.push_str(&self.svg[start..]),
+        }
+        self.both(&icons);
+    }
+}
+
+/// Colour of labels (page numbers, a heading's page in the contents).
+const LABEL_RGB: [u8; 3] = [0x33, 0x33, 0x33];
+
+/// `#rrggbb` as its three bytes.
+fn hex_rgb(color: &str) -> Option<[u8; 3]> {
+    let h = color.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(h.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}
+
+/// A line's text runs (in `font` at `size`, from (`x`, baseline `y`)) as glyph
+/// runs: each word's glyphs where the line breaking put it, the words of one
+/// style in one run with a space glyph widened to each gap between them (so the
+/// text keeps its spaces), a new run at a change of style or after an icon.
+/// `None` if a word's font cannot set it or the colour is not `#rrggbb`.
+fn glyph_line(
+    (x, y): (f64, f64),
+    line: &Line,
+    font: &FontSpec,
+    size: f64,
+    color: &str,
+    shape: &Shape,
+) -> Option<Vec<GlyphRun>> {
+    let rgb = hex_rgb(color)?;
+    let mut out: Vec<GlyphRun> = Vec::new();
+    // The style of the last run, if the next word may follow it in the text.
+    let mut open: Option<(bool, bool)> = None;
+    for p in &line.runs {
+        let (text, bold, italic) = match &p.kind {
+            RunKind::Text { text, bold, italic } => (text, *bold, *italic),
+            RunKind::Icon(_) => {
+                open = None;
+                continue;
+            }
+        };
+        let text: String = text.chars().filter(|c| !is_marker(*c)).collect();
+        if text.is_empty() {
+            continue;
+        }
+        let f = font.styled(bold, italic);
+        let shaped = shape(&text, &f)?;
+        if let (Some(style), Some(run)) = (open, out.last_mut()) {
+            let gap = x + p.x - run.at.0 - run.width() > SAME_GAP;
+            if gap {
+                // The space goes in the run before, in its own font.
+                let (b, i) = style;
+                let space = shape(" ", &font.styled(b, i))?;
+                run.push(" ", &space);
+            }
+            if style == (bold, italic) {
+                run.advance_to(x + p.x - run.at.0);
+                run.push(&text, &shaped);
+                continue;
+            }
+            if gap {
+                run.advance_to(x + p.x - run.at.0);
+            }
+        }
+        let mut run = GlyphRun::new(shaped.face, size, (x + p.x, y), rgb);
+        run.push(&text, &shaped);
+        out.push(run);
+        open = Some((bold, italic));
+    }
+    Some(out)
+}
+
+/// The typesetter's markers, which never reach a page.
+fn is_marker(c: char) -> bool {
+    matches!(c, '\u{E000}' | '\u{E001}')
+}
+
 /// Writes one drawing of a page; a figure goes to `figures` (drawn under the page)
 /// and its frame into the page.
 fn item(
-    svg: &mut String,
+    out: &mut Out,
     d: &Draw,
     headings: &[Heading],
     figures: &mut Vec<Figure>,
@@ -80,42 +236,39 @@ fn item(
             font,
             size,
             color,
-        } => text(svg, *x, *y, line, font, *size, color, measure),
+        } => out.line((*x, *y), line, font, *size, color, measure),
         Draw::Stroke {
             from,
             to,
             width,
             color,
         } => {
-            let _ = write!(
-                svg,
+            out.both(&format!(
                 r#"<path d="M{} {}L{} {}" stroke="{color}" stroke-width="{}" fill="none"/>"#,
                 n(from.0),
                 n(from.1),
                 n(to.0),
                 n(to.1),
                 n(*width)
-            );
+            ));
         }
         Draw::Leader { from, to } => {
-            let _ = write!(
-                svg,
+            out.both(&format!(
                 r##"<path d="M{} {}L{} {}" stroke="#8a8478" stroke-width="0.3" stroke-linecap="round" stroke-dasharray="0 1.1" fill="none"/>"##,
                 n(from.0),
                 n(from.1),
                 n(to.0),
                 n(to.1)
-            );
+            ));
         }
         Draw::Fill { rect, color } => {
-            let _ = write!(
-                svg,
+            out.both(&format!(
                 r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{color}"/>"#,
                 n(rect.x),
                 n(rect.y),
                 n(rect.w),
                 n(rect.h)
-            );
+            ));
         }
         Draw::Figure {
             face,
@@ -123,7 +276,9 @@ fn item(
             trim,
             shape,
         } => {
-            frame(svg, *picture, *trim, *shape);
+            let mut f = String::new();
+            frame(&mut f, *picture, *trim, *shape);
+            out.both(&f);
             figures.push(Figure {
                 face: *face,
                 picture: *picture,
@@ -138,7 +293,7 @@ fn item(
             size,
         } => {
             let number = headings.get(*heading).map_or(0, |h| h.page + 1);
-            label(svg, (*x, *y), "end", font, *size, &number.to_string());
+            out.label((*x, *y), Anchor::End, font, *size, &number.to_string());
         }
     }
 }
@@ -150,7 +305,8 @@ pub type Measure<'a> = dyn Fn(&str, &FontSpec, f64) -> Option<f64> + 'a;
 /// Two gaps closer than this (mm) are the same gap.
 const SAME_GAP: f64 = 1e-6;
 
-/// One line of text at (`x`, baseline `y`), in as few text chunks (runs of text
+/// One line of text at (`x`, baseline `y`) as SVG text (its icons, drawn beside
+/// it, returned as SVG to write after it), in as few text chunks (runs of text
 /// from an absolute `x`, which usvg lays out one by one) as keep every word where
 /// the line breaking put it: fewer objects per page than a chunk a word.
 ///
@@ -171,7 +327,7 @@ fn text(
     size: f64,
     color: &str,
     measure: &Widths,
-) {
+) -> String {
     let base = font.styled(false, false);
     let _ = write!(
         svg,
@@ -215,7 +371,7 @@ fn text(
         }
     }
     svg.push_str("</text>");
-    svg.push_str(&icons);
+    icons
 }
 
 /// A piece of a line: an icon, or a text chunk from `at` (mm from the line's
@@ -545,5 +701,114 @@ mod tests {
             3,
             "{svg}"
         );
+    }
+
+    /// Every character a glyph 1 mm wide at size 1 (so `size` mm at `size`),
+    /// its id the character, in a face of its style (bold: index 1).
+    fn shape(text: &str, font: &FontSpec) -> Option<Shaped> {
+        let face = crate::fonts::FaceData {
+            data: b"",
+            index: u32::from(font.weight >= 700),
+        };
+        let glyphs: std::sync::Arc<[crate::text::glyphs::Glyph]> = text
+            .char_indices()
+            .map(|(k, c)| crate::text::glyphs::Glyph {
+                id: c as u32,
+                advance: 1.0,
+                x_offset: 0.0,
+                y_offset: 0.0,
+                range: k..k + c.len_utf8(),
+            })
+            .collect();
+        Some(Shaped { face, glyphs })
+    }
+
+    fn styled(text: &str, x: f64, width: f64, bold: bool) -> Run {
+        Run {
+            kind: RunKind::Text {
+                text: text.into(),
+                bold,
+                italic: false,
+            },
+            x,
+            width,
+        }
+    }
+
+    /// Where each glyph of `run` starts, from the line's start, and its text.
+    fn origins(run: &GlyphRun, x: f64) -> Vec<(f64, String)> {
+        let mut pen = run.at.0 - x;
+        run.glyphs
+            .iter()
+            .map(|g| {
+                let at = (pen * 1000.0).round() / 1000.0;
+                pen += f64::from(g.advance) * run.size;
+                (at, run.text[g.range.clone()].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lines_glyphs_start_each_word_where_the_line_breaking_put_it() {
+        // Justified gaps of 1.5 mm at size 1, then a bold word joined to the
+        // last one (no space) and a bold word after a gap.
+        let line = Line {
+            runs: vec![
+                word("ab", 0.0, 2.0),
+                word("cd", 3.5, 2.0),
+                word("e", 7.25, 1.0),
+                styled("fg", 8.25, 2.0, true),
+                styled("h", 12.0, 1.0, true),
+            ],
+            width: 13.0,
+            size: 1.0,
+        };
+        let runs = glyph_line(
+            (10.0, 20.0),
+            &line,
+            &FontSpec::default(),
+            1.0,
+            "#102030",
+            &shape,
+        )
+        .unwrap();
+        assert_eq!(runs.len(), 2, "one run for each style: {runs:?}");
+        assert!(runs
+            .iter()
+            .all(|r| r.at.1 == 20.0 && r.rgb == [0x10, 0x20, 0x30]));
+        assert_eq!(runs[0].text, "ab cd e");
+        assert_eq!(runs[1].text, "fg h");
+        assert_eq!((runs[0].face.index, runs[1].face.index), (0, 1));
+        let want = |v: &[(f64, &str)]| -> Vec<(f64, String)> {
+            v.iter().map(|(x, t)| (*x, t.to_string())).collect()
+        };
+        assert_eq!(
+            origins(&runs[0], 10.0),
+            want(&[
+                (0.0, "a"),
+                (1.0, "b"),
+                (2.0, " "),
+                (3.5, "c"),
+                (4.5, "d"),
+                (5.5, " "),
+                (7.25, "e")
+            ])
+        );
+        assert_eq!(
+            origins(&runs[1], 10.0),
+            want(&[(8.25, "f"), (9.25, "g"), (10.25, " "), (12.0, "h")])
+        );
+        // A colour that is not #rrggbb, or a word no font sets: SVG text.
+        assert!(glyph_line((0.0, 0.0), &line, &FontSpec::default(), 1.0, "red", &shape).is_none());
+        let none = |_: &str, _: &FontSpec| None;
+        assert!(glyph_line(
+            (0.0, 0.0),
+            &line,
+            &FontSpec::default(),
+            1.0,
+            "#000000",
+            &none
+        )
+        .is_none());
     }
 }

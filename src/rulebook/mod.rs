@@ -63,8 +63,14 @@ pub struct Figure {
 /// One typeset page.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// Everything but the figures, as SVG text the page's size.
+    /// Everything but the figures, as SVG text the page's size (its text as SVG
+    /// text: the live preview's page images).
     pub svg: String,
+    /// The same without the text that `texts` holds (the PDF draws `texts`
+    /// over it, as the typesetter placed them, and usvg lays no text out).
+    pub body: String,
+    /// The page's text as glyph runs, in mm from the page's top-left corner.
+    pub texts: Vec<crate::text::glyphs::GlyphRun>,
     /// The faces drawn under it.
     pub figures: Vec<Figure>,
     /// 1-based.
@@ -196,11 +202,14 @@ fn draw(
     let measure = |text: &str, font: &crate::text::FontSpec, size: f64| {
         crate::text::width(text, size, font, input.tpl.fonts()).ok()
     };
+    let shape = |text: &str, font: &crate::text::FontSpec| {
+        crate::text::glyphs::shaped(text, font, input.tpl.fonts()).ok()
+    };
     let pages = flowed
         .pages
         .iter()
         .enumerate()
-        .map(|(k, laid)| draw::page(laid, k, settings, &flowed.headings, &measure))
+        .map(|(k, laid)| draw::page(laid, k, settings, &flowed.headings, &measure, &shape))
         .collect();
     Ok(Drawn {
         pages,

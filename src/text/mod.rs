@@ -3,6 +3,7 @@
 //! rich text that `wrap`, `fit` and `shrink` set (`**bold**`, `*italic*`, line
 //! breaks and `:icon:`s, [`markup`]) into lines of runs ([`layout`]).
 
+pub mod glyphs;
 pub mod icons;
 pub mod layout;
 pub mod markup;

@@ -666,3 +666,93 @@ fn no_word_of_a_rulebook_runs_past_its_column() {
         }
     }
 }
+
+/// The reading PDF draws each page's text from the typesetter's glyphs (no
+/// laying out again): every word of the text (the figures' own words aside) is
+/// where the typesetter put it. Read back with `pdftotext -bbox`, on each line
+/// the words follow each other left to right without overlapping, each is set
+/// at a text size, and the justified lines end together at the column's right
+/// edge and start at its left edge (a glyph run drawn at the wrong scale, a word
+/// not moved to its place or a gap not widened to the line breaking's moves
+/// them off it).
+#[test]
+fn the_reading_pdfs_words_are_where_the_typesetter_put_them() {
+    let out = crate::print::built(&HOME_LETTER, "home", "letter");
+    for game in games_with_rulebooks() {
+        let pdf = read_pdf(&rules_pdf(out, &game));
+        // Per line (by baseline, to 0.1 mm), its words in reading order.
+        let mut lines: Vec<Vec<crate::print::Word>> = Vec::new();
+        for page in &pdf.pages {
+            // The page's own picture is the largest; the others are figures.
+            let area = |f: &crate::print::Face| (f.bbox.x1 - f.bbox.x0) * (f.bbox.y1 - f.bbox.y0);
+            let largest = page.faces.iter().map(area).fold(0.0, f64::max);
+            let in_figure = |w: &crate::print::Word| {
+                page.faces.iter().any(|f| {
+                    area(f) < largest
+                        && w.bbox.x0 >= f.bbox.x0 - 0.5
+                        && w.bbox.x1 <= f.bbox.x1 + 0.5
+                        && w.bbox.y0 >= f.bbox.y0 - 0.5
+                        && w.bbox.y1 <= f.bbox.y1 + 0.5
+                })
+            };
+            let mut page_lines: std::collections::BTreeMap<i64, Vec<crate::print::Word>> =
+                Default::default();
+            for w in page.words.iter().filter(|w| !in_figure(w)) {
+                let h = w.bbox.y1 - w.bbox.y0;
+                assert!(
+                    (1.0..10.0).contains(&h),
+                    "{game}: {:?} at {:?} is not set at a text size",
+                    w.text,
+                    w.bbox
+                );
+                let key = (w.bbox.y1 * 10.0).round() as i64;
+                page_lines.entry(key).or_default().push(w.clone());
+            }
+            lines.extend(page_lines.into_values());
+        }
+        for line in &lines {
+            for pair in line.windows(2) {
+                if (pair[1].bbox.x0 - pair[0].bbox.x0).abs() > 30.0 {
+                    continue; // another column or a table's cell
+                }
+                assert!(
+                    pair[0].bbox.x1 <= pair[1].bbox.x0 + 0.01,
+                    "{game}: {:?} at {:?} runs into {:?} at {:?}",
+                    pair[0].text,
+                    pair[0].bbox,
+                    pair[1].text,
+                    pair[1].bbox
+                );
+            }
+        }
+        // The column's edges: where most long lines end and start.
+        let edge = |f: &dyn Fn(&[crate::print::Word]) -> f64| {
+            let mut count: std::collections::BTreeMap<i64, usize> = Default::default();
+            for l in lines.iter().filter(|l| l.len() >= 6) {
+                *count.entry((f(l) * 10.0).round() as i64).or_default() += 1;
+            }
+            count
+                .into_iter()
+                .max_by_key(|(_, n)| *n)
+                .unwrap_or_default()
+        };
+        let (right, ends) = edge(&|l| l.iter().map(|w| w.bbox.x1).fold(0.0, f64::max));
+        let (left, starts) = edge(&|l| l.iter().map(|w| w.bbox.x0).fold(f64::MAX, f64::min));
+        let long = lines.iter().filter(|l| l.len() >= 6).count();
+        assert!(long >= 20, "{game}: {long} lines of six words or more");
+        assert!(
+            ends * 8 >= long && starts * 8 >= long,
+            "{game}: of {long} lines of six words or more, only {ends} end together (at {} mm) and {starts} start together (at {} mm)",
+            right as f64 / 10.0,
+            left as f64 / 10.0
+        );
+        // The column is in the middle of the page.
+        let w = pdf.pages[0].w;
+        assert!(
+            ((left + right) as f64 / 10.0 - w).abs() < 0.3,
+            "{game}: the column runs from {} to {} mm on a page {w} mm wide",
+            left as f64 / 10.0,
+            right as f64 / 10.0
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! Text already placed by cardstock's own typesetting, as glyph runs an exporter
+//! draws as they are (the PDF writer with krilla's glyph API): each run is one
+//! font at one size from a baseline origin, its glyphs shaped here with the same
+//! kept faces and plans the typesetter measured them with, so nothing lays the
+//! text out again. The run keeps its text (each glyph's bytes of it): a PDF's
+//! text stays real text, searchable, with a space glyph between words.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::{face_for, shape, FontSpec, TextError};
+pub use crate::fonts::FaceData;
+use crate::fonts::FontBook;
+
+/// One glyph of a run; lengths in ems of the run's size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Glyph {
+    pub id: u32,
+    /// From this glyph's origin to the next one's.
+    pub advance: f32,
+    pub x_offset: f32,
+    pub y_offset: f32,
+    /// The bytes of the run's text this glyph sets.
+    pub range: Range<usize>,
+}
+
+/// Glyphs in one face at one size, from a baseline origin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlyphRun {
+    pub face: FaceData,
+    /// The font size, in the picture's units (mm for a rulebook page).
+    pub size: f64,
+    /// The first glyph's origin on the baseline, in the picture's units.
+    pub at: (f64, f64),
+    pub rgb: [u8; 3],
+    pub text: String,
+    pub glyphs: Vec<Glyph>,
+}
+
+impl GlyphRun {
+    /// An empty run in `face` at `size` from `at`.
+    pub fn new(face: FaceData, size: f64, at: (f64, f64), rgb: [u8; 3]) -> GlyphRun {
+        GlyphRun {
+            face,
+            size,
+            at,
+            rgb,
+            text: String::new(),
+            glyphs: Vec::new(),
+        }
+    }
+
+    /// Where the pen is after the last glyph, along the baseline from `at`, in
+    /// the picture's units.
+    pub fn width(&self) -> f64 {
+        self.glyphs
+            .iter()
+            .map(|g| f64::from(g.advance))
+            .sum::<f64>()
+            * self.size
+    }
+
+    /// Appends `shaped` (set from `text`).
+    pub fn push(&mut self, text: &str, shaped: &Shaped) {
+        let start = self.text.len();
+        self.text.push_str(text);
+        self.glyphs.extend(shaped.glyphs.iter().map(|g| Glyph {
+            range: g.range.start + start..g.range.end + start,
+            ..g.clone()
+        }));
+    }
+
+    /// Widens the last glyph's advance so that the next glyph starts at `x`
+    /// (from `at`, in the picture's units).
+    pub fn advance_to(&mut self, x: f64) {
+        let extra = x - self.width();
+        if let Some(last) = self.glyphs.last_mut() {
+            last.advance += (extra / self.size) as f32;
+        }
+    }
+}
+
+/// A text shaped in one face: its glyphs, left to right, their ranges in the
+/// text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shaped {
+    pub face: FaceData,
+    pub glyphs: Arc<[Glyph]>,
+}
+
+/// `text` shaped in the face `book` picks for `font` (the face usvg would draw
+/// it with), with the kept shaping plan: the glyphs whose advances the
+/// typesetter's widths sum ([`super::width`]).
+pub fn shaped(text: &str, font: &FontSpec, book: &FontBook) -> Result<Shaped, TextError> {
+    let shaping = face_for(font, book)?;
+    let face = book
+        .face_data(&font.family, font.weight, font.italic)
+        .ok_or_else(|| TextError::UnknownFont {
+            family: font.family.clone(),
+            families: book.families().to_vec(),
+        })?;
+    Ok(Shaped {
+        face,
+        glyphs: kept_glyphs(shaping, text),
+    })
+}
+
+/// Texts whose glyphs are kept; past this the kept ones are forgotten and
+/// shaped again when asked.
+const GLYPHS_KEPT: usize = 50_000;
+
+/// `text`'s glyphs in `shaping`, kept per face and text for the whole process:
+/// a rulebook's words repeat, page after page and game after game, and shaping
+/// one costs far more than finding it.
+fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[Glyph]> {
+    /// Per face (by address: faces live for the whole process), text -> glyphs.
+    type Kept = HashMap<usize, HashMap<String, Arc<[Glyph]>>>;
+    static GLYPHS: OnceLock<Mutex<(Kept, usize)>> = OnceLock::new();
+    let all = GLYPHS.get_or_init(Default::default);
+    let key = shaping as *const rustybuzz::Face<'static> as usize;
+    let kept = all
+        .lock()
+        .ok()
+        .and_then(|m| m.0.get(&key).and_then(|t| t.get(text)).cloned());
+    if let Some(g) = kept {
+        return g;
+    }
+    let glyphs = shape_glyphs(shaping, text);
+    if let Ok(mut m) = all.lock() {
+        let (kept, count) = &mut *m;
+        if *count >= GLYPHS_KEPT {
+            kept.clear();
+            *count = 0;
+        }
+        if kept
+            .entry(key)
+            .or_default()
+            .insert(text.to_string(), glyphs.clone())
+            .is_none()
+        {
+            *count += 1;
+        }
+    }
+    glyphs
+}
+
+/// `text` shaped in `shaping` with the kept plan, as glyphs in ems.
+fn shape_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[Glyph]> {
+    let upem = f32::from(shaping.units_per_em() as u16);
+    let out = shape(shaping, text);
+    let (infos, positions) = (out.glyph_infos(), out.glyph_positions());
+    let em = |v: i32| v as f32 / upem;
+    let glyphs = infos
+        .iter()
+        .zip(positions)
+        .enumerate()
+        .map(|(i, (info, pos))| {
+            // A cluster runs to the next glyph of another cluster.
+            let start = info.cluster as usize;
+            let end = infos[i + 1..]
+                .iter()
+                .find(|next| next.cluster != info.cluster)
+                .map_or(text.len(), |next| next.cluster as usize);
+            Glyph {
+                id: info.glyph_id,
+                advance: em(pos.x_advance),
+                x_offset: em(pos.x_offset),
+                y_offset: em(pos.y_offset),
+                range: start.min(end)..start.max(end),
+            }
+        })
+        .collect();
+    glyphs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_as_wide_as_the_typesetter_measures_it() {
+        let book = FontBook::builtin();
+        for font in [FontSpec::default(), FontSpec::default().styled(true, true)] {
+            for text in ["Memphis", "AVATAR Te Yo", "office", "Pay $3 — now!"] {
+                let s = shaped(text, &font, &book).unwrap();
+                let mut run = GlyphRun::new(s.face, 4.0, (0.0, 0.0), [0, 0, 0]);
+                run.push(text, &s);
+                let want = super::super::width(text, 4.0, &font, &book).unwrap();
+                assert!((run.width() - want).abs() < 1e-4, "{text}");
+                assert_eq!(run.text, text);
+                let covered: usize = run.glyphs.iter().map(|g| g.range.len()).sum();
+                assert!(covered >= text.len(), "{text}: every byte set");
+            }
+        }
+        let mut run = GlyphRun::new(
+            shaped("a", &FontSpec::default(), &book).unwrap().face,
+            4.0,
+            (0.0, 0.0),
+            [0; 3],
+        );
+        run.push("a", &shaped("a", &FontSpec::default(), &book).unwrap());
+        run.advance_to(10.0);
+        assert!((run.width() - 10.0).abs() < 1e-5);
+    }
+}
