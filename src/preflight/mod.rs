@@ -483,6 +483,24 @@ fn hint(check: Check, comp: &Component) -> String {
     }
 }
 
+/// A game of the repository's `data/`, its faces rendered (and parsed on demand)
+/// and nothing delivered, for tests on real faces.
+#[cfg(test)]
+pub(crate) fn rendered_faces(game: &str) -> crate::pipeline::Finished<'static> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = crate::project::Project::disk(root).unwrap();
+    let (built, finished) = crate::pipeline::build_choosing(
+        &project,
+        game,
+        &crate::options::Options::default(),
+        crate::pipeline::Incremental::default(),
+        crate::output::Sink::Memory,
+        |_, _| false.into(),
+    );
+    assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
+    finished.expect("the faces rendered")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,20 +511,10 @@ mod tests {
         // on every face of two real games (Interstate Trucking's keep-visible
         // circles, Truck Off's sheets over a layer) it must be one whose
         // elements, read in full, mark nothing.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let project = crate::project::Project::disk(root).unwrap();
         let (mut unmarked, mut marked) = (0, 0);
         for game in ["interstate-trucking", "truck-off"] {
-            let (built, finished) = crate::pipeline::build_choosing(
-                &project,
-                game,
-                &crate::options::Options::default(),
-                crate::pipeline::Incremental::default(),
-                crate::output::Sink::Memory,
-                |_, _| false.into(),
-            );
-            assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
-            let store = &finished.expect("the faces rendered").rendered.store;
+            let finished = rendered_faces(game);
+            let store = &finished.rendered.store;
             let layers = LayerElements::new(store);
             for i in 0..store.len() {
                 let whole = Elements::read(&store.svg(i)).unwrap();
