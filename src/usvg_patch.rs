@@ -468,4 +468,79 @@ mod tests {
         assert!(!mm.stacks_on(&other(r#"width="61mm" height="40mm" viewBox="0 0 60 40""#)));
         assert!(mm.stacks_on(&other(r#"width="60mm" height="40mm" viewBox="0 0 60 40""#)));
     }
+
+    /// usvg's `tight_bounds` and tiny-skia's `compute_tight_bounds` of `path`, as
+    /// bits (left, top, right, bottom).
+    fn both_bounds(path: &usvg::tiny_skia_path::Path) -> [Option<[u32; 4]>; 2] {
+        let bits = |r: Option<usvg::Rect>| {
+            r.map(|r| [r.left(), r.top(), r.right(), r.bottom()].map(f32::to_bits))
+        };
+        [
+            bits(usvg::tight_bounds(path)),
+            bits(path.compute_tight_bounds()),
+        ]
+    }
+
+    #[test]
+    fn tight_bounds_are_tiny_skias_to_the_bit() {
+        // Every path of every face of two real games (shapes, and each text's
+        // glyph outlines as usvg flattens them), and paths made to take each
+        // way through: curves that turn inside (tiny-skia's own loop), cubic
+        // curves, a curve after a close (from the last move), and zeros of
+        // both signs.
+        fn paths<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Path>) {
+            for node in g.children() {
+                match node {
+                    usvg::Node::Group(g) => paths(g, out),
+                    usvg::Node::Path(p) => out.push(p),
+                    usvg::Node::Text(t) => paths(t.flattened(), out),
+                    usvg::Node::Image(_) => {}
+                }
+            }
+        }
+        let mut compared = 0;
+        for game in ["interstate-trucking", "truck-off"] {
+            let finished = crate::preflight::rendered_faces(game);
+            let store = &finished.rendered.store;
+            for i in 0..store.len() {
+                let picture = store.picture(i).unwrap();
+                for tree in picture.trees() {
+                    let mut all = Vec::new();
+                    paths(tree.root(), &mut all);
+                    for p in all {
+                        let [ours, theirs] = both_bounds(p.data());
+                        assert_eq!(ours, theirs, "face {i} of {game}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} paths");
+        let mut made = Vec::new();
+        let mut b = usvg::tiny_skia_path::PathBuilder::new();
+        b.move_to(0.0, -0.0);
+        b.quad_to(5.0, 9.0, 10.0, 0.0);
+        b.line_to(-0.0, 0.0);
+        b.close();
+        b.quad_to(-3.0, 2.0, -0.0, 4.0);
+        made.push(b.finish().unwrap());
+        let mut b = usvg::tiny_skia_path::PathBuilder::new();
+        b.move_to(1.0, 1.0);
+        b.quad_to(2.0, 2.0, 3.0, 3.0);
+        b.cubic_to(4.0, 9.0, 6.0, -5.0, 7.0, 2.0);
+        made.push(b.finish().unwrap());
+        let mut b = usvg::tiny_skia_path::PathBuilder::new();
+        b.move_to(2.0, 0.0);
+        b.line_to(8.0, 1.0);
+        b.close();
+        b.move_to(-0.0, 3.0);
+        b.quad_to(0.1, 3.000_000_2, 0.2, 3.000_000_1);
+        b.close();
+        b.quad_to(1e-7, 0.0, 0.0, -0.0);
+        made.push(b.finish().unwrap());
+        for p in &made {
+            let [ours, theirs] = both_bounds(p);
+            assert_eq!(ours, theirs, "{p:?}");
+        }
+    }
 }

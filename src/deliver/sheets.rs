@@ -501,3 +501,42 @@ fn pdf_files<'s>(
     }
     files
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::fonts::FontBook;
+    use crate::layout::marks::{label_font, Mark};
+
+    #[test]
+    fn every_label_carries_the_width_and_glyphs_of_its_own_text() {
+        // Labels are shaped once, when the layout makes them: the width the placer
+        // measured and the glyphs the PDF writer draws travel with the label. Each
+        // label of a real game's sheets against a fresh measure and shaping.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let project = crate::project::Project::disk(root).unwrap();
+        let built = crate::pipeline::build(
+            &project,
+            "interstate-trucking",
+            &crate::options::Options::default(),
+            crate::pipeline::Incremental::default(),
+            crate::output::Sink::Memory,
+        );
+        assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
+        let mut labels = 0;
+        for sheet in built.printed.iter().filter_map(|p| p.sheet.as_ref()) {
+            for m in &sheet.marks {
+                let Mark::Label { size, text, .. } = m else {
+                    continue;
+                };
+                labels += 1;
+                let s = text.as_str();
+                let fresh = crate::text::width(s, *size, &label_font(), &FontBook::builtin());
+                assert_eq!(text.width(*size), fresh.ok(), "the width of {s:?}");
+                let shaped = crate::text::shape_label(s, &label_font()).unwrap();
+                assert_eq!(text.shaped(), Some(&shaped), "the glyphs of {s:?}");
+            }
+        }
+        // Every sheet of cards, boards and chits is labelled.
+        assert!(labels > 20, "{labels} labels");
+    }
+}

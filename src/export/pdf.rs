@@ -291,7 +291,7 @@ fn draw_label(surface: &mut Surface, label: &Mark, font: &Font, ink: Ink) {
     else {
         return;
     };
-    let dx = anchor.start(crate::layout::marks::label_width(text, *size).unwrap_or(0.0));
+    let dx = anchor.start(text.width(*size).unwrap_or(0.0));
     surface.set_stroke(None);
     surface.set_fill(Some(Fill {
         paint: ink.paint(crate::layout::marks::LABEL_RGB, crate::color::Role::Text),
@@ -304,7 +304,7 @@ fn draw_label(surface: &mut Surface, label: &Mark, font: &Font, ink: Ink) {
         Point::from_xy(pt(at.0 + dx), pt(at.1)),
         &label_glyphs(text),
         font.clone(),
-        text,
+        text.as_str(),
         pt(*size),
         false,
     );
@@ -313,13 +313,14 @@ fn draw_label(surface: &mut Surface, label: &Mark, font: &Font, ink: Ink) {
     }
 }
 
-/// `text` shaped in the label font, as krilla's glyphs (none if it cannot be).
-fn label_glyphs(text: &str) -> Vec<KrillaGlyph> {
-    crate::text::label_glyphs(text, &crate::layout::marks::label_font())
-        .map(|(glyphs, upem)| {
-            let em = |v: i32| v as f32 / upem as f32;
-            glyphs
-                .into_iter()
+/// A label's glyphs, shaped when it was made, as krilla's glyphs (none if the
+/// label font could not shape it).
+fn label_glyphs(text: &crate::layout::marks::LabelText) -> Vec<KrillaGlyph> {
+    text.shaped()
+        .map(|s| {
+            let em = |v: i32| v as f32 / s.upem as f32;
+            s.glyphs
+                .iter()
                 .map(|g| {
                     KrillaGlyph::new(
                         GlyphId::new(g.id),
@@ -327,7 +328,7 @@ fn label_glyphs(text: &str) -> Vec<KrillaGlyph> {
                         em(g.x_offset),
                         em(g.y_offset),
                         em(g.y_advance),
-                        g.range,
+                        g.range.clone(),
                         None,
                     )
                 })

@@ -340,8 +340,10 @@ fn draw_marks(page: &mut Pixmap, marks: &[Mark], scale: f64) {
         {
             let font = crate::layout::marks::label_font();
             let book = crate::fonts::FontBook::builtin();
-            let dx = anchor.start(crate::layout::marks::label_width(text, *size).unwrap_or(0.0));
-            let Ok(segs) = crate::text::outline(text, *size, &font, &book, at.0 + dx, at.1) else {
+            let dx = anchor.start(text.width(*size).unwrap_or(0.0));
+            let Ok(segs) =
+                crate::text::outline(text.as_str(), *size, &font, &book, at.0 + dx, at.1)
+            else {
                 continue;
             };
             let Some(p) = path(&segs, scale) else {

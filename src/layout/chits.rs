@@ -5,6 +5,7 @@
 //! followed by its backs, mirrored for a long-edge flip.
 
 use super::label;
+use super::marks::LabelText;
 use super::marks::Marks;
 use super::{GridItem, LayoutError, Media, Placement, Rect, Sheet};
 use crate::model::layout::{Orientation, Request};
@@ -241,7 +242,7 @@ fn finish(s: &mut Sheet, media: Media, shorten: bool) -> bool {
         .map(|p| p.clip)
         .reduce(|a, b| a.union(&b))
         .unwrap_or(s.trim);
-    let label = s.label.clone();
+    let label = LabelText::new(&s.label);
     if shorten {
         label::put(s, media.margin, &label);
         true

@@ -8,7 +8,7 @@
 //! take whichever orientation holds more.
 
 use super::label;
-use super::marks::Marks;
+use super::marks::{LabelText, Marks};
 use super::{LayoutError, Media, Placement, Rect, Sheet};
 use crate::model::layout::{Orientation, Request};
 use crate::model::{Shape, Size};
@@ -389,7 +389,7 @@ fn sheet(a: &Arrangement, parts: &Parts, chunk: &[GridItem], back: bool, label: 
             .reduce(|a, b| a.union(&b))
             .unwrap_or(s.trim);
     }
-    let text = s.label.clone();
+    let text = LabelText::new(&s.label);
     if parts.style != GridStyle::Butted {
         label::put(&mut s, a.media.margin, &text);
         return s;

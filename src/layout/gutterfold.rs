@@ -6,6 +6,7 @@
 
 use super::grid::{GridItem, Parts, MARK_GAP, MARK_LEN, MIN_MARK};
 use super::label;
+use super::marks::LabelText;
 use super::marks::Marks;
 use super::{LayoutError, Media, Placement, Rect, Sheet};
 
@@ -117,7 +118,7 @@ fn sheet(a: &Arrangement, chunk: &[GridItem], label: String) -> Sheet {
     pair_marks(&mut marks, a, chunk.len());
     s.marks = marks.0;
     s.fit_boxes(a.bleed);
-    let text = s.label.clone();
+    let text = LabelText::new(&s.label);
     label::put(&mut s, a.media.margin, &text);
     s
 }

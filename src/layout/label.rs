@@ -2,7 +2,7 @@
 //! printable area and clear of every part and mark; shrunk, or shortened with an
 //! ellipsis, when no strip of the sheet is long enough.
 
-use super::marks::{label_width, Anchor, Mark};
+use super::marks::{Anchor, LabelText, Mark};
 use super::{Rect, Sheet};
 
 /// Label font sizes tried in turn, in mm: the last is 6.2 pt, as small as printed
@@ -16,12 +16,19 @@ const DESCENT: f64 = 0.25;
 /// Free paper kept between a label and anything else.
 const CLEAR: f64 = 0.4;
 
-fn width(text: &str, size: f64) -> f64 {
-    label_width(text, size).unwrap_or(text.chars().count() as f64 * size * 0.6)
+fn width(text: &LabelText, size: f64) -> f64 {
+    text.width(size)
+        .unwrap_or(text.as_str().chars().count() as f64 * size * 0.6)
 }
 
 /// The box a label covers on the page.
-pub fn label_box(at: (f64, f64), size: f64, anchor: Anchor, upwards: bool, text: &str) -> Rect {
+pub fn label_box(
+    at: (f64, f64),
+    size: f64,
+    anchor: Anchor,
+    upwards: bool,
+    text: &LabelText,
+) -> Rect {
     let w = width(text, size);
     let start = anchor.start(w);
     if upwards {
@@ -61,7 +68,7 @@ impl Band {
     }
 
     /// The label mark for `text` at `size`, centred in the band.
-    fn mark(&self, text: &str, size: f64) -> Mark {
+    fn mark(&self, text: &LabelText, size: f64) -> Mark {
         let r = self.rect;
         let thick = (ASCENT + DESCENT) * size;
         let at = if self.upwards {
@@ -74,14 +81,14 @@ impl Band {
             size,
             anchor: Anchor::Middle,
             upwards: self.upwards,
-            text: text.to_string(),
+            text: text.clone(),
         }
     }
 }
 
 /// Puts the whole label on the sheet at the largest size a strip holds; false
 /// (and nothing put) when no strip holds it whole.
-pub(super) fn put_whole(sheet: &mut Sheet, margin: f64, text: &str) -> bool {
+pub(super) fn put_whole(sheet: &mut Sheet, margin: f64, text: &LabelText) -> bool {
     let bands = bands(sheet, margin);
     for size in SIZES {
         let thick = (ASCENT + DESCENT) * size;
@@ -141,24 +148,26 @@ fn bands(sheet: &Sheet, margin: f64) -> Vec<Band> {
     ]
 }
 
-/// `text` cut to at most `room` mm at `size`, ending with an ellipsis.
-fn shorten(text: &str, size: f64, room: f64) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
+/// `text` cut to at most `room` mm at `size`, ending with an ellipsis (its text
+/// empty when no part of it fits).
+fn shorten(text: &LabelText, size: f64, room: f64) -> LabelText {
+    let mut chars: Vec<char> = text.as_str().chars().collect();
     while !chars.is_empty() {
         let s: String = chars.iter().collect::<String>().trim_end().to_string() + "…";
+        let s = LabelText::new(&s);
         if width(&s, size) <= room {
             return s;
         }
         chars.pop();
     }
-    String::new()
+    LabelText::new("")
 }
 
 /// Labels the sheet with `text` in the first free strip of its printable area (all
 /// but `margin` mm at each edge) where it fits whole at the largest size; else
 /// shortened in the strip with the most room. Nothing (and `false`) when no strip is thick
 /// enough for the smallest size.
-pub(super) fn put(sheet: &mut Sheet, margin: f64, text: &str) -> bool {
+pub(super) fn put(sheet: &mut Sheet, margin: f64, text: &LabelText) -> bool {
     if put_whole(sheet, margin, text) {
         return true;
     }
@@ -173,7 +182,7 @@ pub(super) fn put(sheet: &mut Sheet, margin: f64, text: &str) -> bool {
         return false;
     };
     let short = shorten(text, smallest, b.room().0);
-    if short.is_empty() {
+    if short.as_str().is_empty() {
         return false;
     }
     sheet.marks.push(b.mark(&short, smallest));
@@ -190,7 +199,7 @@ mod tests {
         let mut marks = crate::layout::Marks::default();
         marks.line(20.0, 10.0, 20.0, 265.0);
         s.marks = marks.0;
-        put(&mut s, 4.2, "a label");
+        put(&mut s, 4.2, &LabelText::new("a label"));
         let Some(Mark::Label { .. }) = s.marks.last() else {
             panic!("labelled: {:?}", s.marks);
         };
@@ -206,18 +215,24 @@ mod tests {
         marks.line(4.2, 10.0, 211.7, 270.0);
         s.marks = marks.0;
         let text = "word ".repeat(80);
-        put(&mut s, 4.2, &text);
+        put(&mut s, 4.2, &LabelText::new(&text));
         let Some(Mark::Label { text: t, .. }) = s.marks.last() else {
             panic!("labelled");
         };
-        assert!(t.ends_with('…'), "{t}");
+        assert!(t.as_str().ends_with('…'), "{t:?}");
         let b = s.marks.last().unwrap().bounds();
         assert!(b.x >= 4.2 && b.right() <= 215.9 - 4.2, "{b:?}");
     }
 
     #[test]
     fn an_upwards_box_stands_left_of_its_baseline() {
-        let b = label_box((10.0, 100.0), 2.0, Anchor::Middle, true, "abc");
+        let b = label_box(
+            (10.0, 100.0),
+            2.0,
+            Anchor::Middle,
+            true,
+            &LabelText::new("abc"),
+        );
         assert!(b.right() > 10.0 && b.x < 10.0 && b.right() - 10.0 < 10.0 - b.x);
         assert!((b.y + b.h / 2.0 - 100.0).abs() < 1e-9);
     }

@@ -74,16 +74,47 @@ pub fn label_font() -> crate::text::FontSpec {
     }
 }
 
-/// A label's width in mm at `size` mm, in [`label_font`]; `None` when the font
-/// cannot measure it.
-pub fn label_width(text: &str, size: f64) -> Option<f64> {
-    crate::text::width(
-        text,
-        size,
-        &label_font(),
-        &crate::fonts::FontBook::builtin(),
-    )
-    .ok()
+/// A label's text, shaped once in [`label_font`] when the label is made: the
+/// placer measures it and the PDF writer draws the same glyphs, so neither shapes
+/// it again.
+#[derive(Clone, PartialEq)]
+pub struct LabelText {
+    text: String,
+    /// `None` when the label font cannot shape it.
+    shaped: Option<crate::text::ShapedLabel>,
+}
+
+impl LabelText {
+    /// `text` shaped in [`label_font`].
+    pub fn new(text: &str) -> LabelText {
+        LabelText {
+            text: text.to_string(),
+            shaped: crate::text::shape_label(text, &label_font()).ok(),
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The label's width in mm at `size` mm; `None` when the font cannot measure it.
+    pub fn width(&self, size: f64) -> Option<f64> {
+        self.shaped.as_ref().map(|s| s.width(size))
+    }
+
+    /// Its glyphs, left to right, and the font's units per em; `None` when the
+    /// font cannot shape it.
+    pub fn shaped(&self) -> Option<&crate::text::ShapedLabel> {
+        self.shaped.as_ref()
+    }
+}
+
+/// As the text alone (what the preview's marks hash reads).
+impl std::fmt::Debug for LabelText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.text.fmt(f)
+    }
 }
 
 impl Anchor {
@@ -149,7 +180,7 @@ pub enum Mark {
         size: f64,
         anchor: Anchor,
         upwards: bool,
-        text: String,
+        text: LabelText,
     },
 }
 
@@ -388,7 +419,7 @@ impl Marks {
             size,
             anchor,
             upwards,
-            text: text.to_string(),
+            text: LabelText::new(text),
         });
     }
 }

@@ -10,7 +10,7 @@
 
 use super::grid::MARK_GAP;
 use super::label;
-use super::marks::{Anchor, Marks, Toward, SEAM_CLEARANCE};
+use super::marks::{Anchor, LabelText, Marks, Toward, SEAM_CLEARANCE};
 use super::{Media, Placement, Rect, Sheet};
 use crate::model::Size;
 
@@ -245,7 +245,7 @@ fn tile(
     } else {
         format!("{} {}", s.label, instructions(plan, (r, c)))
     };
-    label::put(&mut s, plan.media.margin, &text);
+    label::put(&mut s, plan.media.margin, &LabelText::new(&text));
     s
 }
 

@@ -13,8 +13,9 @@
 //! rendered. An element that has an id keeps it and is found by it. Matching nodes
 //! by ids is exact where matching by order or by geometry would guess (usvg drops
 //! invisible elements, expands `<use>`, merges groups). The copy is parsed only for
-//! a face that marks `keep-visible` elements or has a finding to locate, so most
-//! faces are parsed once.
+//! a face that marks `keep-visible` elements or has a finding to locate, and the
+//! elements themselves are read only for a face whose text has a `class` or that
+//! has a finding, so most faces are parsed once.
 
 use std::collections::HashMap;
 use std::ops::Range;

@@ -81,16 +81,40 @@ pub fn parse_and_check(
 }
 
 /// The elements of each layer's part of the fronts over it, read once (from the
-/// first front that needs them).
-struct LayerElements(Vec<std::sync::OnceLock<Option<Elements>>>);
+/// first front that needs them), and whether that part has the word `class`.
+struct LayerElements(
+    Vec<std::sync::OnceLock<Option<Elements>>>,
+    Vec<std::sync::OnceLock<bool>>,
+);
 
 impl LayerElements {
     fn new(store: &FaceStore) -> Self {
-        LayerElements(
-            (0..store.layer_count())
-                .map(|_| Default::default())
-                .collect(),
-        )
+        fn cells<T>(n: usize) -> Vec<std::sync::OnceLock<T>> {
+            (0..n).map(|_| Default::default()).collect()
+        }
+        let n = store.layer_count();
+        LayerElements(cells(n), cells(n))
+    }
+
+    /// Whether face `i`'s text may mark an element keep-visible or as an icon:
+    /// false when the word `class` is nowhere in it, so that no element has a
+    /// `class` attribute (an entity that expands to one is defined in the text
+    /// too). The layer's part (a `<g>...</g>`: no word runs across its ends) is
+    /// looked at once.
+    fn may_mark(&self, store: &FaceStore, i: usize) -> bool {
+        const CLASS: &str = "class";
+        let Some(l) = store.layer_of(i) else {
+            return store.svg(i).contains(CLASS);
+        };
+        let layer = self.1.get(l.layer).is_none_or(|cell| {
+            *cell.get_or_init(|| {
+                store
+                    .svg(i)
+                    .get(l.at.range.clone())
+                    .is_none_or(|t| t.contains(CLASS))
+            })
+        });
+        layer || store.own_svg(i).contains(CLASS)
     }
 
     /// The elements of face `i`'s (whole) text.
@@ -204,16 +228,23 @@ fn findings(
 ) -> Option<Findings> {
     let store = &rendered.store;
     let picture = store.picture(i)?;
-    let elements = layers.of(store, i);
-    let check = |trees: &[Arc<usvg::Tree>]| {
+    let check_with = |trees: &[Arc<usvg::Tree>], elements: &Elements| {
         let leaves: Vec<_> = trees
             .iter()
-            .flat_map(|t| elements::leaves(t, &elements, profile.small_text.light))
+            .flat_map(|t| elements::leaves(t, elements, profile.small_text.light))
             .collect();
         let mut face = face_geometry(trees, comp, shape, profile);
         face.print = profile.print.as_ref();
         checks::check(&face, &leaves)
     };
+    // A face that marks no element is checked without its elements, which only
+    // name what is found (no check reads them but for the marks): they are read
+    // (a second parse of the text) only for a face with something to report.
+    if !layers.may_mark(store, i) && check_with(picture.trees(), &Elements::default()).is_empty() {
+        return Some(Arc::default());
+    }
+    let elements = layers.of(store, i);
+    let check = |trees: &[Arc<usvg::Tree>]| check_with(trees, &elements);
     // Elements are named by ids: parse a copy with an id on every element when the
     // face marks keep-visible ones, or when it has something to report.
     let mut findings = Vec::new();
@@ -449,5 +480,56 @@ fn hint(check: Check, comp: &Component) -> String {
         Check::InkLimit => "give four inks (C M Y K, percent) whose total is within the profile's ink_limit".into(),
         Check::RichBlackText => "set small text in black ink alone (data-cmyk=\"0 0 0 100\"), or leave it to cardstock".into(),
         Check::RgbImage => "give the image in the shop's colours, or look at its soft proof (build --proof)".into(),
+    }
+}
+
+/// A game of the repository's `data/`, its faces rendered (and parsed on demand)
+/// and nothing delivered, for tests on real faces.
+#[cfg(test)]
+pub(crate) fn rendered_faces(game: &str) -> crate::pipeline::Finished<'static> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = crate::project::Project::disk(root).unwrap();
+    let (built, finished) = crate::pipeline::build_choosing(
+        &project,
+        game,
+        &crate::options::Options::default(),
+        crate::pipeline::Incremental::default(),
+        crate::output::Sink::Memory,
+        |_, _| false.into(),
+    );
+    assert!(!built.diags.has_errors(), "{}", built.diags.render(&()));
+    finished.expect("the faces rendered")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_face_checked_without_its_elements_marks_none() {
+        // A face `may_mark` says marks nothing is checked without its elements;
+        // on every face of two real games (Interstate Trucking's keep-visible
+        // circles, Truck Off's sheets over a layer) it must be one whose
+        // elements, read in full, mark nothing.
+        let (mut unmarked, mut marked) = (0, 0);
+        for game in ["interstate-trucking", "truck-off"] {
+            let finished = rendered_faces(game);
+            let store = &finished.rendered.store;
+            let layers = LayerElements::new(store);
+            for i in 0..store.len() {
+                let whole = Elements::read(&store.svg(i)).unwrap();
+                assert_eq!(layers.of(store, i).list.len(), whole.list.len());
+                if layers.may_mark(store, i) {
+                    marked += usize::from(whole.any_marked());
+                } else {
+                    assert!(!whole.any_marked(), "face {i} of {game} marks an element");
+                    unmarked += 1;
+                }
+            }
+        }
+        assert!(
+            unmarked > 100 && marked > 0,
+            "{unmarked} faces, {marked} marked"
+        );
     }
 }

@@ -165,6 +165,16 @@ fn shape_in(
     text: &str,
     direction: Option<rustybuzz::Direction>,
 ) -> rustybuzz::GlyphBuffer {
+    shape_guessed(face, text, direction).0
+}
+
+/// [`shape_in`], with the direction the text's script has (the one [`shape`]
+/// shapes in).
+fn shape_guessed(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    direction: Option<rustybuzz::Direction>,
+) -> (rustybuzz::GlyphBuffer, rustybuzz::Direction) {
     type Key = (
         usize,
         rustybuzz::Direction,
@@ -175,12 +185,13 @@ fn shape_in(
     let mut buf = rustybuzz::UnicodeBuffer::new();
     buf.push_str(text);
     buf.guess_segment_properties();
+    let guessed = buf.direction();
     if let Some(d) = direction {
         buf.set_direction(d);
     }
     let script = buf.script();
     if script == rustybuzz::script::UNKNOWN {
-        return rustybuzz::shape(face, &[], buf);
+        return (rustybuzz::shape(face, &[], buf), guessed);
     }
     let key = (
         face as *const rustybuzz::Face<'static> as usize,
@@ -206,10 +217,10 @@ fn shape_in(
             p
         }
     };
-    rustybuzz::shape_with_plan(face, &plan, buf)
+    (rustybuzz::shape_with_plan(face, &plan, buf), guessed)
 }
 
-/// One glyph of a label, as [`label_glyphs`] shapes it; lengths in font units.
+/// One glyph of a label, as [`shape_label`] shapes it; lengths in font units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelGlyph {
     pub id: u32,
@@ -221,15 +232,39 @@ pub struct LabelGlyph {
     pub range: std::ops::Range<usize>,
 }
 
-/// A sheet label's glyphs in `font` (the caller's label font), left to right, with the
-/// glyphs krilla's `Surface::draw_text` would shape (its `naive_shape`), but from
-/// the kept shaping face and plan: krilla parses the font's layout tables again for
-/// every label. With the font's units per em.
-pub fn label_glyphs(text: &str, font: &FontSpec) -> Result<(Vec<LabelGlyph>, u16), TextError> {
+/// A sheet label shaped once: its glyphs left to right, as krilla's
+/// `Surface::draw_text` would shape them (its `naive_shape`), and its width as
+/// [`width`] measures it. Placing a label and drawing it read this one shaping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapedLabel {
+    /// The glyphs, left to right.
+    pub glyphs: Vec<LabelGlyph>,
+    /// The font's units per em.
+    pub upem: u16,
+    /// The advance [`width`] measures, in font units.
+    advance: i64,
+}
+
+impl ShapedLabel {
+    /// The label's width in mm at `size` mm: what [`width`] gives for its text.
+    pub fn width(&self, size: f64) -> f64 {
+        if self.glyphs.is_empty() && self.advance == 0 {
+            return 0.0;
+        }
+        self.advance as f64 / self.upem as f64 * size
+    }
+}
+
+/// `text` shaped once in `font` (the caller's label font) as a sheet label: the
+/// glyphs from the kept shaping face and plan (krilla parses the font's layout
+/// tables again for every label), and the width from the same glyphs when the
+/// text's script runs left to right (else [`width`]'s own shaping, in the
+/// script's direction).
+pub fn shape_label(text: &str, font: &FontSpec) -> Result<ShapedLabel, TextError> {
     let face = face_for(font, &FontBook::builtin())?;
-    let out = shape_in(face, text, Some(rustybuzz::Direction::LeftToRight));
+    let (out, guessed) = shape_guessed(face, text, Some(rustybuzz::Direction::LeftToRight));
     let (infos, positions) = (out.glyph_infos(), out.glyph_positions());
-    let glyphs = infos
+    let glyphs: Vec<LabelGlyph> = infos
         .iter()
         .zip(positions)
         .enumerate()
@@ -250,7 +285,18 @@ pub fn label_glyphs(text: &str, font: &FontSpec) -> Result<(Vec<LabelGlyph>, u16
             }
         })
         .collect();
-    Ok((glyphs, face.units_per_em() as u16))
+    let advance = if text.is_empty() {
+        0
+    } else if guessed == rustybuzz::Direction::LeftToRight {
+        glyphs.iter().map(|g| g.x_advance as i64).sum()
+    } else {
+        advance(face, text)
+    };
+    Ok(ShapedLabel {
+        glyphs,
+        upem: face.units_per_em() as u16,
+        advance,
+    })
 }
 
 /// Width of `text` (one line, no markup) in millimetres at `size` mm.
@@ -415,7 +461,7 @@ mod tests {
     }
 
     #[test]
-    fn label_glyphs_are_what_a_fresh_face_shapes_left_to_right() {
+    fn a_shaped_label_is_what_a_fresh_face_shapes_left_to_right_and_width_measures() {
         // What krilla's draw_text does: parse the font, shape left to right.
         let data = crate::fonts::FONTS
             .iter()
@@ -434,7 +480,21 @@ mod tests {
             buf.guess_segment_properties();
             buf.set_direction(rustybuzz::Direction::LeftToRight);
             let want = rustybuzz::shape(&fresh, &[], buf);
-            let (got, upem) = label_glyphs(text, &FontSpec::default()).unwrap();
+            let label = shape_label(text, &FontSpec::default()).unwrap();
+            // What `width` measures: shaped in the script's own direction.
+            let mut buf = rustybuzz::UnicodeBuffer::new();
+            buf.push_str(text);
+            buf.guess_segment_properties();
+            let advance: i64 = rustybuzz::shape(&fresh, &[], buf)
+                .glyph_positions()
+                .iter()
+                .map(|p| p.x_advance as i64)
+                .sum();
+            for size in [2.2, 2.4, 4.0] {
+                let measured = advance as f64 / fresh.units_per_em() as f64 * size;
+                assert_eq!(label.width(size), measured, "{text} at {size}");
+            }
+            let (got, upem) = (label.glyphs, label.upem);
             assert_eq!(upem, fresh.units_per_em() as u16);
             assert_eq!(got.len(), want.len(), "{text}");
             for ((g, info), pos) in got
