@@ -1285,107 +1285,6 @@ pub struct Path {
     pub(crate) abs_stroke_bounding_box: Rect,
 }
 
-/// `path.compute_tight_bounds()`, the same bits, without building a segment for
-/// each verb (cardstock patch: the bounds of every span of text outlines are
-/// measured so). It takes the points tiny-skia's loop takes, in its order, with
-/// the same `min` and `max`, and finds and evaluates each curve's turning points
-/// with tiny-skia's own public functions, as its private ones do; a quadratic
-/// curve whose ends bound it (a glyph's, mostly) is not evaluated at all, as
-/// tiny-skia finds no turning point in it either.
-pub fn tight_bounds(path: &tiny_skia_path::Path) -> Option<Rect> {
-    use tiny_skia_path::path_geometry::{self as geometry, CubicCoeff, QuadCoeff};
-    use tiny_skia_path::{f32x2, PathVerb, Point};
-    // tiny-skia's `find_quad_extrema`, `valid_unit_divide` written out (the
-    // same operations): a call into tiny-skia for each curve cost more than the
-    // arithmetic.
-    #[inline(always)]
-    fn quad_extremum(a: f32, b: f32, c: f32) -> Option<f32> {
-        let (mut numer, mut denom) = (a - b, a - b - b + c);
-        if numer < 0.0 {
-            numer = -numer;
-            denom = -denom;
-        }
-        if denom == 0.0 || numer == 0.0 || numer >= denom {
-            return None;
-        }
-        let r = numer / denom;
-        // `NormalizedF32Exclusive::new`: strictly between 0 and 1, finite.
-        (r > 0.0 && r < 1.0).then_some(r)
-    }
-    let points = path.points();
-    let mut min = *points.first()?;
-    let mut max = min;
-    let mut take = |p: Point| {
-        min.x = min.x.min(p.x);
-        min.y = min.y.min(p.y);
-        max.x = max.x.max(p.x);
-        max.y = max.y.max(p.y);
-    };
-    // The iterator's last point and last move start at zero.
-    let (mut at, mut last, mut last_move) = (0, Point::zero(), Point::zero());
-    for verb in path.verbs() {
-        match verb {
-            PathVerb::Move => {
-                let p = points[at];
-                at += 1;
-                last_move = p;
-                last = p;
-                take(p);
-            }
-            PathVerb::Line => {
-                let p = points[at];
-                at += 1;
-                last = p;
-                take(p);
-            }
-            PathVerb::Quad => {
-                let src = [last, points[at], points[at + 1]];
-                at += 2;
-                // `compute_quad_extremas`: the x turning point, the y one, the end.
-                for t in [
-                    quad_extremum(src[0].x, src[1].x, src[2].x),
-                    quad_extremum(src[0].y, src[1].y, src[2].y),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    take(Point::from_f32x2(
-                        QuadCoeff::from_points(&src).eval(f32x2::splat(t)),
-                    ));
-                }
-                last = src[2];
-                take(src[2]);
-            }
-            PathVerb::Cubic => {
-                let src = [last, points[at], points[at + 1], points[at + 2]];
-                at += 3;
-                // `compute_cubic_extremas` with `find_cubic_extrema`.
-                let roots = |a: f32, b: f32, c: f32, d: f32| {
-                    let mut ts = geometry::new_t_values();
-                    let n = geometry::find_unit_quad_roots(
-                        d - a + 3.0 * (b - c),
-                        2.0 * (a - b - b + c),
-                        b - a,
-                        &mut ts,
-                    );
-                    (ts, n)
-                };
-                let (tx, nx) = roots(src[0].x, src[1].x, src[2].x, src[3].x);
-                let (ty, ny) = roots(src[0].y, src[1].y, src[2].y, src[3].y);
-                for t in tx[..nx].iter().chain(&ty[..ny]) {
-                    take(Point::from_f32x2(
-                        CubicCoeff::from_points(&src).eval(f32x2::splat(t.get())),
-                    ));
-                }
-                last = src[3];
-                take(src[3]);
-            }
-            PathVerb::Close => last = last_move,
-        }
-    }
-    Rect::from_ltrb(min.x, min.y, max.x, max.y)
-}
-
 impl Path {
     pub(crate) fn new_simple(data: Arc<tiny_skia_path::Path>) -> Option<Self> {
         Self::new(
@@ -1437,7 +1336,7 @@ impl Path {
         abs_transform: Transform,
         mut stroke_bbox: impl FnMut(Option<&Stroke>, &tiny_skia_path::Path) -> Option<Rect>,
     ) -> Option<Self> {
-        let bounding_box = tight_bounds(&data)?;
+        let bounding_box = data.compute_tight_bounds()?;
         let stroke_bounding_box = stroke_bbox(stroke.as_ref(), &data).unwrap_or(bounding_box);
 
         let abs_bounding_box: Rect;
