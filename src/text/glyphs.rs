@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{face_for, shape, FontSpec, TextError};
+use super::{cluster_range, face_for, shape, FontSpec, TextError};
 pub use crate::fonts::FaceData;
 use crate::fonts::FontBook;
 
@@ -155,20 +155,12 @@ fn shape_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[
         .iter()
         .zip(positions)
         .enumerate()
-        .map(|(i, (info, pos))| {
-            // A cluster runs to the next glyph of another cluster.
-            let start = info.cluster as usize;
-            let end = infos[i + 1..]
-                .iter()
-                .find(|next| next.cluster != info.cluster)
-                .map_or(text.len(), |next| next.cluster as usize);
-            Glyph {
-                id: info.glyph_id,
-                advance: em(pos.x_advance),
-                x_offset: em(pos.x_offset),
-                y_offset: em(pos.y_offset),
-                range: start.min(end)..start.max(end),
-            }
+        .map(|(i, (info, pos))| Glyph {
+            id: info.glyph_id,
+            advance: em(pos.x_advance),
+            x_offset: em(pos.x_offset),
+            y_offset: em(pos.y_offset),
+            range: cluster_range(infos, i, text.len()),
         })
         .collect();
     glyphs

@@ -255,6 +255,17 @@ impl ShapedLabel {
     }
 }
 
+/// The bytes of the shaped text that glyph `i` of `infos` draws: its cluster, to
+/// the next glyph of another cluster (or the text's end), in either direction.
+fn cluster_range(infos: &[rustybuzz::GlyphInfo], i: usize, len: usize) -> std::ops::Range<usize> {
+    let start = infos[i].cluster as usize;
+    let end = infos[i + 1..]
+        .iter()
+        .find(|next| next.cluster != infos[i].cluster)
+        .map_or(len, |next| next.cluster as usize);
+    start.min(end)..start.max(end)
+}
+
 /// `text` shaped once in `font` (the caller's label font) as a sheet label: the
 /// glyphs from the kept shaping face and plan (krilla parses the font's layout
 /// tables again for every label), and the width from the same glyphs when the
@@ -268,21 +279,13 @@ pub fn shape_label(text: &str, font: &FontSpec) -> Result<ShapedLabel, TextError
         .iter()
         .zip(positions)
         .enumerate()
-        .map(|(i, (info, pos))| {
-            // A cluster runs to the next glyph of another cluster.
-            let start = info.cluster as usize;
-            let end = infos[i + 1..]
-                .iter()
-                .find(|next| next.cluster != info.cluster)
-                .map_or(text.len(), |next| next.cluster as usize);
-            LabelGlyph {
-                id: info.glyph_id,
-                x_advance: pos.x_advance,
-                x_offset: pos.x_offset,
-                y_offset: pos.y_offset,
-                y_advance: pos.y_advance,
-                range: start..end,
-            }
+        .map(|(i, (info, pos))| LabelGlyph {
+            id: info.glyph_id,
+            x_advance: pos.x_advance,
+            x_offset: pos.x_offset,
+            y_offset: pos.y_offset,
+            y_advance: pos.y_advance,
+            range: cluster_range(infos, i, text.len()),
         })
         .collect();
     let advance = if text.is_empty() {
