@@ -557,11 +557,20 @@ impl FontBook {
         self.picked(family, weight, italic).map(|f| f.shaping)
     }
 
-    /// The file bytes and index of the face [`FontBook::query`] picks.
-    pub(crate) fn face_data(&self, family: &str, weight: u16, italic: bool) -> Option<FaceData> {
-        self.picked(family, weight, italic).map(|f| FaceData {
-            data: f.data,
-            index: f.index,
+    /// The face [`FontBook::query`] picks, with its file bytes and index (one
+    /// query for both).
+    pub(crate) fn query_with_data(
+        &self,
+        family: &str,
+        weight: u16,
+        italic: bool,
+    ) -> Option<(&'static rustybuzz::Face<'static>, FaceData)> {
+        self.picked(family, weight, italic).map(|f| {
+            let data = FaceData {
+                data: f.data,
+                index: f.index,
+            };
+            (f.shaping, data)
         })
     }
 

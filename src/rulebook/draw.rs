@@ -151,18 +151,17 @@ impl Out<'_> {
 /// Colour of labels (page numbers, a heading's page in the contents).
 const LABEL_RGB: [u8; 3] = [0x33, 0x33, 0x33];
 
-/// `#rrggbb` as its three bytes.
-fn hex_rgb(color: &str) -> Option<[u8; 3]> {
-    let h = color.strip_prefix('#').filter(|h| h.len() == 6)?;
-    let byte = |i: usize| u8::from_str_radix(h.get(i..i + 2)?, 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
+/// An opaque SVG colour as its three bytes (read as usvg reads it).
+fn opaque_rgb(color: &str) -> Option<[u8; 3]> {
+    let c: svgtypes::Color = color.trim().parse().ok()?;
+    (c.alpha == 255).then_some([c.red, c.green, c.blue])
 }
 
 /// A line's text runs (in `font` at `size`, from (`x`, baseline `y`)) as glyph
 /// runs: each word's glyphs where the line breaking put it, the words of one
 /// style in one run with a space glyph widened to each gap between them (so the
 /// text keeps its spaces), a new run at a change of style or after an icon.
-/// `None` if a word's font cannot set it or the colour is not `#rrggbb`.
+/// `None` if a word's font cannot set it or the colour is not opaque.
 fn glyph_line(
     (x, y): (f64, f64),
     line: &Line,
@@ -171,7 +170,7 @@ fn glyph_line(
     color: &str,
     shape: &Shape,
 ) -> Option<Vec<GlyphRun>> {
-    let rgb = hex_rgb(color)?;
+    let rgb = opaque_rgb(color)?;
     let mut out: Vec<GlyphRun> = Vec::new();
     // The style of the last run, if the next word may follow it in the text.
     let mut open: Option<(bool, bool)> = None;
@@ -798,8 +797,14 @@ mod tests {
             origins(&runs[1], 10.0),
             want(&[(8.25, "f"), (9.25, "g"), (10.25, " "), (12.0, "h")])
         );
-        // A colour that is not #rrggbb, or a word no font sets: SVG text.
-        assert!(glyph_line((0.0, 0.0), &line, &FontSpec::default(), 1.0, "red", &shape).is_none());
+        // A named colour is a colour; one not opaque or not given (currentColor),
+        // or a word no font sets: SVG text.
+        let red = glyph_line((0.0, 0.0), &line, &FontSpec::default(), 1.0, "red", &shape);
+        assert_eq!(red.unwrap()[0].rgb, [255, 0, 0]);
+        for other in ["#00000080", "rgba(0, 0, 0, 0.5)", "currentColor"] {
+            let runs = glyph_line((0.0, 0.0), &line, &FontSpec::default(), 1.0, other, &shape);
+            assert!(runs.is_none(), "{other}");
+        }
         let none = |_: &str, _: &FontSpec| None;
         assert!(glyph_line(
             (0.0, 0.0),

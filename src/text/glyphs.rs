@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{cluster_range, face_for, shape, FontSpec, TextError};
+use super::{cluster_range, shape, unknown_font, FontSpec, TextError};
 pub use crate::fonts::FaceData;
 use crate::fonts::FontBook;
 
@@ -93,13 +93,9 @@ pub struct Shaped {
 /// it with), with the kept shaping plan: the glyphs whose advances the
 /// typesetter's widths sum ([`super::width`]).
 pub fn shaped(text: &str, font: &FontSpec, book: &FontBook) -> Result<Shaped, TextError> {
-    let shaping = face_for(font, book)?;
-    let face = book
-        .face_data(&font.family, font.weight, font.italic)
-        .ok_or_else(|| TextError::UnknownFont {
-            family: font.family.clone(),
-            families: book.families().to_vec(),
-        })?;
+    let (shaping, face) = book
+        .query_with_data(&font.family, font.weight, font.italic)
+        .ok_or_else(|| unknown_font(font, book))?;
     Ok(Shaped {
         face,
         glyphs: kept_glyphs(shaping, text),

@@ -146,10 +146,15 @@ pub(crate) fn face_for(
     book: &FontBook,
 ) -> Result<&'static rustybuzz::Face<'static>, TextError> {
     book.query(&font.family, font.weight, font.italic)
-        .ok_or_else(|| TextError::UnknownFont {
-            family: font.family.clone(),
-            families: book.families().to_vec(),
-        })
+        .ok_or_else(|| unknown_font(font, book))
+}
+
+/// The error for a font `book` has no face of.
+fn unknown_font(font: &FontSpec, book: &FontBook) -> TextError {
+    TextError::UnknownFont {
+        family: font.family.clone(),
+        families: book.families().to_vec(),
+    }
 }
 
 /// Shapes `text` with `face`, keeping the shaping plan per face, direction,
