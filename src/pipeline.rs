@@ -457,6 +457,9 @@ fn typeset(
         plans: &checked.plans,
         counts: &counts,
         paper: opts.paper,
+        // A build that encodes no files is the live preview's: it shows the
+        // pages as pictures of their SVG.
+        page_svg: !opts.encode,
     };
     let book = match kept {
         Some(cache) => crate::rulebook::kept::typeset_kept(&input, cache),

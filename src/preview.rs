@@ -691,7 +691,7 @@ fn page_hash(
 ) -> String {
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
-    hasher.update(page.svg.as_bytes());
+    hasher.update(page.svg.as_deref().unwrap_or_default().as_bytes());
     for f in &page.figures {
         let face = crate::deliver::rulebook::face_index(r, f.face);
         let picture = face.map(|i| picture_hash(&r.store, i, dpi, None, images));

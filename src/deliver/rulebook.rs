@@ -275,7 +275,13 @@ fn parse_pages(
         .par_iter()
         .map(|p| {
             let svg = match text {
-                Text::Parsed => &p.svg,
+                Text::Parsed => p.svg.as_deref().ok_or_else(|| {
+                    Diagnostic::error(format!(
+                        "rulebook page {}: typeset without its SVG (page images need `page_svg`)",
+                        p.number
+                    ))
+                    .with("game", &game.id)
+                })?,
                 Text::Glyphs => &p.body,
             };
             crate::svg::parse(svg, &images, r.store.fonts())
@@ -414,7 +420,9 @@ pub(super) fn write(
         |e: pdf::PdfError| Diagnostic::error(format!("rulebook: {e}")).with("game", &game.id);
     let given = |i: usize| match pics.sources.get(i) {
         Some(Source::Face(f)) => crate::export::cmyk::given(&r.store.svg(*f)),
-        Some(Source::Page(k)) => crate::export::cmyk::given(&book.pages[*k].svg),
+        // The body has every element the whole SVG has but the text, which
+        // gives itself no CMYK.
+        Some(Source::Page(k)) => crate::export::cmyk::given(&book.pages[*k].body),
         None => crate::export::cmyk::given(""),
     };
     let print = pdfs.shop.map(|shop| pdf::Print {

@@ -15,26 +15,27 @@ use crate::geom::{Rect, Segment};
 use crate::layout::Mark;
 use crate::text::glyphs::{GlyphRun, Shaped};
 use crate::text::layout::{ICON_DROP, ICON_HEIGHT};
-use crate::text::{FontSpec, Icon, Line, Run, RunKind};
+use crate::text::{FontSpec, Line, RunKind};
 use crate::units::fmt_num as n;
 
 /// Colour of a figure's cut line.
 const CUT_RGB: &str = "#8a8478";
 
-/// Page `laid` (0-based `index`) as SVG text and the figures drawn under it.
-/// `measure` gives the width of a text: of the spaces between words, and whether
-/// they are kerned.
+/// Page `laid` (0-based `index`) as SVG text and glyph runs, and the figures
+/// drawn under it; with `whole`, also the whole page as SVG with its text as SVG
+/// text ([`Page::svg`]). `measure` gives the width of a text: of the spaces
+/// between words, and whether they are kerned.
 pub fn page(
     laid: &Laid,
     index: usize,
     settings: &Settings,
     headings: &[Heading],
-    measure: &Measure,
-    shape: &Shape,
+    (measure, shape): (&Measure, &Shape),
+    whole: bool,
 ) -> Page {
     let (w, h) = (settings.page.width, settings.page.height);
     let mut out = Out {
-        svg: String::with_capacity(16 * 1024),
+        svg: whole.then(|| String::with_capacity(16 * 1024)),
         body: String::with_capacity(8 * 1024),
         texts: Vec::new(),
         shape,
@@ -73,12 +74,12 @@ pub fn page(
 /// A text shaped in a font as glyphs to draw as they are, if the font can set it.
 pub type Shape<'a> = dyn Fn(&str, &FontSpec) -> Option<Shaped> + 'a;
 
-/// What a page is drawn into: its whole SVG (the text in it as SVG text), and
-/// the same page as SVG without its text (`body`) plus that text as glyph runs
-/// (`texts`), drawn over the body. A text that cannot be given as glyphs stays
-/// SVG text in the body too.
+/// What a page is drawn into: the page as SVG without its text (`body`) plus
+/// that text as glyph runs (`texts`), drawn over the body, and if asked for, its
+/// whole SVG (the text in it as SVG text). A text that cannot be given as glyphs
+/// stays SVG text in the body.
 struct Out<'a> {
-    svg: String,
+    svg: Option<String>,
     body: String,
     texts: Vec<GlyphRun>,
     shape: &'a Shape<'a>,
@@ -103,14 +104,14 @@ impl Anchor {
 impl Out<'_> {
     /// Writes `s` into both SVGs.
     fn both(&mut self, s: &str) {
-        self.svg.push_str(s);
+        if let Some(svg) = &mut self.svg {
+            svg.push_str(s);
+        }
         self.body.push_str(s);
     }
 
-    /// A label: SVG text, and a glyph run anchored at `at`.
+    /// A label: a glyph run anchored at `at`, and SVG text.
     fn label(&mut self, at: (f64, f64), anchor: Anchor, font: &FontSpec, size: f64, text: &str) {
-        let start = self.svg.len();
-        label(&mut self.svg, at, anchor.name(), font, size, text);
         let glyphs = (self.shape)(text, font).map(|s| {
             let mut run = GlyphRun::new(s.face, size, at, LABEL_RGB);
             run.push(text, &s);
@@ -121,9 +122,15 @@ impl Out<'_> {
             };
             run
         });
-        match glyphs {
-            Some(run) => self.texts.push(run),
-            None => self.body.push_str(&self.svg[start..]),
+        let body = match glyphs {
+            Some(run) => {
+                self.texts.push(run);
+                None
+            }
+            None => Some(&mut self.body),
+        };
+        for svg in self.svg.iter_mut().chain(body) {
+            label(svg, at, anchor.name(), font, size, text);
         }
     }
 
@@ -138,13 +145,17 @@ impl Out<'_> {
         color: &str,
         measure: &Widths,
     ) {
-        let start = self.svg.len();
-        let icons = text(&mut self.svg, x, y, line, font, size, color, measure);
-        match glyph_line((x, y), line, font, size, color, self.shape) {
-            Some(runs) => self.texts.extend(runs),
-            None => self.body.push_str(&self.svg[start..]),
+        let body = match glyph_line((x, y), line, font, size, color, self.shape) {
+            Some(runs) => {
+                self.texts.extend(runs);
+                None
+            }
+            None => Some(&mut self.body),
+        };
+        for svg in self.svg.iter_mut().chain(body) {
+            text(svg, x, y, line, font, size, color, measure);
         }
-        self.both(&icons);
+        self.both(&icons(x, y, line, size));
     }
 }
 
@@ -304,8 +315,8 @@ pub type Measure<'a> = dyn Fn(&str, &FontSpec, f64) -> Option<f64> + 'a;
 /// Two gaps closer than this (mm) are the same gap.
 const SAME_GAP: f64 = 1e-6;
 
-/// One line of text at (`x`, baseline `y`) as SVG text (its icons, drawn beside
-/// it, returned as SVG to write after it), in as few text chunks (runs of text
+/// One line of text at (`x`, baseline `y`) as SVG text (without its icons: see
+/// [`icons`]), in as few text chunks (runs of text
 /// from an absolute `x`, which usvg lays out one by one) as keep every word where
 /// the line breaking put it: fewer objects per page than a chunk a word.
 ///
@@ -326,7 +337,7 @@ fn text(
     size: f64,
     color: &str,
     measure: &Widths,
-) -> String {
+) {
     let base = font.styled(false, false);
     let _ = write!(
         svg,
@@ -337,22 +348,9 @@ fn text(
         base.weight,
         style_name(base.italic)
     );
-    let mut icons = String::new();
     for chunk in chunks(line, font, size, measure) {
         match chunk {
-            Chunk::Icon(p, icon) => {
-                let height = ICON_HEIGHT * size;
-                let _ = write!(
-                    icons,
-                    r#"<svg x="{}" y="{}" width="{}" height="{}" viewBox="{}">{}</svg>"#,
-                    n(x + p.x),
-                    n(y + (ICON_DROP - ICON_HEIGHT) * size),
-                    n(p.width),
-                    n(height),
-                    escape(&icon.view_box),
-                    icon.markup
-                );
-            }
+            Chunk::Icon => {}
             Chunk::Text { at, spacing, runs } => {
                 let _ = write!(svg, r#"<tspan x="{}""#, n(x + at));
                 if let Some(s) = spacing.map(n).filter(|s| s != "0") {
@@ -370,14 +368,36 @@ fn text(
         }
     }
     svg.push_str("</text>");
+}
+
+/// The icons of a line at (`x`, baseline `y`) in text at `size`, as SVG drawn
+/// beside its text: where the line breaking put them.
+fn icons(x: f64, y: f64, line: &Line, size: f64) -> String {
+    let mut icons = String::new();
+    for p in &line.runs {
+        if let RunKind::Icon(icon) = &p.kind {
+            let height = ICON_HEIGHT * size;
+            let _ = write!(
+                icons,
+                r#"<svg x="{}" y="{}" width="{}" height="{}" viewBox="{}">{}</svg>"#,
+                n(x + p.x),
+                n(y + (ICON_DROP - ICON_HEIGHT) * size),
+                n(p.width),
+                n(height),
+                escape(&icon.view_box),
+                icon.markup
+            );
+        }
+    }
     icons
 }
 
-/// A piece of a line: an icon, or a text chunk from `at` (mm from the line's
-/// start) whose words (each after a space, else joined to the piece before)
-/// are set apart by a space widened by `spacing` mm.
+/// A piece of a line: an icon (drawn beside the text: [`icons`]), or a text
+/// chunk from `at` (mm from the line's start) whose words (each after a space,
+/// else joined to the piece before) are set apart by a space widened by
+/// `spacing` mm.
 enum Chunk<'a> {
-    Icon(&'a Run, &'a Icon),
+    Icon,
     Text {
         at: f64,
         spacing: Option<f64>,
@@ -396,8 +416,8 @@ fn chunks<'a>(line: &'a Line, font: &FontSpec, size: f64, measure: &Widths) -> V
     for p in &line.runs {
         let (text, bold, italic) = match &p.kind {
             RunKind::Text { text, bold, italic } => (text.as_str(), *bold, *italic),
-            RunKind::Icon(icon) => {
-                out.push(Chunk::Icon(p, icon));
+            RunKind::Icon(_) => {
+                out.push(Chunk::Icon);
                 last = None;
                 continue;
             }
@@ -616,6 +636,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::Run;
 
     fn word(text: &str, x: f64, width: f64) -> Run {
         Run {
@@ -654,7 +675,7 @@ mod tests {
                 .iter()
                 .filter_map(|c| match c {
                     Chunk::Text { at, spacing, runs } => Some((*at, *spacing, runs.len())),
-                    Chunk::Icon(..) => None,
+                    Chunk::Icon => None,
                 })
                 .collect();
         assert_eq!(found, vec![(0.0, Some(0.5), 3), (11.5, None, 1)]);

@@ -155,7 +155,8 @@ pub struct Setter<'a> {
 }
 
 impl Setter<'_> {
-    /// The width of `text` in `style`'s font, bold or italic as asked.
+    /// The width of `text` in `style`'s font, bold or italic as asked (from
+    /// the glyphs the page's drawing takes again: each word shaped once).
     pub fn measure(
         &self,
         text: &str,
@@ -163,7 +164,7 @@ impl Setter<'_> {
         italic: bool,
         style: &Style,
     ) -> Result<f64, TextError> {
-        crate::text::width(
+        crate::text::glyphs::width(
             text,
             style.size,
             &style.font.styled(bold, italic),

@@ -64,8 +64,9 @@ pub struct Figure {
 #[derive(Debug, Clone)]
 pub struct Page {
     /// Everything but the figures, as SVG text the page's size (its text as SVG
-    /// text: the live preview's page images).
-    pub svg: String,
+    /// text: the live preview's page images), when typesetting was asked for
+    /// it ([`Input::page_svg`]).
+    pub svg: Option<String>,
     /// The same without the text that `texts` holds (the PDF draws `texts`
     /// over it, as the typesetter placed them, and usvg lays no text out).
     pub body: String,
@@ -102,6 +103,10 @@ pub struct Input<'a> {
     pub counts: &'a [u64],
     /// The build's paper (the default page is half of it).
     pub paper: Paper,
+    /// Whether each page is also written whole as SVG, its text as SVG text
+    /// ([`Page::svg`]): the live preview draws its page images from it. The
+    /// PDFs draw [`Page::body`] and [`Page::texts`].
+    pub page_svg: bool,
 }
 
 /// Typesets `data/<game>/rules.md`, if the game has one: every problem at its
@@ -200,7 +205,7 @@ fn draw(
     })?;
     let flowed = lay_out(input, settings, rendered, &blocks)?;
     let measure = |text: &str, font: &crate::text::FontSpec, size: f64| {
-        crate::text::width(text, size, font, input.tpl.fonts()).ok()
+        crate::text::glyphs::width(text, size, font, input.tpl.fonts()).ok()
     };
     let shape = |text: &str, font: &crate::text::FontSpec| {
         crate::text::glyphs::shaped(text, font, input.tpl.fonts()).ok()
@@ -209,7 +214,17 @@ fn draw(
         .pages
         .iter()
         .enumerate()
-        .map(|(k, laid)| draw::page(laid, k, settings, &flowed.headings, &measure, &shape))
+        .map(|(k, laid)| {
+            let measures = (&measure as &draw::Measure, &shape as &draw::Shape);
+            draw::page(
+                laid,
+                k,
+                settings,
+                &flowed.headings,
+                measures,
+                input.page_svg,
+            )
+        })
         .collect();
     Ok(Drawn {
         pages,

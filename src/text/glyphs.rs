@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{cluster_range, shape, unknown_font, FontSpec, TextError};
+use super::{cluster_range, face_for, shape, to_mm, unknown_font, FontSpec, TextError};
 pub use crate::fonts::FaceData;
 use crate::fonts::FontBook;
 
@@ -98,21 +98,41 @@ pub fn shaped(text: &str, font: &FontSpec, book: &FontBook) -> Result<Shaped, Te
         .ok_or_else(|| unknown_font(font, book))?;
     Ok(Shaped {
         face,
-        glyphs: kept_glyphs(shaping, text),
+        glyphs: kept_glyphs(shaping, text).glyphs,
     })
+}
+
+/// Width of `text` (one line, no markup) in millimetres at `size` mm: what
+/// [`super::width`] gives, to the bit, measured from the glyphs [`shaped`]
+/// keeps. Text that is measured and then drawn as glyph runs (a rulebook's
+/// words) is shaped once for both.
+pub fn width(text: &str, size: f64, font: &FontSpec, book: &FontBook) -> Result<f64, TextError> {
+    let face = face_for(font, book)?;
+    if text.is_empty() {
+        return Ok(0.0);
+    }
+    Ok(to_mm(face, kept_glyphs(face, text).advance, size))
 }
 
 /// Texts whose glyphs are kept; past this the kept ones are forgotten and
 /// shaped again when asked.
 const GLYPHS_KEPT: usize = 50_000;
 
+/// A text's glyphs in one face, and their advance in font units (the sum
+/// [`super::width`] measures: the same shaping, so the same integer).
+#[derive(Clone)]
+struct Kept {
+    glyphs: Arc<[Glyph]>,
+    advance: i64,
+}
+
 /// `text`'s glyphs in `shaping`, kept per face and text for the whole process:
 /// a rulebook's words repeat, page after page and game after game, and shaping
 /// one costs far more than finding it.
-fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[Glyph]> {
+fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Kept {
     /// Per face (by address: faces live for the whole process), text -> glyphs.
-    type Kept = HashMap<usize, HashMap<String, Arc<[Glyph]>>>;
-    static GLYPHS: OnceLock<Mutex<(Kept, usize)>> = OnceLock::new();
+    type Texts = HashMap<usize, HashMap<String, Kept>>;
+    static GLYPHS: OnceLock<Mutex<(Texts, usize)>> = OnceLock::new();
     let all = GLYPHS.get_or_init(Default::default);
     let key = shaping as *const rustybuzz::Face<'static> as usize;
     let kept = all
@@ -122,7 +142,7 @@ fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[G
     if let Some(g) = kept {
         return g;
     }
-    let glyphs = shape_glyphs(shaping, text);
+    let shaped = shape_glyphs(shaping, text);
     if let Ok(mut m) = all.lock() {
         let (kept, count) = &mut *m;
         if *count >= GLYPHS_KEPT {
@@ -132,17 +152,18 @@ fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[G
         if kept
             .entry(key)
             .or_default()
-            .insert(text.to_string(), glyphs.clone())
+            .insert(text.to_string(), shaped.clone())
             .is_none()
         {
             *count += 1;
         }
     }
-    glyphs
+    shaped
 }
 
-/// `text` shaped in `shaping` with the kept plan, as glyphs in ems.
-fn shape_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[Glyph]> {
+/// `text` shaped in `shaping` with the kept plan, as glyphs in ems, and their
+/// advance in font units.
+fn shape_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Kept {
     let upem = f32::from(shaping.units_per_em() as u16);
     let out = shape(shaping, text);
     let (infos, positions) = (out.glyph_infos(), out.glyph_positions());
@@ -159,7 +180,10 @@ fn shape_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Arc<[
             range: cluster_range(infos, i, text.len()),
         })
         .collect();
-    glyphs
+    Kept {
+        glyphs,
+        advance: positions.iter().map(|p| p.x_advance as i64).sum(),
+    }
 }
 
 #[cfg(test)]

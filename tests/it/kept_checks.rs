@@ -75,7 +75,11 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
         derives: kept.map(|k| &k.derives),
         ..Incremental::default()
     };
-    let opts = cardstock::options::Options::default();
+    // Encoding nothing, as the live preview: the pages are written as SVG.
+    let opts = cardstock::options::Options {
+        encode: false,
+        ..Default::default()
+    };
     let (built, finished) =
         build_choosing(&project, GAME, &opts, incremental, Sink::Memory, |_, _| {
             false.into()
@@ -87,7 +91,7 @@ fn build(root: &Path, kept: Option<&Kept>) -> Build {
             .collect()
     });
     let pages = built.rulebook.as_ref().map_or_else(Vec::new, |b| {
-        b.pages.iter().map(|p| p.svg.clone()).collect()
+        b.pages.iter().filter_map(|p| p.svg.clone()).collect()
     });
     Build {
         problems: built.diags.render(&project),
