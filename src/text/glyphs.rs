@@ -191,6 +191,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_text_measured_from_its_kept_glyphs_is_as_wide_as_the_templates_measure_it() {
+        // Every word of a real rulebook (with its punctuation, as the line
+        // breaking measures it), a few syllables and letters, in each style at
+        // two sizes: the same width to the bit, and the glyphs drawn are the
+        // ones the measure kept.
+        let book = FontBook::builtin();
+        let rules = include_str!("../../data/interstate-trucking/rules.md");
+        let mut texts: Vec<&str> = rules.split_whitespace().collect();
+        texts.extend([
+            "",
+            " ",
+            "-",
+            "Wa",
+            "ter-",
+            "AVATAR",
+            "office",
+            "Pay $3 — now!",
+        ]);
+        texts.sort_unstable();
+        texts.dedup();
+        assert!(texts.len() > 300, "{}", texts.len());
+        let plain = FontSpec::default();
+        for font in [
+            plain.clone(),
+            plain.styled(true, false),
+            plain.styled(false, true),
+            plain.styled(true, true),
+        ] {
+            for size in [3.5, 4.2333] {
+                for text in &texts {
+                    let kept = width(text, size, &font, &book).unwrap();
+                    let advance = super::super::width(text, size, &font, &book).unwrap();
+                    assert_eq!(kept.to_bits(), advance.to_bits(), "{text:?} in {font:?}");
+                }
+            }
+            let a = shaped("Portland", &font, &book).unwrap();
+            let b = shaped("Portland", &font, &book).unwrap();
+            assert!(Arc::ptr_eq(&a.glyphs, &b.glyphs), "kept");
+        }
+    }
+
+    #[test]
     fn a_word_is_as_wide_as_the_typesetter_measures_it() {
         let book = FontBook::builtin();
         for font in [FontSpec::default(), FontSpec::default().styled(true, true)] {

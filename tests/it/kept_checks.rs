@@ -480,3 +480,53 @@ fn contract_12_to_denver(data: &std::path::Path) {
     let moved = set_field(&text, "contract", 12, "city", "\"denver\"");
     std::fs::write(&contracts, moved).unwrap();
 }
+
+#[test]
+fn only_the_live_preview_writes_each_rulebook_page_whole_as_svg() {
+    // A build that writes files draws each page's body and glyph runs into its
+    // PDFs; the live preview (which encodes nothing) draws its page images from
+    // the whole SVG, its text as SVG text. The body and runs are the same.
+    let tmp = project_copy(&[GAME]);
+    let project = Project::disk(tmp.path()).unwrap();
+    let typeset = |encode: bool| {
+        let opts = cardstock::options::Options {
+            encode,
+            ..Default::default()
+        };
+        let (built, _) = build_choosing(
+            &project,
+            GAME,
+            &opts,
+            Incremental::default(),
+            Sink::Memory,
+            |_, _| false.into(),
+        );
+        built.rulebook.expect("Interstate Trucking has a rulebook")
+    };
+    let (files, preview) = (typeset(true), typeset(false));
+    assert!(files.pages.len() > 2);
+    assert_eq!(files.pages.len(), preview.pages.len());
+    for (f, p) in files.pages.iter().zip(&preview.pages) {
+        assert!(
+            f.svg.is_none(),
+            "page {}: whole SVG written for the files",
+            f.number
+        );
+        let svg = p.svg.as_deref().expect("the preview's page as SVG");
+        assert_eq!(f.body, p.body, "page {}", f.number);
+        assert!(f.texts == p.texts, "page {}: the same glyph runs", f.number);
+        assert!(!f.texts.is_empty());
+        // The whole SVG holds the text the runs draw, as SVG text.
+        let words = f.texts.iter().flat_map(|r| r.text.split_whitespace());
+        let word = words
+            .filter(|w| w.chars().all(char::is_alphanumeric))
+            .max_by_key(|w| w.len())
+            .unwrap();
+        assert!(
+            svg.contains("<text") && svg.contains(word),
+            "page {}: {word}",
+            f.number
+        );
+        assert!(svg.len() > f.body.len());
+    }
+}
