@@ -120,7 +120,10 @@ fn count(stdout: &str, id: &str) -> String {
 
 /// Pages of a PDF (lopdf).
 fn pages(pdf: &Path) -> usize {
-    lopdf::Document::load(pdf).unwrap().get_pages().len()
+    crate::common::pdf::Document::load(pdf)
+        .unwrap()
+        .get_pages()
+        .len()
 }
 
 /// A workbook with the sheet `bonus`: id, name, points (a formula), qty.

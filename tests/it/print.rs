@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use lopdf::{Document, Object, ObjectId};
+use crate::common::pdf::{Document, Object, ObjectId};
 
 use crate::common::*;
 
