@@ -118,7 +118,7 @@ fn count(stdout: &str, id: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Pages of a PDF (lopdf).
+/// Pages of a PDF.
 fn pages(pdf: &Path) -> usize {
     crate::common::pdf::Document::load(pdf)
         .unwrap()

@@ -2,7 +2,7 @@
 //! five games of `data/`, home on Letter and A4, gutterfold, the real-size and
 //! pad-size files, the duplex calibration) is at least 6 pt, and light text (white
 //! or pale letters on colour) at least 7 pt. The sizes come from the content streams
-//! (lopdf): each text's font size (`Tf`) under its text matrix, the transforms
+//! (common::pdf): each text's font size (`Tf`) under its text matrix, the transforms
 //! around it and those of the form XObjects it is drawn in, and its fill colour; the
 //! letters are named through the font's ToUnicode map.
 //!

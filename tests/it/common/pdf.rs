@@ -181,10 +181,6 @@ impl Dictionary {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
     fn from_hayro(d: &h::Dict<'_>, pdf: &Arc<Pdf>) -> Dictionary {
         Dictionary(
             d.entries()
