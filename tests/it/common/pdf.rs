@@ -120,7 +120,9 @@ impl Object {
         }
     }
 
-    fn from_hayro(o: h::Object<'_>, pdf: &Arc<Pdf>) -> Object {
+    /// `pdf`: the file a stream is read from again to decode it (none for a
+    /// content stream's operands, which hold no streams).
+    fn from_hayro(o: h::Object<'_>, pdf: Option<&Arc<Pdf>>) -> Object {
         match o {
             h::Object::Null(_) => Object::Null,
             h::Object::Boolean(b) => Object::Boolean(b),
@@ -134,12 +136,12 @@ impl Object {
             h::Object::Stream(s) => Object::Stream(Stream {
                 dict: Dictionary::from_hayro(s.dict(), pdf),
                 content: s.raw_data().into_owned(),
-                source: Some((pdf.clone(), s.obj_id())),
+                source: pdf.map(|pdf| (pdf.clone(), s.obj_id())),
             }),
         }
     }
 
-    fn maybe(o: MaybeRef<h::Object<'_>>, pdf: &Arc<Pdf>) -> Object {
+    fn maybe(o: MaybeRef<h::Object<'_>>, pdf: Option<&Arc<Pdf>>) -> Object {
         match o {
             MaybeRef::Ref(r) => Object::Reference(id_of(r.into())),
             MaybeRef::NotRef(o) => Object::from_hayro(o, pdf),
@@ -181,7 +183,7 @@ impl Dictionary {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    fn from_hayro(d: &h::Dict<'_>, pdf: &Arc<Pdf>) -> Dictionary {
+    fn from_hayro(d: &h::Dict<'_>, pdf: Option<&Arc<Pdf>>) -> Dictionary {
         Dictionary(
             d.entries()
                 .map(|(k, v)| (k.as_ref().to_vec(), Object::maybe(v, pdf)))
@@ -249,39 +251,13 @@ impl Content {
         while let Some(op) = ops.next() {
             operations.push(Operation {
                 operator: String::from_utf8_lossy(&op.operator[..]).into_owned(),
-                operands: op.operands().map(operand).collect(),
+                operands: op
+                    .operands()
+                    .map(|o| Object::from_hayro(o.clone(), None))
+                    .collect(),
             });
         }
         Ok(Content { operations })
-    }
-}
-
-/// An operand: content streams hold direct objects only (no references, no
-/// streams).
-fn operand(o: &h::Object<'_>) -> Object {
-    match o {
-        h::Object::Null(_) => Object::Null,
-        h::Object::Boolean(b) => Object::Boolean(*b),
-        h::Object::Number(n) => number(*n),
-        h::Object::String(s) => Object::String(s.as_bytes().to_vec()),
-        h::Object::Name(n) => Object::Name(n.as_ref().to_vec()),
-        h::Object::Dict(d) => Object::Dictionary(Dictionary(
-            d.entries()
-                .filter_map(|(k, v)| match v {
-                    MaybeRef::NotRef(v) => Some((k.as_ref().to_vec(), operand(&v))),
-                    MaybeRef::Ref(_) => None,
-                })
-                .collect(),
-        )),
-        h::Object::Array(a) => Object::Array(
-            a.raw_iter()
-                .filter_map(|v| match v {
-                    MaybeRef::NotRef(v) => Some(operand(&v)),
-                    MaybeRef::Ref(_) => None,
-                })
-                .collect(),
-        ),
-        h::Object::Stream(_) => Object::Null,
     }
 }
 
@@ -331,7 +307,7 @@ impl Document {
         while objects.len() < pdf.len() && misses < 10_000 {
             match pdf.xref().get::<h::Object<'_>>(ObjectIdentifier::new(n, 0)) {
                 Some(o) => {
-                    objects.insert((n, 0), Object::from_hayro(o, &pdf));
+                    objects.insert((n, 0), Object::from_hayro(o, Some(&pdf)));
                 }
                 None => misses += 1,
             }
@@ -512,5 +488,5 @@ fn trailer(bytes: &[u8], pdf: &Arc<Pdf>) -> Result<Dictionary> {
         .position(|b| !b.is_ascii_whitespace())
         .ok_or(Error("an empty trailer".into()))?;
     let dict = h::Dict::from_bytes(&rest[start..]).ok_or(Error("a broken trailer".into()))?;
-    Ok(Dictionary::from_hayro(&dict, pdf))
+    Ok(Dictionary::from_hayro(&dict, Some(pdf)))
 }
