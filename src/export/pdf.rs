@@ -825,20 +825,16 @@ mod tests {
             "the original bytes stay as they are"
         );
         assert_eq!(asked, ask_to_print(plain, Printing::LongEdge).unwrap());
-        let doc = lopdf::Document::load_mem(&asked).unwrap();
-        let root = doc.trailer.get(b"Root").unwrap().as_reference().unwrap();
-        let catalog = doc.get_dictionary(root).unwrap();
-        let vp = catalog
-            .get(b"ViewerPreferences")
-            .unwrap()
-            .as_dict()
-            .unwrap();
-        assert_eq!(
-            vp.get(b"Duplex").unwrap().as_name().unwrap(),
-            b"DuplexFlipLongEdge"
-        );
-        assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
-        assert_eq!(doc.get_pages().len(), 1, "the pages are still there");
+        // The newest cross-reference section and trailer win (hayro-syntax reads
+        // the chain of updates).
+        use hayro_syntax::object::{Dict, Name};
+        let doc = hayro_syntax::Pdf::new(asked).unwrap();
+        let catalog = doc.xref().get::<Dict<'_>>(doc.xref().root_id()).unwrap();
+        let vp = catalog.get::<Dict<'_>>(b"ViewerPreferences").unwrap();
+        let name = |key: &[u8]| vp.get::<Name<'_>>(key).unwrap().as_ref().to_vec();
+        assert_eq!(name(b"Duplex"), b"DuplexFlipLongEdge");
+        assert_eq!(name(b"PrintScaling"), b"None");
+        assert_eq!(doc.pages().len(), 1, "the pages are still there");
     }
 
     /// What `pdftotext` with `args` reads from `pdf`.

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::pdf::Document;
 use crate::common::*;
-use lopdf::Document;
 
 const GAME: &str = "black-pawn-trucking";
 

@@ -263,7 +263,7 @@ fn an_icon_is_drawn_anywhere_recoloured_and_as_an_image() {
     let gold = pixel(&card, 3.0 + 31.75 - 3.0, 3.0 + 70.0);
     assert!(near(gold, [0xe0, 0xa5, 0x26]), "{gold:?}");
     // In the PDF they are vector art: no raster image on the card sheet.
-    let doc = lopdf::Document::load(out.join("mini.pdf")).unwrap();
+    let doc = crate::common::pdf::Document::load(out.join("mini.pdf")).unwrap();
     let images = doc
         .objects
         .values()

@@ -205,7 +205,7 @@ fn compare(name: &str, actual: &[u8]) -> Option<String> {
 
 /// The first page of `pdf` whose text contains `label`.
 fn page_with(pdf: &Path, label: &str) -> usize {
-    let doc = lopdf::Document::load(pdf).unwrap();
+    let doc = crate::common::pdf::Document::load(pdf).unwrap();
     (1..=doc.get_pages().len())
         .find(|&p| pdftotext(pdf, p).contains(label))
         .unwrap_or_else(|| panic!("no page of {} says {label:?}", pdf.display()))

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use crate::common::pdf::Document;
 use crate::common::*;
-use lopdf::Document;
 
 const GAME: &str = "inside-track";
 
@@ -55,7 +55,10 @@ fn print_and_play_pages() {
 }
 
 /// Every page Letter (either way round), its bleed around its trim.
-fn check_letter_pages(doc: &Document, pages: std::collections::BTreeMap<u32, lopdf::ObjectId>) {
+fn check_letter_pages(
+    doc: &Document,
+    pages: std::collections::BTreeMap<u32, crate::common::pdf::ObjectId>,
+) {
     for (_, id) in pages {
         let media = rect(doc, id, b"MediaBox");
         // Letter, portrait or (board tiles) landscape.

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
+use crate::common::pdf::Document;
 use crate::common::*;
-use lopdf::Document;
 
 /// Builds the real game once per test binary into a temporary folder.
 fn built() -> &'static Path {

@@ -118,9 +118,12 @@ fn count(stdout: &str, id: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Pages of a PDF (lopdf).
+/// Pages of a PDF.
 fn pages(pdf: &Path) -> usize {
-    lopdf::Document::load(pdf).unwrap().get_pages().len()
+    crate::common::pdf::Document::load(pdf)
+        .unwrap()
+        .get_pages()
+        .len()
 }
 
 /// A workbook with the sheet `bonus`: id, name, points (a formula), qty.

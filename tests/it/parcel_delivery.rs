@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::pdf::Document;
 use crate::common::*;
-use lopdf::Document;
 
 const GAME: &str = "parcel-delivery";
 
@@ -506,8 +506,8 @@ fn the_hazard_hatch_is_no_tiling_pattern() {
             .values()
             .filter(|o| {
                 let dict = match o {
-                    lopdf::Object::Dictionary(d) => d,
-                    lopdf::Object::Stream(s) => &s.dict,
+                    crate::common::pdf::Object::Dictionary(d) => d,
+                    crate::common::pdf::Object::Stream(s) => &s.dict,
                     _ => return false,
                 };
                 dict.get(b"PatternType").and_then(|t| t.as_i64()).ok() == Some(1)
@@ -518,7 +518,7 @@ fn the_hazard_hatch_is_no_tiling_pattern() {
     // The stripes (#f0a020) are painted on the board (in its form XObject).
     let doc = Document::load(output(built(), "parcel-delivery-board-real-size.pdf")).unwrap();
     let painted = doc.objects.values().any(|o| match o {
-        lopdf::Object::Stream(s) => {
+        crate::common::pdf::Object::Stream(s) => {
             let bytes = s
                 .decompressed_content()
                 .unwrap_or_else(|_| s.content.clone());

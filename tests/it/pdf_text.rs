@@ -25,7 +25,7 @@ const FACE: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="69.5mm" he
 
 /// Text objects (`BT` operators) in the page's form XObjects.
 fn text_objects(pdf: &[u8]) -> usize {
-    let doc = lopdf::Document::load_mem(pdf).expect("the PDF loads");
+    let doc = crate::common::pdf::Document::load_mem(pdf).expect("the PDF loads");
     let mut count = 0;
     for obj in doc.objects.values() {
         let Ok(stream) = obj.as_stream() else {

@@ -4,7 +4,7 @@
 //! (4.2 mm unprinted at each edge; the art of board tiles aside), every cut has a
 //! mark at both ends, every chit its cut line, and every back sheet of a duplex
 //! file is on the even page after its front, mirrored for a long-edge flip. The
-//! geometry comes from the page content streams (lopdf) and `pdftotext -bbox`, not
+//! geometry comes from the page content streams (common::pdf) and `pdftotext -bbox`, not
 //! from the layout code.
 //!
 //! `cargo test print:: -- --nocapture` prints the counts the README quotes.
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use lopdf::{Document, Object, ObjectId};
+use crate::common::pdf::{Document, Object, ObjectId};
 
 use crate::common::*;
 
@@ -191,7 +191,7 @@ fn read_page(doc: &Document, id: ObjectId) -> (Vec<Face>, Vec<Line>) {
     let h_pt = media[3] - media[1];
     let to_mm = |(x, y): (f64, f64)| (x / PT, (h_pt - y) / PT);
     let content = doc.get_and_decode_page_content(id).expect("page content");
-    // The page's resources: inline, or (lopdf lists them by id) referenced.
+    // The page's resources: inline, or (listed by id) referenced.
     let (res, ids) = doc.get_page_resources(id).expect("resources");
     let res = res.or_else(|| ids.first().and_then(|r| doc.get_dictionary(*r).ok()));
     let xobjects = res

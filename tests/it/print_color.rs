@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use lopdf::{Document, Object};
+use crate::common::pdf::{Document, Object};
 
 use crate::common::{build_once, pdftotext, transparency};
 
@@ -51,7 +51,7 @@ pub(crate) fn pdfs(dir: &Path) -> Vec<PathBuf> {
 /// components, an `rg`/`RG` operator in a content stream.
 fn rgb_uses(doc: &Document) -> Vec<String> {
     let mut found = Vec::new();
-    fn names(o: &Object, out: &mut Vec<String>, id: lopdf::ObjectId) {
+    fn names(o: &Object, out: &mut Vec<String>, id: crate::common::pdf::ObjectId) {
         match o {
             Object::Name(n) if n == b"DeviceRGB" || n == b"CalRGB" => {
                 out.push(format!("{id:?}: /{}", String::from_utf8_lossy(n)))
@@ -77,7 +77,7 @@ fn rgb_uses(doc: &Document) -> Vec<String> {
             let data = s
                 .decompressed_content()
                 .unwrap_or_else(|_| s.content.clone());
-            if let Ok(content) = lopdf::content::Content::decode(&data) {
+            if let Ok(content) = crate::common::pdf::Content::decode(&data) {
                 for op in content.operations {
                     if op.operator == "rg" || op.operator == "RG" {
                         found.push(format!("{id:?}: {} operator", op.operator));
@@ -90,7 +90,12 @@ fn rgb_uses(doc: &Document) -> Vec<String> {
 }
 
 /// The catalog's output intent and the `/Info` dictionary.
-fn pdfx_keys(doc: &Document) -> (lopdf::Dictionary, lopdf::Dictionary) {
+fn pdfx_keys(
+    doc: &Document,
+) -> (
+    crate::common::pdf::Dictionary,
+    crate::common::pdf::Dictionary,
+) {
     let root = doc.trailer.get(b"Root").unwrap().as_reference().unwrap();
     let catalog = doc.get_dictionary(root).unwrap();
     let intents = catalog.get(b"OutputIntents").unwrap().as_array().unwrap();
@@ -103,7 +108,7 @@ fn pdfx_keys(doc: &Document) -> (lopdf::Dictionary, lopdf::Dictionary) {
     (intent, doc.get_dictionary(info).unwrap().clone())
 }
 
-fn text(d: &lopdf::Dictionary, key: &[u8]) -> String {
+fn text(d: &crate::common::pdf::Dictionary, key: &[u8]) -> String {
     String::from_utf8_lossy(d.get(key).unwrap().as_str().unwrap()).into_owned()
 }
 

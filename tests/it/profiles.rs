@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::pdf::Document;
 use crate::common::*;
-use lopdf::Document;
 
 fn build(profile: &str, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let out = tempfile::tempdir().unwrap();

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::pdf::{Document, Object, ObjectId};
 use cardstock::export::pdf;
 use cardstock::layout;
 use cardstock::model::Size;
-use lopdf::{Document, Object, ObjectId};
 use resvg::tiny_skia::Pixmap;
 
 use crate::common::{repo, run, texts};

@@ -275,7 +275,7 @@ fn the_contents_and_the_bookmarks_point_at_the_right_pages() {
         );
     }
     // A bookmark per heading (the title and those of the contents).
-    let doc = lopdf::Document::load(&pdf).unwrap();
+    let doc = crate::common::pdf::Document::load(&pdf).unwrap();
     let toc = doc.get_toc().expect("an outline");
     assert_eq!(toc.toc.len(), entries.len() + 1, "{:?}", toc.toc);
     for (entry, (title, n)) in toc.toc.iter().skip(1).zip(&entries) {
@@ -456,7 +456,7 @@ fn the_booklet_embeds_the_reading_pdfs_fonts_once() {
         let reading = fonts(&rules_pdf(out, &game));
         assert!(!reading.is_empty(), "{game}");
         assert_eq!(fonts(&booklet_pdf(out, &game)), reading, "{game}");
-        let booklet = lopdf::Document::load(booklet_pdf(out, &game)).unwrap();
+        let booklet = crate::common::pdf::Document::load(booklet_pdf(out, &game)).unwrap();
         let root = booklet
             .trailer
             .get(b"Root")

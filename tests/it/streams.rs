@@ -8,10 +8,10 @@
 
 use std::io::{Read, Write};
 
+use crate::common::pdf::{Document, Object};
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
-use lopdf::{Document, Object};
 
 use crate::print::{built, HOME_LETTER};
 use crate::print_color::pdfs;

@@ -2,7 +2,7 @@
 //! five games of `data/`, home on Letter and A4, gutterfold, the real-size and
 //! pad-size files, the duplex calibration) is at least 6 pt, and light text (white
 //! or pale letters on colour) at least 7 pt. The sizes come from the content streams
-//! (lopdf): each text's font size (`Tf`) under its text matrix, the transforms
+//! (common::pdf): each text's font size (`Tf`) under its text matrix, the transforms
 //! around it and those of the form XObjects it is drawn in, and its fill colour; the
 //! letters are named through the font's ToUnicode map.
 //!
@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use lopdf::{Dictionary, Document, Object, ObjectId};
+use crate::common::pdf::{Dictionary, Document, Object, ObjectId};
 
 use crate::print::{built, mul, FOLD_LETTER, HOME_A4, HOME_LETTER, M};
 
@@ -158,7 +158,7 @@ fn read(
     depth: usize,
     out: &mut Vec<Shown>,
 ) {
-    let Ok(ops) = lopdf::content::Content::decode(content) else {
+    let Ok(ops) = crate::common::pdf::Content::decode(content) else {
         return;
     };
     let fonts = res
@@ -204,10 +204,10 @@ fn read(
                 let mut text = String::new();
                 for o in &op.operands {
                     match o {
-                        Object::String(b, _) => text.push_str(&letters(b, Some(cmap))),
+                        Object::String(b) => text.push_str(&letters(b, Some(cmap))),
                         Object::Array(a) => {
                             for p in a {
-                                if let Object::String(b, _) = p {
+                                if let Object::String(b) = p {
                                     text.push_str(&letters(b, Some(cmap)));
                                 }
                             }

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::common::pdf::Document;
 use crate::common::*;
-use lopdf::Document;
 
 const SHEETS: usize = 4;
 

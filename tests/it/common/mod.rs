@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod pdf;
+
 /// The repository root (holds data/ and templates/).
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -174,7 +176,7 @@ pub fn pdftotext(pdf: &Path, page: usize) -> String {
 }
 
 /// A page box (`MediaBox`, `TrimBox`, `BleedBox`) as `[llx, lly, urx, ury]` points.
-pub fn rect(doc: &lopdf::Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64> {
+pub fn rect(doc: &pdf::Document, page: pdf::ObjectId, key: &[u8]) -> Vec<f64> {
     let dict = doc.get_dictionary(page).unwrap();
     dict.get(key)
         .unwrap_or_else(|_| panic!("page has {}", String::from_utf8_lossy(key)))
@@ -182,8 +184,8 @@ pub fn rect(doc: &lopdf::Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64
         .unwrap()
         .iter()
         .map(|o| match o {
-            lopdf::Object::Integer(i) => *i as f64,
-            lopdf::Object::Real(r) => *r as f64,
+            pdf::Object::Integer(i) => *i as f64,
+            pdf::Object::Real(r) => *r as f64,
             _ => panic!("not a number"),
         })
         .collect()
@@ -193,7 +195,7 @@ pub fn rect(doc: &lopdf::Document, page: lopdf::ObjectId, key: &[u8]) -> Vec<f64
 /// Asserts that `pdf` is one page whose TrimBox is `w_in` x `h_in` inches
 /// (within 0.01 pt): a part at its real size.
 pub fn assert_one_page_trimmed(pdf: &Path, w_in: f64, h_in: f64) {
-    let doc = lopdf::Document::load(pdf).unwrap();
+    let doc = pdf::Document::load(pdf).unwrap();
     let pages = doc.get_pages();
     assert_eq!(pages.len(), 1);
     let trim = rect(&doc, pages[&1], b"TrimBox");
@@ -250,8 +252,8 @@ pub fn interstate_with(profile: &str) -> PathBuf {
 /// Every way `doc` uses transparency, one line each (empty: none): a graphics state
 /// with a fill or stroke alpha (`/ca`, `/CA`) below 1 or a soft mask, an image with
 /// a soft mask, a transparency group. PDF/X-1a allows none of them.
-pub fn transparency(doc: &lopdf::Document) -> Vec<String> {
-    use lopdf::Object;
+pub fn transparency(doc: &pdf::Document) -> Vec<String> {
+    use pdf::Object;
     let number = |o: &Object| match o {
         Object::Integer(i) => Some(*i as f64),
         Object::Real(r) => Some(*r as f64),
