@@ -252,6 +252,10 @@ fn an_icon_is_drawn_anywhere_recoloured_and_as_an_image() {
     // The card draws the SVG file as an image, in its own colours, and the shared
     // star (templates/common/icons/) by the same path.
     let card = out.join("png/cards/001-front.png");
+    // Built at the default resolution, 300 dpi: the poker card and its 3 mm of
+    // bleed, 69.5 x 94.9 mm, are 821 x 1121 px.
+    let (info, _) = decode_png(&std::fs::read(&card).unwrap());
+    assert_eq!((info.width, info.height), (821, 1121), "300 dpi");
     let (x, y) = (3.0 + 20.0, 3.0 + 40.0);
     assert!(near(pixel(&card, x, y), [255; 3]), "white square");
     assert!(near(pixel(&card, x + 6.0, y), [0; 3]), "black disc");

@@ -5,14 +5,22 @@ use std::path::Path;
 use crate::common::pdf::Document;
 use crate::common::*;
 
-/// Builds the real game once per test binary into a temporary folder.
+/// The real game built once per test binary: the print tests' build of every game
+/// at home on Letter (`print::home_letter`), which writes its SVG and PNG faces
+/// beside the PDFs (PNGs at 60 dpi). Interstate Trucking's files there are those
+/// of `build interstate-trucking --format pdf,svg,png --dpi 60` (the game's own
+/// profile is home on Letter), and its own build at 300 dpi took 6.0 s of CPU
+/// against 0.8 s without the PNGs (docs/performance.md, "Compiling and testing").
 fn built() -> &'static Path {
-    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    build_once(
-        &OUT,
-        &["build", "interstate-trucking", "--format", "pdf,svg,png"],
-        "interstate-trucking: 10 component sets, 325 parts, 60 pages",
-    )
+    let shared = crate::print::home_letter();
+    assert!(
+        shared
+            .stdout
+            .contains("interstate-trucking: 10 component sets, 325 parts, 60 pages"),
+        "{}",
+        shared.stdout
+    );
+    shared.dir.path()
 }
 
 #[test]
@@ -319,10 +327,12 @@ fn svg_and_png_per_distinct_face() {
         22
     );
     let png = std::fs::read(dir.join("png/contracts/001-front.png")).unwrap();
-    // IHDR width/height: poker + 3 mm bleed = 69.5 x 94.9 mm at 300 dpi.
+    // IHDR width/height: poker + 3 mm bleed = 69.5 x 94.9 mm at the build's 60 dpi
+    // (164.2 x 224.2 px; at the default 300 dpi 821 x 1121, which `drawing`'s
+    // build at the default resolution checks on its own faces).
     let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert_eq!((w, h), (821, 1121));
+    assert_eq!((w, h), (164, 224));
     let svg = std::fs::read_to_string(dir.join("svg/contracts/001-front.svg")).unwrap();
     assert!(svg.contains("viewBox=\"-3 -3 69.5 94.9\""), "{svg}");
 }

@@ -6,7 +6,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -21,25 +23,115 @@ const GAMES: [&str; 5] = [
 ];
 
 /// Every game built once with `--profile tts`; returns the output folder and what
-/// the build printed on stderr.
+/// the build printed on stderr. The build is the one [`start_early`] started, if
+/// it did, else it starts now.
 fn built() -> &'static (tempfile::TempDir, String) {
     static OUT: OnceLock<(tempfile::TempDir, String)> = OnceLock::new();
     OUT.get_or_init(|| {
-        let out = crate::common::shared_tempdir();
-        let o = run(
-            &repo(),
-            &[
-                "build",
-                "--profile",
-                "tts",
-                "--out",
-                out.path().to_str().unwrap(),
-            ],
-        );
-        let (stdout, stderr) = texts(&o);
-        assert!(o.status.success(), "{stdout}\n{stderr}");
+        // Before the lock: `start` makes shared folders, which call `start_early`.
+        TRIED.store(true, Ordering::SeqCst);
+        let state = std::mem::replace(&mut *lock_state(), Early::Taken);
+        let started = match state {
+            Early::Running(started) => started,
+            _ => start(),
+        };
+        let Started { out, logs, child } = started;
+        let status = child.wait_with_output().expect("cardstock runs").status;
+        let read = |name: &str| std::fs::read_to_string(logs.path().join(name)).unwrap();
+        let (stdout, stderr) = (read("stdout"), read("stderr"));
+        assert!(status.success(), "{stdout}\n{stderr}");
         (out, stderr)
     })
+}
+
+/// The shared build while it runs: its output folder, the folder of its stdout
+/// and stderr, and the process.
+struct Started {
+    out: tempfile::TempDir,
+    logs: tempfile::TempDir,
+    child: Child,
+}
+
+/// Whether the shared build has started, and who waits for it.
+enum Early {
+    NotStarted,
+    Running(Started),
+    Taken,
+}
+
+static STATE: Mutex<Early> = Mutex::new(Early::NotStarted);
+/// Set by the first call of [`start_early`] or [`built`]: later calls of
+/// `start_early` (one from every shared folder made) return at once.
+static TRIED: AtomicBool = AtomicBool::new(false);
+
+fn lock_state() -> std::sync::MutexGuard<'static, Early> {
+    STATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Starts `build --profile tts` of every game into a shared folder, its stdout and
+/// stderr into files (nothing reads a pipe while it runs).
+fn start() -> Started {
+    let out = crate::common::shared_tempdir();
+    let logs = crate::common::shared_tempdir();
+    let file = |name: &str| std::fs::File::create(logs.path().join(name)).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_cardstock"))
+        .args(["build", "--profile", "tts", "--out"])
+        .arg(out.path())
+        .current_dir(repo())
+        .stdout(file("stdout"))
+        .stderr(file("stderr"))
+        .spawn()
+        .expect("cardstock runs");
+    Started { out, logs, child }
+}
+
+/// Starts the shared build in the background when the whole suite runs (no test
+/// named or skipped on the command line): the `tts` tests come last in libtest's
+/// name order, and their build (every game's images at 300 dpi, the largest the
+/// tests share) held the end of a run with the other test threads idle. Called by
+/// [`crate::common::shared_tempdir`], so by the first test that needs any shared
+/// build; the `tts` tests wait for it in [`built`], which starts it itself if this
+/// did not (a run of some tests only), so no test depends on another's order. A
+/// build still running when the test binary exits is killed then, before the
+/// shared folders are removed.
+pub fn start_early() {
+    if TRIED.swap(true, Ordering::SeqCst) || !whole_suite() {
+        return;
+    }
+    let mut state = lock_state();
+    if matches!(*state, Early::NotStarted) {
+        *state = Early::Running(start());
+        extern "C" fn kill_running() {
+            if let Early::Running(started) = &mut *lock_state() {
+                let _ = started.child.kill();
+                let _ = started.child.wait();
+            }
+        }
+        // SAFETY: registers a plain function, once; it touches only `STATE`. It
+        // runs before the handler that removes the shared folders, registered
+        // earlier (by `start`'s first shared folder or before).
+        assert_eq!(unsafe { libc::atexit(kill_running) }, 0);
+    }
+}
+
+/// Whether libtest was asked to run every test: no argument but the options that
+/// change how tests run and report (as `cargo test` passes them), none that names,
+/// skips or lists tests.
+fn whole_suite() -> bool {
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-q" | "--quiet" | "--nocapture" | "--show-output" | "--report-time" => {}
+            "--test-threads" | "--color" | "--format" | "-Z" => {
+                args.next();
+            }
+            a if ["--test-threads=", "--color=", "--format="]
+                .iter()
+                .any(|p| a.starts_with(p)) => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 fn load(game: &str) -> (PathBuf, Value) {

@@ -48,7 +48,9 @@ pub fn copy_dir(from: &Path, to: &Path) {
 /// A temporary folder for a build the tests of this binary share. Such a folder
 /// lives in a `static`, which Rust never drops, so its `TempDir` would leave it
 /// behind: it is removed when the test binary exits (an `atexit` handler, which
-/// runs whether the tests passed or failed).
+/// runs whether the tests passed or failed). The first such folder also starts
+/// the `tts` tests' build in the background (`tts::start_early`), when every test
+/// runs.
 pub fn shared_tempdir() -> tempfile::TempDir {
     use std::sync::{Mutex, Once};
     static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -65,6 +67,7 @@ pub fn shared_tempdir() -> tempfile::TempDir {
     DIRS.lock()
         .unwrap_or_else(|e| e.into_inner())
         .push(dir.path().to_path_buf());
+    crate::tts::start_early();
     dir
 }
 
