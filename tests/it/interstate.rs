@@ -12,15 +12,7 @@ use crate::common::*;
 /// profile is home on Letter), and its own build at 300 dpi took 6.0 s of CPU
 /// against 0.8 s without the PNGs (docs/performance.md, "Compiling and testing").
 fn built() -> &'static Path {
-    let shared = crate::print::home_letter();
-    assert!(
-        shared
-            .stdout
-            .contains("interstate-trucking: 10 component sets, 325 parts, 60 pages"),
-        "{}",
-        shared.stdout
-    );
-    shared.dir.path()
+    crate::print::home_letter_saying("interstate-trucking: 10 component sets, 325 parts, 60 pages")
 }
 
 #[test]

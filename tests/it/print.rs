@@ -708,6 +708,14 @@ pub fn home_letter() -> &'static Shared {
     shared(&HOME_LETTER, "home", "letter")
 }
 
+/// The folder of [`home_letter`]'s build, after checking that its output says
+/// `line` (a game's summary: what one game's tests expect of the build).
+pub fn home_letter_saying(line: &str) -> &'static Path {
+    let shared = home_letter();
+    assert!(shared.stdout.contains(line), "{}", shared.stdout);
+    shared.dir.path()
+}
+
 /// Reads and checks every home PDF of a build.
 fn check_build(out: &Path, duplex_files: bool) -> Report {
     check_build_at(out, duplex_files, MARGIN)

@@ -11,15 +11,7 @@ use crate::print::{read_pdf, Page, HOME_LETTER};
 
 /// Interstate Trucking built at home on Letter, the build the print tests read.
 fn built() -> &'static Path {
-    let shared = crate::print::home_letter();
-    assert!(
-        shared
-            .stdout
-            .contains("interstate-trucking: 10 component sets"),
-        "{}",
-        shared.stdout
-    );
-    shared.dir.path()
+    crate::print::home_letter_saying("interstate-trucking: 10 component sets")
 }
 
 fn rules_pdf(out: &Path, game: &str) -> std::path::PathBuf {
