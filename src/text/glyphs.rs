@@ -5,9 +5,8 @@
 //! text out again. The run keeps its text (each glyph's bytes of it): a PDF's
 //! text stays real text, searchable, with a space glyph between words.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use super::{cluster_range, face_for, shape, to_mm, unknown_font, FontSpec, TextError};
 pub use crate::fonts::FaceData;
@@ -130,35 +129,10 @@ struct Kept {
 /// a rulebook's words repeat, page after page and game after game, and shaping
 /// one costs far more than finding it.
 fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Kept {
-    /// Per face (by address: faces live for the whole process), text -> glyphs.
-    type Texts = HashMap<usize, HashMap<String, Kept>>;
-    static GLYPHS: OnceLock<Mutex<(Texts, usize)>> = OnceLock::new();
-    let all = GLYPHS.get_or_init(Default::default);
-    let key = shaping as *const rustybuzz::Face<'static> as usize;
-    let kept = all
-        .lock()
-        .ok()
-        .and_then(|m| m.0.get(&key).and_then(|t| t.get(text)).cloned());
-    if let Some(g) = kept {
-        return g;
-    }
-    let shaped = shape_glyphs(shaping, text);
-    if let Ok(mut m) = all.lock() {
-        let (kept, count) = &mut *m;
-        if *count >= GLYPHS_KEPT {
-            kept.clear();
-            *count = 0;
-        }
-        if kept
-            .entry(key)
-            .or_default()
-            .insert(text.to_string(), shaped.clone())
-            .is_none()
-        {
-            *count += 1;
-        }
-    }
-    shaped
+    static GLYPHS: OnceLock<super::kept::PerFace<Kept>> = OnceLock::new();
+    GLYPHS
+        .get_or_init(|| super::kept::PerFace::new(GLYPHS_KEPT))
+        .get_or_make(shaping, text, || shape_glyphs(shaping, text))
 }
 
 /// `text` shaped in `shaping` with the kept plan, as glyphs in ems, and their

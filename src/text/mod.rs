@@ -5,6 +5,7 @@
 
 pub mod glyphs;
 pub mod icons;
+mod kept;
 pub mod layout;
 pub mod markup;
 
@@ -338,39 +339,16 @@ const ADVANCES_KEPT: usize = 100_000;
 /// and `fit` wraps the same text at several sizes (the advance does not depend on
 /// the size), so most measurements repeat.
 fn advance(face: &'static rustybuzz::Face<'static>, text: &str) -> i64 {
-    /// Per face (by address: faces live for the whole process), text -> advance.
-    type Kept = HashMap<usize, HashMap<String, i64>>;
-    static ADVANCES: OnceLock<Mutex<(Kept, usize)>> = OnceLock::new();
-    let advances = ADVANCES.get_or_init(Default::default);
-    let key = face as *const rustybuzz::Face<'static> as usize;
-    let kept = advances
-        .lock()
-        .ok()
-        .and_then(|m| m.0.get(&key).and_then(|t| t.get(text)).copied());
-    if let Some(a) = kept {
-        return a;
-    }
-    let a: i64 = shape(face, text)
-        .glyph_positions()
-        .iter()
-        .map(|p| p.x_advance as i64)
-        .sum();
-    if let Ok(mut m) = advances.lock() {
-        let (kept, count) = &mut *m;
-        if *count >= ADVANCES_KEPT {
-            kept.clear();
-            *count = 0;
-        }
-        if kept
-            .entry(key)
-            .or_default()
-            .insert(text.to_string(), a)
-            .is_none()
-        {
-            *count += 1;
-        }
-    }
-    a
+    static ADVANCES: OnceLock<kept::PerFace<i64>> = OnceLock::new();
+    ADVANCES
+        .get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
+        .get_or_make(face, text, || {
+            shape(face, text)
+                .glyph_positions()
+                .iter()
+                .map(|p| p.x_advance as i64)
+                .sum()
+        })
 }
 
 /// The glyph outlines of `text` set at `size` mm, its baseline starting at
