@@ -8,6 +8,7 @@ pub mod icons;
 mod kept;
 pub mod layout;
 pub mod markup;
+mod words;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -181,6 +182,22 @@ fn shape_guessed(
     text: &str,
     direction: Option<rustybuzz::Direction>,
 ) -> (rustybuzz::GlyphBuffer, rustybuzz::Direction) {
+    let (out, guessed, _) = shape_with(face, text, direction, None);
+    (out, guessed)
+}
+
+/// [`shape_in`] in `script` (for `None`, the one the text's letters have), with
+/// the direction and script the text's letters have (what [`shape`] shapes in).
+fn shape_with(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    direction: Option<rustybuzz::Direction>,
+    script: Option<rustybuzz::Script>,
+) -> (
+    rustybuzz::GlyphBuffer,
+    rustybuzz::Direction,
+    rustybuzz::Script,
+) {
     type Key = (
         usize,
         rustybuzz::Direction,
@@ -190,6 +207,9 @@ fn shape_guessed(
     static PLANS: OnceLock<Mutex<HashMap<Key, Arc<rustybuzz::ShapePlan>>>> = OnceLock::new();
     let mut buf = rustybuzz::UnicodeBuffer::new();
     buf.push_str(text);
+    if let Some(s) = script {
+        buf.set_script(s);
+    }
     buf.guess_segment_properties();
     let guessed = buf.direction();
     if let Some(d) = direction {
@@ -197,7 +217,7 @@ fn shape_guessed(
     }
     let script = buf.script();
     if script == rustybuzz::script::UNKNOWN {
-        return (rustybuzz::shape(face, &[], buf), guessed);
+        return (rustybuzz::shape(face, &[], buf), guessed, script);
     }
     let key = (
         face as *const rustybuzz::Face<'static> as usize,
@@ -223,7 +243,7 @@ fn shape_guessed(
             p
         }
     };
-    (rustybuzz::shape_with_plan(face, &plan, buf), guessed)
+    (rustybuzz::shape_with_plan(face, &plan, buf), guessed, script)
 }
 
 /// One glyph of a label, as [`shape_label`] shapes it; lengths in font units.
@@ -339,16 +359,58 @@ const ADVANCES_KEPT: usize = 100_000;
 /// and `fit` wraps the same text at several sizes (the advance does not depend on
 /// the size), so most measurements repeat.
 fn advance(face: &'static rustybuzz::Face<'static>, text: &str) -> i64 {
+    advance_and_script(face, text).0
+}
+
+/// [`advance`], and the script `text` is shaped in (the one its letters have).
+/// A text of words whose sum is the advance of the whole (see [`words`]) is
+/// summed from its words' kept advances, without shaping it.
+fn advance_and_script(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> (i64, rustybuzz::Script) {
+    advances().get_or_make(face, text, || {
+        words::summed(face, text).unwrap_or_else(|| shaped_advance(face, text, None))
+    })
+}
+
+/// [`advance_and_script`] from shaping `text` whole (a word with the spaces
+/// next to it, which [`words::summed`] sums).
+fn shaped_and_script(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> (i64, rustybuzz::Script) {
+    advances().get_or_make(face, text, || shaped_advance(face, text, None))
+}
+
+/// The kept advances and scripts, per face and text.
+fn advances() -> &'static kept::PerFace<(i64, rustybuzz::Script)> {
+    static ADVANCES: OnceLock<kept::PerFace<(i64, rustybuzz::Script)>> = OnceLock::new();
+    ADVANCES.get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
+}
+
+/// The advance of `text` shaped in `script` (for `None`, its letters' own), and
+/// the script it was shaped in: the sum of its glyphs' advances.
+fn shaped_advance(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    script: Option<rustybuzz::Script>,
+) -> (i64, rustybuzz::Script) {
+    let (out, _, script) = shape_with(face, text, None, script);
+    let advance = out.glyph_positions().iter().map(|p| p.x_advance as i64).sum();
+    (advance, script)
+}
+
+/// The advance of `text` (a word or a space without letters of any script)
+/// shaped in `script`, the script of the line it is part of; kept per face,
+/// script and text.
+fn advance_in(face: &'static rustybuzz::Face<'static>, text: &str, script: rustybuzz::Script) -> i64 {
     static ADVANCES: OnceLock<kept::PerFace<i64>> = OnceLock::new();
+    // Every key starts with the script's four-letter tag.
+    let key = format!("{}{text}", script.tag());
     ADVANCES
         .get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
-        .get_or_make(face, text, || {
-            shape(face, text)
-                .glyph_positions()
-                .iter()
-                .map(|p| p.x_advance as i64)
-                .sum()
-        })
+        .get_or_make(face, &key, || shaped_advance(face, text, Some(script)).0)
 }
 
 /// The glyph outlines of `text` set at `size` mm, its baseline starting at

@@ -1,0 +1,736 @@
+//! A line's advance summed from its words' kept advances, where that sum is
+//! provably the advance of shaping the whole line: no lookup of the face can
+//! see its space glyph (so nothing is substituted or positioned across a
+//! space), and every character of the line is one that shapes alone (no marks,
+//! no joiners or other format characters, no script that needs a complex
+//! shaper), so the words shaped one by one in the line's script give the glyphs
+//! the line gives. A wrap measures each line again with every word it tries,
+//! so summing kept words instead of shaping each new line saves most of the
+//! measuring. Anything else is shaped whole, as before.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use rustybuzz::ttf_parser::{
+    self,
+    gpos::{PairAdjustment, PositioningSubtable, ValueRecord},
+    gsub::SubstitutionSubtable,
+    opentype_layout::{
+        ChainedContextLookup, ClassDefinition, ContextLookup, Coverage, LayoutTable,
+        SequenceRuleSets,
+    },
+    GlyphId,
+};
+
+/// Whether `ok` holds for every entry `0..len` of a lazy list, a null or
+/// unparsable entry counting as `null`.
+fn every<T>(len: u16, get: impl Fn(u16) -> Option<T>, null: bool, ok: impl Fn(T) -> bool) -> bool {
+    (0..len).all(|i| get(i).map_or(null, &ok))
+}
+
+/// Whether no coverage of a rule's positions has `g`; an entry that does not
+/// parse counts as having it.
+macro_rules! coverages_clear {
+    ($list:expr, $g:expr) => {{
+        let list = $list;
+        every(list.len(), |i| list.get(i), false, |c| !covers(&c, $g))
+    }};
+}
+
+fn covers(c: &Coverage<'_>, g: GlyphId) -> bool {
+    c.contains(g)
+}
+
+/// The advance of `text` in `face` and the script it is shaped in, summed from
+/// its words, each shaped alone with the spaces next to it in the line's script
+/// (the first script a word's letters have; a word without letters, like a
+/// number, is shaped in it too), less each space shared by two words: `None`
+/// when that sum might not be the whole line's (no space, two spaces in a row,
+/// a character that does not shape alone or that `face` has no glyph for, a
+/// face whose lookups reach across a space, words in two scripts).
+pub(super) fn summed(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> Option<(i64, rustybuzz::Script)> {
+    if !text.contains(' ')
+        || text.contains("  ")
+        || text.trim_matches(' ').is_empty()
+        || !text
+            .chars()
+            .all(|c| shapes_alone(c) && face.glyph_index(c).is_some())
+        || !words_add_up(face)
+    {
+        return None;
+    }
+    let unknown = rustybuzz::script::UNKNOWN;
+    let words: Vec<&str> = text.split(' ').collect();
+    let last = words.len() - 1;
+    let mut line = unknown;
+    let mut pieces = Vec::with_capacity(words.len());
+    let mut shared = 0;
+    for (i, word) in words.iter().enumerate() {
+        if word.is_empty() {
+            continue;
+        }
+        let piece = format!(
+            "{}{word}{}",
+            if i > 0 { " " } else { "" },
+            if i < last { " " } else { "" }
+        );
+        if i < last && !words[i + 1].is_empty() {
+            shared += 1;
+        }
+        let (advance, script) = super::shaped_and_script(face, &piece);
+        if line == unknown {
+            line = script;
+        } else if script != line && script != unknown {
+            return None;
+        }
+        pieces.push((piece, advance, script));
+    }
+    let in_line = |piece: &str, advance: i64, script| {
+        if script == line {
+            advance
+        } else {
+            super::advance_in(face, piece, line)
+        }
+    };
+    let (space, script) = super::shaped_and_script(face, " ");
+    let sum: i64 = pieces
+        .iter()
+        .map(|(piece, advance, script)| in_line(piece, *advance, *script))
+        .sum();
+    Some((sum - shared * in_line(" ", space, script), line))
+}
+
+/// Whether `c` is a character that shapes alone: a line of them, cut at its
+/// spaces, gives the same glyphs word by word. Latin letters, digits,
+/// punctuation and symbols; not marks, format characters (joiners, soft
+/// hyphens, tags), variation selectors, emoji modifiers or other scripts, which
+/// attach to or change what is next to them.
+pub(super) fn shapes_alone(c: char) -> bool {
+    matches!(c,
+        ' '..='~'
+        | '\u{a0}'..='\u{ac}'
+        | '\u{ae}'..='\u{24f}'
+        | '\u{2010}'..='\u{2027}'
+        | '\u{2030}'..='\u{2043}'
+        | '\u{2045}'..='\u{205e}'
+        | '\u{20a0}'..='\u{20c0}'
+        | '\u{2100}'..='\u{2bff}')
+}
+
+/// Whether a line's advance in `face` is the sum of its words' advances, each
+/// shaped with the spaces next to it, less the spaces two words share: no
+/// substitution sees the space glyph (it is in no coverage table, no rule's
+/// sequence or class, no ligature), no positioning but single adjustments and
+/// kerning pairs sees it, and no pair ending in a space moves the space (which
+/// would keep the pair the space starts from being applied), no lookup skips
+/// it (base glyphs ignored), no lookup picks glyphs at random (`rand`, whose
+/// choices run on through the buffer), the `kern` table holds pairs only, and
+/// no AAT table shapes instead. A pair that a space starts or ends is then
+/// positioned from those two glyphs alone, in the line as in the word with its
+/// spaces; a contextual substitution may look at a space before or after the
+/// glyph it changes, but no further (a word's first or last glyph is shaped
+/// with the space next to it). Only the lookups of the features rustybuzz
+/// applies to horizontal text by default are looked at (and those they call):
+/// fractions (`frac`, `numr`, `dnom`) apply only around a fraction slash,
+/// which does not shape alone. Worked out once per face.
+pub(super) fn words_add_up(face: &'static rustybuzz::Face<'static>) -> bool {
+    static KNOWN: OnceLock<Mutex<HashMap<usize, bool>>> = OnceLock::new();
+    let key = face as *const rustybuzz::Face<'static> as usize;
+    let known = KNOWN.get_or_init(Default::default);
+    if let Some(&k) = known.lock().ok().and_then(|m| m.get(&key).copied()).as_ref() {
+        return k;
+    }
+    let adds_up = adds_up(face);
+    if let Ok(mut m) = known.lock() {
+        m.insert(key, adds_up);
+    }
+    adds_up
+}
+
+fn adds_up(face: &ttf_parser::Face<'_>) -> bool {
+    let Some(space) = face.glyph_index(' ') else {
+        return false;
+    };
+    let tables = face.tables();
+    if tables.morx.is_some() || tables.kerx.is_some() || tables.trak.is_some() {
+        return false;
+    }
+    if let Some(gdef) = tables.gdef {
+        if gdef.glyph_class(space) == Some(ttf_parser::gdef::GlyphClass::Mark) {
+            return false;
+        }
+    }
+    if let Some(kern) = tables.kern {
+        for sub in kern.subtables {
+            if sub.has_state_machine || sub.variable || sub.has_cross_stream {
+                return false;
+            }
+        }
+    }
+    let mut substitutions = Vec::new();
+    if let Some(t) = tables.gsub {
+        let rand = ttf_parser::Tag::from_bytes(b"rand");
+        if !layout_clear(&t) || t.features.into_iter().any(|f| f.tag == rand) {
+            return false;
+        }
+        let Some(used) = in_use::<SubstitutionSubtable>(&t, nested_substitutions) else {
+            return false;
+        };
+        for l in used {
+            let subs = l.subtables;
+            let Some(parsed) = (0..subs.len())
+                .map(|i| subs.get::<SubstitutionSubtable>(i))
+                .collect::<Option<Vec<_>>>()
+            else {
+                return false;
+            };
+            substitutions.extend(parsed);
+        }
+    }
+    let reachable = reachable(face, &substitutions);
+    let seen = |c: &Coverage<'_>| covered(c).any(|(g, _)| reachable[usize::from(g.0)]);
+    if !substitutions
+        .iter()
+        .all(|s| !seen(&s.coverage()) || substitution_local(s, space))
+    {
+        return false;
+    }
+    tables.gpos.is_none_or(|t| {
+        layout_clear(&t)
+            && in_use::<PositioningSubtable>(&t, nested_positionings).is_some_and(|used| {
+                used.iter().all(|l| {
+                    let subs = l.subtables;
+                    every(subs.len(), |i| subs.get::<PositioningSubtable>(i), false, |s| {
+                        !seen(&s.coverage()) || positioning_local(&s, space)
+                    })
+                })
+            })
+    })
+}
+
+/// The glyphs `coverage` has, each with its coverage index.
+fn covered<'a>(coverage: &Coverage<'a>) -> impl Iterator<Item = (GlyphId, u16)> + 'a {
+    let (glyphs, ranges) = match *coverage {
+        Coverage::Format1 { glyphs } => (Some(glyphs), None),
+        Coverage::Format2 { records } => (None, Some(records)),
+    };
+    let singles = glyphs
+        .into_iter()
+        .flat_map(|g| g.into_iter().enumerate())
+        .map(|(i, g)| (g, i as u16));
+    let ranged = ranges.into_iter().flat_map(|r| r.into_iter()).flat_map(|r| {
+        (r.start.0..=r.end.0).map(move |g| (GlyphId(g), r.value.wrapping_add(g - r.start.0)))
+    });
+    singles.chain(ranged)
+}
+
+/// Which glyphs a line of characters that shape alone can hold at any point of
+/// shaping: theirs in `face`'s character map, and every glyph `substitutions`
+/// put in place of such glyphs (a ligature counted from its first glyph alone),
+/// until no more come. A lookup whose coverage has none of them never applies.
+fn reachable(face: &ttf_parser::Face<'_>, substitutions: &[SubstitutionSubtable<'_>]) -> Vec<bool> {
+    let mut reachable = vec![false; usize::from(face.number_of_glyphs()).max(1) + 1];
+    let ranges = [
+        0x20..=0x7e,
+        0xa0..=0xac,
+        0xae..=0x24f,
+        0x2010..=0x2027,
+        0x2030..=0x2043,
+        0x2045..=0x205e,
+        0x20a0..=0x20c0,
+        0x2100..=0x2bff,
+    ];
+    for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+        debug_assert!(shapes_alone(c));
+        if let Some(g) = face.glyph_index(c) {
+            reachable[usize::from(g.0)] = true;
+        }
+    }
+    let last = reachable.len() - 1;
+    loop {
+        let mut found = Vec::new();
+        for s in substitutions {
+            for (g, i) in covered(&s.coverage()) {
+                if !reachable.get(usize::from(g.0)).copied().unwrap_or(false) {
+                    continue;
+                }
+                match s {
+                    SubstitutionSubtable::Single(ttf_parser::gsub::SingleSubstitution::Format1 {
+                        delta,
+                        ..
+                    }) => found.push(GlyphId(g.0.wrapping_add(*delta as u16))),
+                    SubstitutionSubtable::Single(ttf_parser::gsub::SingleSubstitution::Format2 {
+                        substitutes,
+                        ..
+                    }) => found.extend(substitutes.get(i)),
+                    SubstitutionSubtable::Multiple(m) => {
+                        found.extend(m.sequences.get(i).into_iter().flat_map(|q| q.substitutes))
+                    }
+                    SubstitutionSubtable::Alternate(a) => found
+                        .extend(a.alternate_sets.get(i).into_iter().flat_map(|q| q.alternates)),
+                    SubstitutionSubtable::Ligature(l) => {
+                        if let Some(set) = l.ligature_sets.get(i) {
+                            found.extend((0..set.len()).filter_map(|j| set.get(j)).map(|g| g.glyph))
+                        }
+                    }
+                    SubstitutionSubtable::ReverseChainSingle(r) => found.extend(r.substitutes.get(i)),
+                    SubstitutionSubtable::Context(_) | SubstitutionSubtable::ChainContext(_) => {}
+                }
+            }
+        }
+        let mut grew = false;
+        for g in found {
+            // A glyph past the font's count stands for all of them.
+            let slot = usize::from(g.0).min(last);
+            grew |= !std::mem::replace(&mut reachable[slot], true);
+        }
+        if reachable[last] {
+            return vec![true; last + 1];
+        }
+        if !grew {
+            return reachable;
+        }
+    }
+}
+
+/// The features rustybuzz applies to horizontal left-to-right text of the
+/// default shaper without being asked (HarfBuzz's common and horizontal
+/// features, and the ones it adds for variations, direction and randomness).
+const DEFAULT_FEATURES: [&[u8; 4]; 18] = [
+    b"abvm", b"blwm", b"ccmp", b"locl", b"mark", b"mkmk", b"rlig", b"calt", b"clig", b"curs",
+    b"dist", b"kern", b"liga", b"rclt", b"rvrn", b"ltra", b"ltrm", b"rand",
+];
+
+/// The lookups of `table` that shaping can apply: those of its default
+/// features, in any script and language, and those their rules call. `None`
+/// when one of them does not parse or the table varies its features.
+fn in_use<'a, T: ttf_parser::opentype_layout::LookupSubtable<'a>>(
+    table: &LayoutTable<'a>,
+    nested: fn(&T) -> Vec<u16>,
+) -> Option<Vec<ttf_parser::opentype_layout::Lookup<'a>>> {
+    if table.variations.is_some() {
+        return None;
+    }
+    let mut todo: Vec<u16> = table
+        .features
+        .into_iter()
+        .filter(|f| DEFAULT_FEATURES.iter().any(|t| f.tag == ttf_parser::Tag::from_bytes(t)))
+        .flat_map(|f| f.lookup_indices)
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut used = Vec::new();
+    while let Some(i) = todo.pop() {
+        if !seen.insert(i) {
+            continue;
+        }
+        let lookup = table.lookups.get(i)?;
+        for j in 0..lookup.subtables.len() {
+            todo.extend(nested(&lookup.subtables.get::<T>(j)?));
+        }
+        used.push(lookup);
+    }
+    Some(used)
+}
+
+/// The lookups a context lookup's rules call.
+fn nested_context(c: &ContextLookup<'_>) -> Vec<u16> {
+    let rules = |sets: &SequenceRuleSets<'_>| {
+        let mut out = Vec::new();
+        for set in (0..sets.len()).filter_map(|i| sets.get(i)) {
+            for rule in (0..set.len()).filter_map(|j| set.get(j)) {
+                out.extend(rule.lookups.into_iter().map(|r| r.lookup_list_index));
+            }
+        }
+        out
+    };
+    match c {
+        ContextLookup::Format1 { sets, .. } | ContextLookup::Format2 { sets, .. } => rules(sets),
+        ContextLookup::Format3 { lookups, .. } => {
+            lookups.into_iter().map(|r| r.lookup_list_index).collect()
+        }
+    }
+}
+
+/// The lookups a chained context lookup's rules call.
+fn nested_chained(c: &ChainedContextLookup<'_>) -> Vec<u16> {
+    match c {
+        ChainedContextLookup::Format1 { sets, .. } | ChainedContextLookup::Format2 { sets, .. } => {
+            let mut out = Vec::new();
+            for set in (0..sets.len()).filter_map(|i| sets.get(i)) {
+                for rule in (0..set.len()).filter_map(|j| set.get(j)) {
+                    out.extend(rule.lookups.into_iter().map(|r| r.lookup_list_index));
+                }
+            }
+            out
+        }
+        ChainedContextLookup::Format3 { lookups, .. } => {
+            lookups.into_iter().map(|r| r.lookup_list_index).collect()
+        }
+    }
+}
+
+fn nested_substitutions(s: &SubstitutionSubtable<'_>) -> Vec<u16> {
+    match s {
+        SubstitutionSubtable::Context(c) => nested_context(c),
+        SubstitutionSubtable::ChainContext(c) => nested_chained(c),
+        _ => Vec::new(),
+    }
+}
+
+fn nested_positionings(s: &PositioningSubtable<'_>) -> Vec<u16> {
+    match s {
+        PositioningSubtable::Context(c) => nested_context(c),
+        PositioningSubtable::ChainContext(c) => nested_chained(c),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a chained context lookup sees the space only just before or just
+/// after the one glyph it changes: never as an input glyph, and in a rule of
+/// two glyphs in all where it is the glyph looked back or ahead at.
+fn chained_short(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
+    let rules_short = |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
+                       values: (u16, u16, u16)| {
+        every(sets.len(), |i| sets.get(i), true, |set| {
+            every(set.len(), |j| set.get(j), false, |rule| {
+                let around = rule.backtrack.into_iter().any(|v| v == values.0)
+                    || rule.lookahead.into_iter().any(|v| v == values.2);
+                !rule.input.into_iter().any(|v| v == values.1)
+                    && (!around
+                        || 1 + rule.input.len() + rule.backtrack.len() + rule.lookahead.len() <= 2)
+            })
+        })
+    };
+    match c {
+        ChainedContextLookup::Format1 { coverage, sets } => {
+            !covers(coverage, space) && rules_short(sets, (space.0, space.0, space.0))
+        }
+        ChainedContextLookup::Format2 {
+            coverage,
+            backtrack_classes,
+            input_classes,
+            lookahead_classes,
+            sets,
+        } => {
+            !covers(coverage, space)
+                && rules_short(
+                    sets,
+                    (
+                        backtrack_classes.get(space),
+                        input_classes.get(space),
+                        lookahead_classes.get(space),
+                    ),
+                )
+        }
+        ChainedContextLookup::Format3 {
+            coverage,
+            backtrack_coverages,
+            input_coverages,
+            lookahead_coverages,
+            ..
+        } => {
+            let around = !coverages_clear!(*backtrack_coverages, space)
+                || !coverages_clear!(*lookahead_coverages, space);
+            !covers(coverage, space)
+                && coverages_clear!(*input_coverages, space)
+                && (!around
+                    || 1 + input_coverages.len() + backtrack_coverages.len() + lookahead_coverages.len()
+                        <= 2)
+        }
+    }
+}
+
+/// Whether `s` changes a glyph from its own word and the spaces next to it
+/// alone: it sees no space, or looks at one just before or after the glyph it
+/// changes ([`chained_short`]).
+fn substitution_local(s: &SubstitutionSubtable<'_>, space: GlyphId) -> bool {
+    match s {
+        SubstitutionSubtable::ChainContext(c) => chained_short(c, space),
+        other => substitution_clear(other, space),
+    }
+}
+
+/// No lookup of `table` skips base glyphs or ligatures (a skipped space would
+/// let a lookup match across it), and every lookup parses.
+fn layout_clear(table: &LayoutTable<'_>) -> bool {
+    let list = table.lookups;
+    (0..list.len()).all(|i| {
+        list.get(i).is_some_and(|l| {
+            !l.flags.ignore_base_glyphs() && !l.flags.ignore_ligatures()
+        })
+    })
+}
+
+
+/// Whether no rule of `sets` has `value` (a glyph id, or the space's class) in
+/// its input sequence.
+fn rules_clear(sets: &SequenceRuleSets<'_>, value: u16) -> bool {
+    every(sets.len(), |i| sets.get(i), true, |set| {
+        every(set.len(), |j| set.get(j), false, |rule| {
+            !rule.input.into_iter().any(|v| v == value)
+        })
+    })
+}
+
+fn context_clear(c: &ContextLookup<'_>, space: GlyphId) -> bool {
+    match c {
+        ContextLookup::Format1 { coverage, sets } => {
+            !covers(coverage, space) && rules_clear(sets, space.0)
+        }
+        ContextLookup::Format2 {
+            coverage,
+            classes,
+            sets,
+        } => !covers(coverage, space) && rules_clear(sets, classes.get(space)),
+        ContextLookup::Format3 {
+            coverage,
+            coverages,
+            ..
+        } => !covers(coverage, space) && coverages_clear!(*coverages, space),
+    }
+}
+
+fn chained_clear(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
+    let chained_rules_clear =
+        |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
+         values: (u16, u16, u16)| {
+            every(sets.len(), |i| sets.get(i), true, |set| {
+                every(set.len(), |j| set.get(j), false, |rule| {
+                    !rule.backtrack.into_iter().any(|v| v == values.0)
+                        && !rule.input.into_iter().any(|v| v == values.1)
+                        && !rule.lookahead.into_iter().any(|v| v == values.2)
+                })
+            })
+        };
+    match c {
+        ChainedContextLookup::Format1 { coverage, sets } => {
+            !covers(coverage, space) && chained_rules_clear(sets, (space.0, space.0, space.0))
+        }
+        ChainedContextLookup::Format2 {
+            coverage,
+            backtrack_classes,
+            input_classes,
+            lookahead_classes,
+            sets,
+        } => {
+            let class = |d: &ClassDefinition<'_>| d.get(space);
+            !covers(coverage, space)
+                && chained_rules_clear(
+                    sets,
+                    (
+                        class(backtrack_classes),
+                        class(input_classes),
+                        class(lookahead_classes),
+                    ),
+                )
+        }
+        ChainedContextLookup::Format3 {
+            coverage,
+            backtrack_coverages,
+            input_coverages,
+            lookahead_coverages,
+            ..
+        } => {
+            !covers(coverage, space)
+                && coverages_clear!(*backtrack_coverages, space)
+                && coverages_clear!(*input_coverages, space)
+                && coverages_clear!(*lookahead_coverages, space)
+        }
+    }
+}
+
+fn substitution_clear(s: &SubstitutionSubtable<'_>, space: GlyphId) -> bool {
+    match s {
+        SubstitutionSubtable::Ligature(l) => {
+            !covers(&l.coverage, space)
+                && every(l.ligature_sets.len(), |i| l.ligature_sets.get(i), true, |set| {
+                    every(set.len(), |j| set.get(j), false, |lig| {
+                        !lig.components.into_iter().any(|g| g == space)
+                    })
+                })
+        }
+        SubstitutionSubtable::Context(c) => context_clear(c, space),
+        SubstitutionSubtable::ChainContext(c) => chained_clear(c, space),
+        SubstitutionSubtable::ReverseChainSingle(r) => {
+            !covers(&r.coverage, space)
+                && coverages_clear!(r.backtrack_coverages, space)
+                && coverages_clear!(r.lookahead_coverages, space)
+        }
+        other => !covers(&other.coverage(), space),
+    }
+}
+
+/// Whether a value record moves nothing (rustybuzz's test for a pair's second
+/// record, which, when it moves something, skips the second glyph).
+fn zero(v: &ValueRecord<'_>) -> bool {
+    v.x_placement == 0
+        && v.y_placement == 0
+        && v.x_advance == 0
+        && v.y_advance == 0
+        && v.x_placement_device.is_none()
+        && v.y_placement_device.is_none()
+        && v.x_advance_device.is_none()
+        && v.y_advance_device.is_none()
+}
+
+/// Whether `s` positions a glyph from the glyphs next to it alone where a
+/// space is one of them: it sees no space, adjusts single glyphs, or kerns
+/// pairs without moving a space that ends a pair.
+fn positioning_local(s: &PositioningSubtable<'_>, space: GlyphId) -> bool {
+    match s {
+        PositioningSubtable::Single(_) => true,
+        PositioningSubtable::Pair(PairAdjustment::Format1 { sets, .. }) => {
+            every(sets.len(), |i| sets.get(i), true, |set| {
+                set.get(space).is_none_or(|(_, b)| zero(&b))
+            })
+        }
+        PositioningSubtable::Pair(PairAdjustment::Format2 {
+            classes, matrix, ..
+        }) => {
+            // No first glyph's class against the space's class moves the space
+            // (classes past the matrix give `None`, where the rows end).
+            let second = classes.1.get(space);
+            (0..=u16::MAX)
+                .map_while(|first| matrix.get((first, second)))
+                .all(|(_, b)| zero(&b))
+        }
+        PositioningSubtable::MarkToBase(m) => {
+            !covers(&m.mark_coverage, space) && !covers(&m.base_coverage, space)
+        }
+        PositioningSubtable::MarkToLigature(m) => {
+            !covers(&m.mark_coverage, space) && !covers(&m.ligature_coverage, space)
+        }
+        PositioningSubtable::MarkToMark(m) => {
+            !covers(&m.mark1_coverage, space) && !covers(&m.mark2_coverage, space)
+        }
+        PositioningSubtable::Context(c) => context_clear(c, space),
+        PositioningSubtable::ChainContext(c) => chained_short(c, space),
+        other => !covers(&other.coverage(), space),
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fonts::FontBook;
+    use crate::text::{advance_and_script, face_for, shaped_advance, FontSpec};
+
+    /// The built-in faces: Lato in the four styles templates ask for, Bebas Neue.
+    fn faces() -> Vec<&'static rustybuzz::Face<'static>> {
+        let book = FontBook::builtin();
+        let mut fonts: Vec<FontSpec> = [(400, false), (700, false), (400, true), (900, false)]
+            .map(|(weight, italic)| FontSpec {
+                weight,
+                italic,
+                ..FontSpec::default()
+            })
+            .into();
+        fonts.push(FontSpec {
+            family: "Bebas Neue".into(),
+            ..FontSpec::default()
+        });
+        fonts.iter().map(|f| face_for(f, &book).unwrap()).collect()
+    }
+
+    /// Every line of every seed game's data and rules, cut at whitespace into
+    /// words: the runs of up to 14 words a wrap tries, from every fifth word,
+    /// alone and with a space before or after (a run next to an icon).
+    fn texts() -> Vec<String> {
+        let mut texts = Vec::new();
+        let mut games: Vec<_> = std::fs::read_dir("data").unwrap().flatten().collect();
+        games.sort_by_key(|e| e.path());
+        for game in games {
+            let mut files: Vec<_> = std::fs::read_dir(game.path()).unwrap().flatten().collect();
+            files.sort_by_key(|e| e.path());
+            for file in files {
+                let Ok(text) = std::fs::read_to_string(file.path()) else {
+                    continue;
+                };
+                for line in text.lines() {
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    for first in (0..words.len()).step_by(5) {
+                        for last in first..words.len().min(first + 14) {
+                            let run = words[first..=last].join(" ");
+                            texts.push(format!(" {run}"));
+                            texts.push(format!("{run} "));
+                            texts.push(run);
+                        }
+                    }
+                }
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn a_line_summed_from_its_words_is_the_advance_of_shaping_it_whole() {
+        let texts = texts();
+        assert!(texts.len() > 30_000, "{}", texts.len());
+        for face in faces() {
+            // The built-in fonts take the sum: Lato kerns the space with other
+            // glyphs (pairs such as "T " and " A"), and the sum keeps them.
+            assert!(words_add_up(face));
+            let mut summed_lines = 0;
+            for text in &texts {
+                let Some(sum) = summed(face, text) else {
+                    continue;
+                };
+                summed_lines += 1;
+                let (advance, script, _) = {
+                    let (a, s) = shaped_advance(face, text, None);
+                    (a, s, ())
+                };
+                assert_eq!(sum, (advance, script), "{text:?}");
+            }
+            assert!(summed_lines * 10 > texts.len() * 9, "{summed_lines} of {}", texts.len());
+        }
+    }
+
+    #[test]
+    fn kerning_across_a_space_is_kept() {
+        // Lato kerns these pairs across the space: words and spaces measured
+        // alone are wider or narrower than the line, the sum is the line.
+        let face = faces()[0];
+        let mut kerned = 0;
+        for text in ["AT TA", "Ty Ty", "V. A", "L T", "1 A", "Y, A"] {
+            let whole = shaped_advance(face, text, None).0;
+            let alone: i64 = text
+                .split(' ')
+                .map(|w| shaped_advance(face, w, None).0)
+                .sum::<i64>()
+                + shaped_advance(face, " ", None).0 * (text.matches(' ').count() as i64);
+            kerned += usize::from(alone != whole);
+            assert_eq!(advance_and_script(face, text).0, whole, "{text}");
+            assert_eq!(summed(face, text).map(|s| s.0), Some(whole), "{text}");
+        }
+        assert!(kerned >= 3, "{kerned}");
+    }
+
+    #[test]
+    fn what_might_not_add_up_is_shaped_whole() {
+        let face = faces()[0];
+        for text in [
+            "word",
+            "two  spaces",
+            " ",
+            "a \u{301}b",
+            "e\u{301} x",
+            "x \u{200d}y",
+            "soft\u{ad}hyphen x",
+            "Ελλάδα x",
+            "שלום x",
+            "a\u{fe0f} b",
+        ] {
+            assert_eq!(summed(face, text), None, "{text:?}");
+            assert_eq!(
+                advance_and_script(face, text).0,
+                shaped_advance(face, text, None).0,
+                "{text:?}"
+            );
+        }
+    }
+}
