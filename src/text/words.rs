@@ -41,17 +41,30 @@ fn covers(c: &Coverage<'_>, g: GlyphId) -> bool {
     c.contains(g)
 }
 
-/// The advance of `text` in `face` and the script it is shaped in, summed from
-/// its words, each shaped alone with the spaces next to it in the line's script
-/// (the first script a word's letters have; a word without letters, like a
-/// number, is shaped in it too), less each space shared by two words: `None`
-/// when that sum might not be the whole line's (no space, two spaces in a row,
+/// One piece of a line cut at its spaces: a word with the spaces next to it.
+pub(super) struct Piece {
+    pub(super) text: String,
+    /// Where the piece starts in the line, in bytes.
+    pub(super) start: usize,
+    /// Whether the piece ends with a space the next piece starts with.
+    pub(super) shares_end: bool,
+}
+
+/// `text` cut into [`Piece`]s, each with what `kept` gives for it when its
+/// script is the line's, or `in_script` in the line's script when it has
+/// none (a number, a space); and the line's script (the first script a
+/// piece's letters have). Each piece shaped alone gives the glyphs it has in
+/// the line, and a space two pieces share takes its position from the piece
+/// it starts. `None` when that might not hold: no space, two spaces in a row,
 /// a character that does not shape alone or that `face` has no glyph for, a
-/// face whose lookups reach across a space, words in two scripts).
-pub(super) fn summed(
+/// face whose lookups reach further across a space ([`words_add_up`]), pieces
+/// in two scripts.
+pub(super) fn pieces<V>(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
-) -> Option<(i64, rustybuzz::Script)> {
+    kept: impl Fn(&str) -> (V, rustybuzz::Script),
+    in_script: impl Fn(&str, rustybuzz::Script) -> V,
+) -> Option<(Vec<(Piece, V)>, rustybuzz::Script)> {
     if !text.contains(' ')
         || text.contains("  ")
         || text.trim_matches(' ').is_empty()
@@ -67,40 +80,60 @@ pub(super) fn summed(
     let last = words.len() - 1;
     let mut line = unknown;
     let mut pieces = Vec::with_capacity(words.len());
-    let mut shared = 0;
+    let mut at = 0;
     for (i, word) in words.iter().enumerate() {
+        let word_at = at;
+        at += word.len() + 1;
         if word.is_empty() {
             continue;
         }
-        let piece = format!(
-            "{}{word}{}",
-            if i > 0 { " " } else { "" },
-            if i < last { " " } else { "" }
-        );
-        if i < last && !words[i + 1].is_empty() {
-            shared += 1;
-        }
-        let (advance, script) = super::shaped_and_script(face, &piece);
+        let lead = i > 0;
+        let piece = Piece {
+            text: format!(
+                "{}{word}{}",
+                if lead { " " } else { "" },
+                if i < last { " " } else { "" }
+            ),
+            start: word_at - usize::from(lead),
+            shares_end: i < last && !words[i + 1].is_empty(),
+        };
+        let (value, script) = kept(&piece.text);
         if line == unknown {
             line = script;
         } else if script != line && script != unknown {
             return None;
         }
-        pieces.push((piece, advance, script));
+        pieces.push((piece, value, script));
     }
-    let in_line = |piece: &str, advance: i64, script| {
-        if script == line {
-            advance
-        } else {
-            super::advance_in(face, piece, line)
-        }
+    let pieces = pieces
+        .into_iter()
+        .map(|(piece, value, script)| {
+            if script == line {
+                (piece, value)
+            } else {
+                let value = in_script(&piece.text, line);
+                (piece, value)
+            }
+        })
+        .collect();
+    Some((pieces, line))
+}
+
+/// The advance of `text` in `face` and the script it is shaped in, summed from
+/// its [`pieces`]' kept advances less a space's for each space two pieces
+/// share; `None` where [`pieces`] gives none.
+pub(super) fn summed(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> Option<(i64, rustybuzz::Script)> {
+    let advance_in = |piece: &str, script| super::advance_in(face, piece, script);
+    let (pieces, line) = pieces(face, text, |p| super::shaped_and_script(face, p), advance_in)?;
+    let space = match super::shaped_and_script(face, " ") {
+        (advance, script) if script == line => advance,
+        _ => advance_in(" ", line),
     };
-    let (space, script) = super::shaped_and_script(face, " ");
-    let sum: i64 = pieces
-        .iter()
-        .map(|(piece, advance, script)| in_line(piece, *advance, *script))
-        .sum();
-    Some((sum - shared * in_line(" ", space, script), line))
+    let shared = pieces.iter().filter(|(p, _)| p.shares_end).count() as i64;
+    Some((pieces.iter().map(|(_, a)| a).sum::<i64>() - shared * space, line))
 }
 
 /// Whether `c` is a character that shapes alone: a line of them, cut at its
