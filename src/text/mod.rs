@@ -243,7 +243,11 @@ fn shape_with(
             p
         }
     };
-    (rustybuzz::shape_with_plan(face, &plan, buf), guessed, script)
+    (
+        rustybuzz::shape_with_plan(face, &plan, buf),
+        guessed,
+        script,
+    )
 }
 
 /// One glyph of a label, as [`shape_label`] shapes it; lengths in font units.
@@ -490,14 +494,22 @@ fn shaped_advance(
     script: Option<rustybuzz::Script>,
 ) -> (i64, rustybuzz::Script) {
     let (out, _, script) = shape_with(face, text, None, script);
-    let advance = out.glyph_positions().iter().map(|p| p.x_advance as i64).sum();
+    let advance = out
+        .glyph_positions()
+        .iter()
+        .map(|p| p.x_advance as i64)
+        .sum();
     (advance, script)
 }
 
 /// The advance of `text` (a word or a space without letters of any script)
 /// shaped in `script`, the script of the line it is part of; kept per face,
 /// script and text.
-fn advance_in(face: &'static rustybuzz::Face<'static>, text: &str, script: rustybuzz::Script) -> i64 {
+fn advance_in(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    script: rustybuzz::Script,
+) -> i64 {
     static ADVANCES: OnceLock<kept::PerFace<i64>> = OnceLock::new();
     // Every key starts with the script's four-letter tag.
     let key = format!("{}{text}", script.tag());

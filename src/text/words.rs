@@ -127,13 +127,21 @@ pub(super) fn summed(
     text: &str,
 ) -> Option<(i64, rustybuzz::Script)> {
     let advance_in = |piece: &str, script| super::advance_in(face, piece, script);
-    let (pieces, line) = pieces(face, text, |p| super::shaped_and_script(face, p), advance_in)?;
+    let (pieces, line) = pieces(
+        face,
+        text,
+        |p| super::shaped_and_script(face, p),
+        advance_in,
+    )?;
     let space = match super::shaped_and_script(face, " ") {
         (advance, script) if script == line => advance,
         _ => advance_in(" ", line),
     };
     let shared = pieces.iter().filter(|(p, _)| p.shares_end).count() as i64;
-    Some((pieces.iter().map(|(_, a)| a).sum::<i64>() - shared * space, line))
+    Some((
+        pieces.iter().map(|(_, a)| a).sum::<i64>() - shared * space,
+        line,
+    ))
 }
 
 /// Whether `c` is a character that shapes alone: a line of them, cut at its
@@ -173,7 +181,12 @@ pub(super) fn words_add_up(face: &'static rustybuzz::Face<'static>) -> bool {
     static KNOWN: OnceLock<Mutex<HashMap<usize, bool>>> = OnceLock::new();
     let key = face as *const rustybuzz::Face<'static> as usize;
     let known = KNOWN.get_or_init(Default::default);
-    if let Some(&k) = known.lock().ok().and_then(|m| m.get(&key).copied()).as_ref() {
+    if let Some(&k) = known
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&key).copied())
+        .as_ref()
+    {
         return k;
     }
     let adds_up = adds_up(face);
@@ -236,9 +249,12 @@ fn adds_up(face: &ttf_parser::Face<'_>) -> bool {
             && in_use::<PositioningSubtable>(&t, nested_positionings).is_some_and(|used| {
                 used.iter().all(|l| {
                     let subs = l.subtables;
-                    every(subs.len(), |i| subs.get::<PositioningSubtable>(i), false, |s| {
-                        !seen(&s.coverage()) || positioning_local(&s, space)
-                    })
+                    every(
+                        subs.len(),
+                        |i| subs.get::<PositioningSubtable>(i),
+                        false,
+                        |s| !seen(&s.coverage()) || positioning_local(&s, space),
+                    )
                 })
             })
     })
@@ -254,9 +270,12 @@ fn covered<'a>(coverage: &Coverage<'a>) -> impl Iterator<Item = (GlyphId, u16)> 
         .into_iter()
         .flat_map(|g| g.into_iter().enumerate())
         .map(|(i, g)| (g, i as u16));
-    let ranged = ranges.into_iter().flat_map(|r| r.into_iter()).flat_map(|r| {
-        (r.start.0..=r.end.0).map(move |g| (GlyphId(g), r.value.wrapping_add(g - r.start.0)))
-    });
+    let ranged = ranges
+        .into_iter()
+        .flat_map(|r| r.into_iter())
+        .flat_map(|r| {
+            (r.start.0..=r.end.0).map(move |g| (GlyphId(g), r.value.wrapping_add(g - r.start.0)))
+        });
     singles.chain(ranged)
 }
 
@@ -291,25 +310,29 @@ fn reachable(face: &ttf_parser::Face<'_>, substitutions: &[SubstitutionSubtable<
                     continue;
                 }
                 match s {
-                    SubstitutionSubtable::Single(ttf_parser::gsub::SingleSubstitution::Format1 {
-                        delta,
-                        ..
-                    }) => found.push(GlyphId(g.0.wrapping_add(*delta as u16))),
-                    SubstitutionSubtable::Single(ttf_parser::gsub::SingleSubstitution::Format2 {
-                        substitutes,
-                        ..
-                    }) => found.extend(substitutes.get(i)),
+                    SubstitutionSubtable::Single(
+                        ttf_parser::gsub::SingleSubstitution::Format1 { delta, .. },
+                    ) => found.push(GlyphId(g.0.wrapping_add(*delta as u16))),
+                    SubstitutionSubtable::Single(
+                        ttf_parser::gsub::SingleSubstitution::Format2 { substitutes, .. },
+                    ) => found.extend(substitutes.get(i)),
                     SubstitutionSubtable::Multiple(m) => {
                         found.extend(m.sequences.get(i).into_iter().flat_map(|q| q.substitutes))
                     }
-                    SubstitutionSubtable::Alternate(a) => found
-                        .extend(a.alternate_sets.get(i).into_iter().flat_map(|q| q.alternates)),
+                    SubstitutionSubtable::Alternate(a) => found.extend(
+                        a.alternate_sets
+                            .get(i)
+                            .into_iter()
+                            .flat_map(|q| q.alternates),
+                    ),
                     SubstitutionSubtable::Ligature(l) => {
                         if let Some(set) = l.ligature_sets.get(i) {
                             found.extend((0..set.len()).filter_map(|j| set.get(j)).map(|g| g.glyph))
                         }
                     }
-                    SubstitutionSubtable::ReverseChainSingle(r) => found.extend(r.substitutes.get(i)),
+                    SubstitutionSubtable::ReverseChainSingle(r) => {
+                        found.extend(r.substitutes.get(i))
+                    }
                     SubstitutionSubtable::Context(_) | SubstitutionSubtable::ChainContext(_) => {}
                 }
             }
@@ -350,7 +373,11 @@ fn in_use<'a, T: ttf_parser::opentype_layout::LookupSubtable<'a>>(
     let mut todo: Vec<u16> = table
         .features
         .into_iter()
-        .filter(|f| DEFAULT_FEATURES.iter().any(|t| f.tag == ttf_parser::Tag::from_bytes(t)))
+        .filter(|f| {
+            DEFAULT_FEATURES
+                .iter()
+                .any(|t| f.tag == ttf_parser::Tag::from_bytes(t))
+        })
         .flat_map(|f| f.lookup_indices)
         .collect();
     let mut seen = std::collections::BTreeSet::new();
@@ -427,15 +454,28 @@ fn nested_positionings(s: &PositioningSubtable<'_>) -> Vec<u16> {
 fn chained_short(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
     let rules_short = |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
                        values: (u16, u16, u16)| {
-        every(sets.len(), |i| sets.get(i), true, |set| {
-            every(set.len(), |j| set.get(j), false, |rule| {
-                let around = rule.backtrack.into_iter().any(|v| v == values.0)
-                    || rule.lookahead.into_iter().any(|v| v == values.2);
-                !rule.input.into_iter().any(|v| v == values.1)
-                    && (!around
-                        || 1 + rule.input.len() + rule.backtrack.len() + rule.lookahead.len() <= 2)
-            })
-        })
+        every(
+            sets.len(),
+            |i| sets.get(i),
+            true,
+            |set| {
+                every(
+                    set.len(),
+                    |j| set.get(j),
+                    false,
+                    |rule| {
+                        let around = rule.backtrack.into_iter().any(|v| v == values.0)
+                            || rule.lookahead.into_iter().any(|v| v == values.2);
+                        !rule.input.into_iter().any(|v| v == values.1)
+                            && (!around
+                                || 1 + rule.input.len()
+                                    + rule.backtrack.len()
+                                    + rule.lookahead.len()
+                                    <= 2)
+                    },
+                )
+            },
+        )
     };
     match c {
         ChainedContextLookup::Format1 { coverage, sets } => {
@@ -470,7 +510,9 @@ fn chained_short(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
             !covers(coverage, space)
                 && coverages_clear!(*input_coverages, space)
                 && (!around
-                    || 1 + input_coverages.len() + backtrack_coverages.len() + lookahead_coverages.len()
+                    || 1 + input_coverages.len()
+                        + backtrack_coverages.len()
+                        + lookahead_coverages.len()
                         <= 2)
         }
     }
@@ -491,21 +533,27 @@ fn substitution_local(s: &SubstitutionSubtable<'_>, space: GlyphId) -> bool {
 fn layout_clear(table: &LayoutTable<'_>) -> bool {
     let list = table.lookups;
     (0..list.len()).all(|i| {
-        list.get(i).is_some_and(|l| {
-            !l.flags.ignore_base_glyphs() && !l.flags.ignore_ligatures()
-        })
+        list.get(i)
+            .is_some_and(|l| !l.flags.ignore_base_glyphs() && !l.flags.ignore_ligatures())
     })
 }
-
 
 /// Whether no rule of `sets` has `value` (a glyph id, or the space's class) in
 /// its input sequence.
 fn rules_clear(sets: &SequenceRuleSets<'_>, value: u16) -> bool {
-    every(sets.len(), |i| sets.get(i), true, |set| {
-        every(set.len(), |j| set.get(j), false, |rule| {
-            !rule.input.into_iter().any(|v| v == value)
-        })
-    })
+    every(
+        sets.len(),
+        |i| sets.get(i),
+        true,
+        |set| {
+            every(
+                set.len(),
+                |j| set.get(j),
+                false,
+                |rule| !rule.input.into_iter().any(|v| v == value),
+            )
+        },
+    )
 }
 
 fn context_clear(c: &ContextLookup<'_>, space: GlyphId) -> bool {
@@ -527,17 +575,26 @@ fn context_clear(c: &ContextLookup<'_>, space: GlyphId) -> bool {
 }
 
 fn chained_clear(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
-    let chained_rules_clear =
-        |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
-         values: (u16, u16, u16)| {
-            every(sets.len(), |i| sets.get(i), true, |set| {
-                every(set.len(), |j| set.get(j), false, |rule| {
-                    !rule.backtrack.into_iter().any(|v| v == values.0)
-                        && !rule.input.into_iter().any(|v| v == values.1)
-                        && !rule.lookahead.into_iter().any(|v| v == values.2)
-                })
-            })
-        };
+    let chained_rules_clear = |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
+                               values: (u16, u16, u16)| {
+        every(
+            sets.len(),
+            |i| sets.get(i),
+            true,
+            |set| {
+                every(
+                    set.len(),
+                    |j| set.get(j),
+                    false,
+                    |rule| {
+                        !rule.backtrack.into_iter().any(|v| v == values.0)
+                            && !rule.input.into_iter().any(|v| v == values.1)
+                            && !rule.lookahead.into_iter().any(|v| v == values.2)
+                    },
+                )
+            },
+        )
+    };
     match c {
         ChainedContextLookup::Format1 { coverage, sets } => {
             !covers(coverage, space) && chained_rules_clear(sets, (space.0, space.0, space.0))
@@ -579,11 +636,19 @@ fn substitution_clear(s: &SubstitutionSubtable<'_>, space: GlyphId) -> bool {
     match s {
         SubstitutionSubtable::Ligature(l) => {
             !covers(&l.coverage, space)
-                && every(l.ligature_sets.len(), |i| l.ligature_sets.get(i), true, |set| {
-                    every(set.len(), |j| set.get(j), false, |lig| {
-                        !lig.components.into_iter().any(|g| g == space)
-                    })
-                })
+                && every(
+                    l.ligature_sets.len(),
+                    |i| l.ligature_sets.get(i),
+                    true,
+                    |set| {
+                        every(
+                            set.len(),
+                            |j| set.get(j),
+                            false,
+                            |lig| !lig.components.into_iter().any(|g| g == space),
+                        )
+                    },
+                )
         }
         SubstitutionSubtable::Context(c) => context_clear(c, space),
         SubstitutionSubtable::ChainContext(c) => chained_clear(c, space),
@@ -615,11 +680,12 @@ fn zero(v: &ValueRecord<'_>) -> bool {
 fn positioning_local(s: &PositioningSubtable<'_>, space: GlyphId) -> bool {
     match s {
         PositioningSubtable::Single(_) => true,
-        PositioningSubtable::Pair(PairAdjustment::Format1 { sets, .. }) => {
-            every(sets.len(), |i| sets.get(i), true, |set| {
-                set.get(space).is_none_or(|(_, b)| zero(&b))
-            })
-        }
+        PositioningSubtable::Pair(PairAdjustment::Format1 { sets, .. }) => every(
+            sets.len(),
+            |i| sets.get(i),
+            true,
+            |set| set.get(space).is_none_or(|(_, b)| zero(&b)),
+        ),
         PositioningSubtable::Pair(PairAdjustment::Format2 {
             classes, matrix, ..
         }) => {
@@ -645,12 +711,14 @@ fn positioning_local(s: &PositioningSubtable<'_>, space: GlyphId) -> bool {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fonts::FontBook;
-    use crate::text::{advance_and_script, face_for, shaped_advance, FontSpec};
+    use crate::text::{
+        advance_and_script, face_for, label_from_pieces, label_shaping, shape_label,
+        shaped_advance, FontSpec,
+    };
 
     /// The built-in faces: Lato in the four styles templates ask for, Bebas Neue.
     fn faces() -> Vec<&'static rustybuzz::Face<'static>> {
@@ -719,7 +787,11 @@ mod tests {
                 };
                 assert_eq!(sum, (advance, script), "{text:?}");
             }
-            assert!(summed_lines * 10 > texts.len() * 9, "{summed_lines} of {}", texts.len());
+            assert!(
+                summed_lines * 10 > texts.len() * 9,
+                "{summed_lines} of {}",
+                texts.len()
+            );
         }
     }
 
@@ -765,5 +837,66 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_label_from_its_words_has_the_glyphs_of_shaping_it_whole() {
+        let font = crate::layout::marks::label_font();
+        let face = face_for(&font, &FontBook::builtin()).unwrap();
+        let mut from_pieces = 0;
+        for text in texts().iter().step_by(3) {
+            let Some(glyphs) = label_from_pieces(face, text) else {
+                continue;
+            };
+            from_pieces += 1;
+            let (whole, _, _) = label_shaping(face, text, None);
+            assert_eq!(format!("{glyphs:?}"), format!("{whole:?}"), "{text:?}");
+            let label = shape_label(text, &font).unwrap();
+            let advance: i64 = whole.iter().map(|g| i64::from(g.x_advance)).sum();
+            assert_eq!(
+                label.width(3.0),
+                advance as f64 / face.units_per_em() as f64 * 3.0
+            );
+        }
+        assert!(from_pieces > 10_000, "{from_pieces}");
+    }
+
+    #[test]
+    fn rules_that_look_across_a_space_are_found() {
+        // Lato's contextual alternates (`calt`) have rules that change a Greek
+        // capital with a tonos by the glyph after the space that follows it: a
+        // word shaped with its own spaces alone would not see that glyph. The
+        // analysis finds them, and lets the sum through only because no
+        // character that shapes alone can reach the glyphs they change.
+        let face = faces()[0];
+        let space = face.glyph_index(' ').unwrap();
+        let gsub = face.tables().gsub.unwrap();
+        let mut subtables = Vec::new();
+        for lookup in in_use::<SubstitutionSubtable>(&gsub, nested_substitutions).unwrap() {
+            let subs = lookup.subtables;
+            subtables.extend((0..subs.len()).map(|i| subs.get::<SubstitutionSubtable>(i).unwrap()));
+        }
+        let across: Vec<_> = subtables
+            .iter()
+            .filter(|s| !substitution_local(s, space))
+            .collect();
+        assert_eq!(across.len(), 2);
+        let tonos = face.glyph_index('Ά').unwrap();
+        assert!(across
+            .iter()
+            .all(|s| covered(&s.coverage()).any(|(g, _)| g == tonos)));
+        assert!(!shapes_alone('Ά'));
+        let reachable = reachable(face, &subtables);
+        assert!(!reachable[usize::from(tonos.0)]);
+        assert!(across
+            .iter()
+            .all(|s| !covered(&s.coverage()).any(|(g, _)| reachable[usize::from(g.0)])));
+        // Text that can reach them is shaped whole.
+        let text = "ΑΆ ΑΑ";
+        assert_eq!(summed(face, text), None);
+        assert_eq!(
+            advance_and_script(face, text).0,
+            shaped_advance(face, text, None).0
+        );
     }
 }
