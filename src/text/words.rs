@@ -9,7 +9,7 @@
 //! measuring. Anything else is shaped whole, as before.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustybuzz::ttf_parser::{
     self,
@@ -65,13 +65,13 @@ pub(super) fn pieces<V>(
     kept: impl Fn(&str) -> (V, rustybuzz::Script),
     in_script: impl Fn(&str, rustybuzz::Script) -> V,
 ) -> Option<(Vec<(Piece, V)>, rustybuzz::Script)> {
-    if !text.contains(' ')
-        || text.contains("  ")
-        || text.trim_matches(' ').is_empty()
-        || !text
-            .chars()
-            .all(|c| shapes_alone(c) && face.glyph_index(c).is_some())
-        || !words_add_up(face)
+    if !text.contains(' ') || text.contains("  ") || text.trim_matches(' ').is_empty() {
+        return None;
+    }
+    let chars = summable_chars(face)?;
+    if !text
+        .chars()
+        .all(|c| chars.get(c as usize).copied().unwrap_or(false))
     {
         return None;
     }
@@ -144,21 +144,29 @@ pub(super) fn summed(
     ))
 }
 
-/// Whether `c` is a character that shapes alone: a line of them, cut at its
-/// spaces, gives the same glyphs word by word. Latin letters, digits,
-/// punctuation and symbols; not marks, format characters (joiners, soft
-/// hyphens, tags), variation selectors, emoji modifiers or other scripts, which
-/// attach to or change what is next to them.
-pub(super) fn shapes_alone(c: char) -> bool {
-    matches!(c,
-        ' '..='~'
-        | '\u{a0}'..='\u{ac}'
-        | '\u{ae}'..='\u{24f}'
-        | '\u{2010}'..='\u{2027}'
-        | '\u{2030}'..='\u{2043}'
-        | '\u{2045}'..='\u{205e}'
-        | '\u{20a0}'..='\u{20c0}'
-        | '\u{2100}'..='\u{2bff}')
+/// The characters that shape alone: a line of them, cut at its spaces, gives
+/// the same glyphs word by word. Latin letters, digits, punctuation and
+/// symbols; not marks, format characters (joiners, soft hyphens, tags),
+/// variation selectors, emoji modifiers, the fraction slash or other scripts,
+/// which attach to or change what is next to them.
+const SHAPE_ALONE: [std::ops::RangeInclusive<u32>; 8] = [
+    0x20..=0x7e,
+    0xa0..=0xac,
+    0xae..=0x24f,
+    0x2010..=0x2027,
+    0x2030..=0x2043,
+    0x2045..=0x205e,
+    0x20a0..=0x20c0,
+    0x2100..=0x2bff,
+];
+
+/// One past the last code point of [`SHAPE_ALONE`].
+const SHAPE_ALONE_END: u32 = 0x2c00;
+
+/// Whether `c` is one of the characters that shape alone ([`SHAPE_ALONE`]).
+#[cfg(test)]
+fn shapes_alone(c: char) -> bool {
+    SHAPE_ALONE.iter().any(|r| r.contains(&(c as u32)))
 }
 
 /// Whether a line's advance in `face` is the sum of its words' advances, each
@@ -177,23 +185,34 @@ pub(super) fn shapes_alone(c: char) -> bool {
 /// applies to horizontal text by default are looked at (and those they call):
 /// fractions (`frac`, `numr`, `dnom`) apply only around a fraction slash,
 /// which does not shape alone. Worked out once per face.
+#[cfg(test)]
 pub(super) fn words_add_up(face: &'static rustybuzz::Face<'static>) -> bool {
-    static KNOWN: OnceLock<Mutex<HashMap<usize, bool>>> = OnceLock::new();
+    summable_chars(face).is_some()
+}
+
+/// For a face whose words add up ([`words_add_up`]), which characters shape
+/// alone and have a glyph in it, by code point (a line of other characters
+/// might not add up: a missing one is decomposed or replaced); `None` for
+/// another face. Worked out once per face.
+fn summable_chars(face: &'static rustybuzz::Face<'static>) -> Option<Arc<[bool]>> {
+    type Known = HashMap<usize, Option<Arc<[bool]>>>;
+    static KNOWN: OnceLock<Mutex<Known>> = OnceLock::new();
     let key = face as *const rustybuzz::Face<'static> as usize;
     let known = KNOWN.get_or_init(Default::default);
-    if let Some(&k) = known
-        .lock()
-        .ok()
-        .and_then(|m| m.get(&key).copied())
-        .as_ref()
-    {
+    if let Some(k) = known.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return k;
     }
-    let adds_up = adds_up(face);
+    let chars = adds_up(face).then(|| {
+        let mut chars = vec![false; SHAPE_ALONE_END as usize];
+        for c in SHAPE_ALONE.into_iter().flatten().filter_map(char::from_u32) {
+            chars[c as usize] = face.glyph_index(c).is_some();
+        }
+        chars.into()
+    });
     if let Ok(mut m) = known.lock() {
-        m.insert(key, adds_up);
+        m.insert(key, chars.clone());
     }
-    adds_up
+    chars
 }
 
 fn adds_up(face: &ttf_parser::Face<'_>) -> bool {
@@ -285,18 +304,7 @@ fn covered<'a>(coverage: &Coverage<'a>) -> impl Iterator<Item = (GlyphId, u16)> 
 /// until no more come. A lookup whose coverage has none of them never applies.
 fn reachable(face: &ttf_parser::Face<'_>, substitutions: &[SubstitutionSubtable<'_>]) -> Vec<bool> {
     let mut reachable = vec![false; usize::from(face.number_of_glyphs()).max(1) + 1];
-    let ranges = [
-        0x20..=0x7e,
-        0xa0..=0xac,
-        0xae..=0x24f,
-        0x2010..=0x2027,
-        0x2030..=0x2043,
-        0x2045..=0x205e,
-        0x20a0..=0x20c0,
-        0x2100..=0x2bff,
-    ];
-    for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
-        debug_assert!(shapes_alone(c));
+    for c in SHAPE_ALONE.into_iter().flatten().filter_map(char::from_u32) {
         if let Some(g) = face.glyph_index(c) {
             reachable[usize::from(g.0)] = true;
         }
