@@ -202,10 +202,11 @@ fn summable_chars(face: &'static rustybuzz::Face<'static>) -> Option<Arc<[bool]>
     if let Some(k) = known.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return k;
     }
-    let chars = adds_up(face).then(|| {
+    let mapped = mapped(face);
+    let chars = adds_up(face, &mapped).then(|| {
         let mut chars = vec![false; SHAPE_ALONE_END as usize];
-        for c in SHAPE_ALONE.into_iter().flatten().filter_map(char::from_u32) {
-            chars[c as usize] = face.glyph_index(c).is_some();
+        for (c, _) in &mapped {
+            chars[*c as usize] = true;
         }
         chars.into()
     });
@@ -215,7 +216,32 @@ fn summable_chars(face: &'static rustybuzz::Face<'static>) -> Option<Arc<[bool]>
     chars
 }
 
-fn adds_up(face: &ttf_parser::Face<'_>) -> bool {
+/// The characters that shape alone that `face` has a glyph for, with their
+/// glyphs (the character map's own list of characters, looked up in the map as
+/// shaping looks them up).
+fn mapped(face: &ttf_parser::Face<'_>) -> Vec<(char, GlyphId)> {
+    let mut listed = std::collections::BTreeSet::new();
+    if let Some(cmap) = face.tables().cmap {
+        for sub in cmap.subtables {
+            if sub.is_unicode() {
+                sub.codepoints(|c| {
+                    if c < SHAPE_ALONE_END && SHAPE_ALONE.iter().any(|r| r.contains(&c)) {
+                        listed.insert(c);
+                    }
+                });
+            }
+        }
+    }
+    listed
+        .into_iter()
+        .filter_map(char::from_u32)
+        .filter_map(|c| Some((c, face.glyph_index(c)?)))
+        .collect()
+}
+
+/// Whether `face` adds words up ([`words_add_up`]) for lines of the
+/// characters `mapped` (those that shape alone, with their glyphs).
+fn adds_up(face: &ttf_parser::Face<'_>, mapped: &[(char, GlyphId)]) -> bool {
     let Some(space) = face.glyph_index(' ') else {
         return false;
     };
@@ -255,7 +281,7 @@ fn adds_up(face: &ttf_parser::Face<'_>) -> bool {
             substitutions.extend(parsed);
         }
     }
-    let reachable = reachable(face, &substitutions);
+    let reachable = reachable(face, mapped, &substitutions);
     let seen = |c: &Coverage<'_>| covered(c).any(|(g, _)| reachable[usize::from(g.0)]);
     if !substitutions
         .iter()
@@ -302,14 +328,16 @@ fn covered<'a>(coverage: &Coverage<'a>) -> impl Iterator<Item = (GlyphId, u16)> 
 /// shaping: theirs in `face`'s character map, and every glyph `substitutions`
 /// put in place of such glyphs (a ligature counted from its first glyph alone),
 /// until no more come. A lookup whose coverage has none of them never applies.
-fn reachable(face: &ttf_parser::Face<'_>, substitutions: &[SubstitutionSubtable<'_>]) -> Vec<bool> {
+fn reachable(
+    face: &ttf_parser::Face<'_>,
+    mapped: &[(char, GlyphId)],
+    substitutions: &[SubstitutionSubtable<'_>],
+) -> Vec<bool> {
     let mut reachable = vec![false; usize::from(face.number_of_glyphs()).max(1) + 1];
-    for c in SHAPE_ALONE.into_iter().flatten().filter_map(char::from_u32) {
-        if let Some(g) = face.glyph_index(c) {
-            reachable[usize::from(g.0)] = true;
-        }
-    }
     let last = reachable.len() - 1;
+    for (_, g) in mapped {
+        reachable[usize::from(g.0).min(last)] = true;
+    }
     loop {
         let mut found = Vec::new();
         for s in substitutions {
@@ -894,7 +922,7 @@ mod tests {
             .iter()
             .all(|s| covered(&s.coverage()).any(|(g, _)| g == tonos)));
         assert!(!shapes_alone('Ά'));
-        let reachable = reachable(face, &subtables);
+        let reachable = reachable(face, &mapped(face), &subtables);
         assert!(!reachable[usize::from(tonos.0)]);
         assert!(across
             .iter()
