@@ -390,15 +390,18 @@ fn reachable(
 
 /// The features rustybuzz applies to horizontal left-to-right text of the
 /// default shaper without being asked (HarfBuzz's common and horizontal
-/// features, and the ones it adds for variations, direction and randomness).
-const DEFAULT_FEATURES: [&[u8; 4]; 18] = [
+/// features, and the ones it adds for variations, direction, randomness,
+/// tracking and its own pauses).
+const DEFAULT_FEATURES: [&[u8; 4]; 23] = [
     b"abvm", b"blwm", b"ccmp", b"locl", b"mark", b"mkmk", b"rlig", b"calt", b"clig", b"curs",
-    b"dist", b"kern", b"liga", b"rclt", b"rvrn", b"ltra", b"ltrm", b"rand",
+    b"dist", b"kern", b"liga", b"rclt", b"rvrn", b"ltra", b"ltrm", b"rand", b"trak", b"Harf",
+    b"HARF", b"Buzz", b"BUZZ",
 ];
 
 /// The lookups of `table` that shaping can apply: those of its default
-/// features, in any script and language, and those their rules call. `None`
-/// when one of them does not parse or the table varies its features.
+/// features and of every language system's required feature, in any script
+/// and language, and those their rules call. `None` when one of them does not
+/// parse or the table varies its features.
 fn in_use<'a, T: ttf_parser::opentype_layout::LookupSubtable<'a>>(
     table: &LayoutTable<'a>,
     nested: fn(&T) -> Vec<u16>,
@@ -406,16 +409,25 @@ fn in_use<'a, T: ttf_parser::opentype_layout::LookupSubtable<'a>>(
     if table.variations.is_some() {
         return None;
     }
-    let mut todo: Vec<u16> = table
-        .features
-        .into_iter()
-        .filter(|f| {
-            DEFAULT_FEATURES
+    let mut required = Vec::new();
+    for script in table.scripts {
+        let languages = script.languages;
+        let all = script
+            .default_language
+            .into_iter()
+            .chain((0..languages.len()).filter_map(|i| languages.get(i)));
+        required.extend(all.filter_map(|l| l.required_feature));
+    }
+    let mut todo: Vec<u16> = Vec::new();
+    for (i, f) in (0..table.features.len()).filter_map(|i| Some((i, table.features.get(i)?))) {
+        if required.contains(&i)
+            || DEFAULT_FEATURES
                 .iter()
                 .any(|t| f.tag == ttf_parser::Tag::from_bytes(t))
-        })
-        .flat_map(|f| f.lookup_indices)
-        .collect();
+        {
+            todo.extend(f.lookup_indices);
+        }
+    }
     let mut seen = std::collections::BTreeSet::new();
     let mut used = Vec::new();
     while let Some(i) = todo.pop() {
