@@ -8,6 +8,7 @@ pub mod icons;
 mod kept;
 pub mod layout;
 pub mod markup;
+mod words;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -181,6 +182,22 @@ fn shape_guessed(
     text: &str,
     direction: Option<rustybuzz::Direction>,
 ) -> (rustybuzz::GlyphBuffer, rustybuzz::Direction) {
+    let (out, guessed, _) = shape_with(face, text, direction, None);
+    (out, guessed)
+}
+
+/// [`shape_in`] in `script` (for `None`, the one the text's letters have), with
+/// the direction and script the text's letters have (what [`shape`] shapes in).
+fn shape_with(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    direction: Option<rustybuzz::Direction>,
+    script: Option<rustybuzz::Script>,
+) -> (
+    rustybuzz::GlyphBuffer,
+    rustybuzz::Direction,
+    rustybuzz::Script,
+) {
     type Key = (
         usize,
         rustybuzz::Direction,
@@ -190,6 +207,9 @@ fn shape_guessed(
     static PLANS: OnceLock<Mutex<HashMap<Key, Arc<rustybuzz::ShapePlan>>>> = OnceLock::new();
     let mut buf = rustybuzz::UnicodeBuffer::new();
     buf.push_str(text);
+    if let Some(s) = script {
+        buf.set_script(s);
+    }
     buf.guess_segment_properties();
     let guessed = buf.direction();
     if let Some(d) = direction {
@@ -197,7 +217,7 @@ fn shape_guessed(
     }
     let script = buf.script();
     if script == rustybuzz::script::UNKNOWN {
-        return (rustybuzz::shape(face, &[], buf), guessed);
+        return (rustybuzz::shape(face, &[], buf), guessed, script);
     }
     let key = (
         face as *const rustybuzz::Face<'static> as usize,
@@ -223,7 +243,11 @@ fn shape_guessed(
             p
         }
     };
-    (rustybuzz::shape_with_plan(face, &plan, buf), guessed)
+    (
+        rustybuzz::shape_with_plan(face, &plan, buf),
+        guessed,
+        script,
+    )
 }
 
 /// One glyph of a label, as [`shape_label`] shapes it; lengths in font units.
@@ -264,12 +288,100 @@ impl ShapedLabel {
 /// The bytes of the shaped text that glyph `i` of `infos` draws: its cluster, to
 /// the next glyph of another cluster (or the text's end), in either direction.
 fn cluster_range(infos: &[rustybuzz::GlyphInfo], i: usize, len: usize) -> std::ops::Range<usize> {
-    let start = infos[i].cluster as usize;
-    let end = infos[i + 1..]
-        .iter()
-        .find(|next| next.cluster != infos[i].cluster)
-        .map_or(len, |next| next.cluster as usize);
+    range_of_cluster(|j| infos[j].cluster, infos.len(), i, len)
+}
+
+/// [`cluster_range`] for glyph `i` of `count` whose clusters `cluster` gives.
+fn range_of_cluster(
+    cluster: impl Fn(usize) -> u32,
+    count: usize,
+    i: usize,
+    len: usize,
+) -> std::ops::Range<usize> {
+    let start = cluster(i) as usize;
+    let end = (i + 1..count)
+        .map(&cluster)
+        .find(|next| *next != cluster(i))
+        .map_or(len, |next| next as usize);
     start.min(end)..start.max(end)
+}
+
+/// A label's glyph as shaped, before its bytes are known: its cluster (the
+/// byte it starts at) instead.
+#[derive(Debug, Clone, Copy)]
+struct LabelShaped {
+    id: u32,
+    x_advance: i32,
+    x_offset: i32,
+    y_offset: i32,
+    y_advance: i32,
+    cluster: u32,
+}
+
+/// `text` shaped left to right as a label (in `script`; for `None`, the
+/// text's own), the script it was shaped in, and the direction its script has.
+fn label_shaping(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    script: Option<rustybuzz::Script>,
+) -> (Vec<LabelShaped>, rustybuzz::Script, rustybuzz::Direction) {
+    let (out, guessed, script) =
+        shape_with(face, text, Some(rustybuzz::Direction::LeftToRight), script);
+    let glyphs = out
+        .glyph_infos()
+        .iter()
+        .zip(out.glyph_positions())
+        .map(|(info, pos)| LabelShaped {
+            id: info.glyph_id,
+            x_advance: pos.x_advance,
+            x_offset: pos.x_offset,
+            y_offset: pos.y_offset,
+            y_advance: pos.y_advance,
+            cluster: info.cluster,
+        })
+        .collect();
+    (glyphs, script, guessed)
+}
+
+/// Label pieces' shapings kept (the words of a sheet's labels repeat from sheet
+/// to sheet); past this many the kept ones are forgotten.
+const LABEL_PIECES_KEPT: usize = 20_000;
+
+/// A label's glyphs from its [`words::pieces`], each shaped once and kept: the
+/// pieces' glyphs one after another, the space two pieces share taken from
+/// the piece it starts, clusters moved to where each piece starts.
+fn label_from_pieces(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> Option<Vec<LabelShaped>> {
+    type Shaped = (Arc<[LabelShaped]>, rustybuzz::Script);
+    static KEPT: OnceLock<kept::PerFace<Shaped>> = OnceLock::new();
+    static IN_SCRIPT: OnceLock<kept::PerFace<Arc<[LabelShaped]>>> = OnceLock::new();
+    let kept = |piece: &str| {
+        KEPT.get_or_init(|| kept::PerFace::new(LABEL_PIECES_KEPT))
+            .get_or_make(face, piece, || {
+                let (glyphs, script, _) = label_shaping(face, piece, None);
+                (glyphs.into(), script)
+            })
+    };
+    let in_script = |piece: &str, script: rustybuzz::Script| {
+        // Every key starts with the script's four-letter tag.
+        IN_SCRIPT
+            .get_or_init(|| kept::PerFace::new(LABEL_PIECES_KEPT))
+            .get_or_make(face, &format!("{}{piece}", script.tag()), || {
+                label_shaping(face, piece, Some(script)).0.into()
+            })
+    };
+    let (pieces, _) = words::pieces(face, text, kept, in_script)?;
+    let mut glyphs = Vec::with_capacity(text.len());
+    for (piece, shaped) in pieces {
+        let own = &shaped[..shaped.len() - usize::from(piece.shares_end)];
+        glyphs.extend(own.iter().map(|g| LabelShaped {
+            cluster: g.cluster + piece.start as u32,
+            ..*g
+        }));
+    }
+    Some(glyphs)
 }
 
 /// `text` shaped once in `font` (the caller's label font) as a sheet label: the
@@ -279,19 +391,24 @@ fn cluster_range(infos: &[rustybuzz::GlyphInfo], i: usize, len: usize) -> std::o
 /// script's direction).
 pub fn shape_label(text: &str, font: &FontSpec) -> Result<ShapedLabel, TextError> {
     let face = face_for(font, &FontBook::builtin())?;
-    let (out, guessed) = shape_guessed(face, text, Some(rustybuzz::Direction::LeftToRight));
-    let (infos, positions) = (out.glyph_infos(), out.glyph_positions());
-    let glyphs: Vec<LabelGlyph> = infos
+    // A label of words that add up runs left to right (its letters are Latin).
+    let (shaped, guessed) = match label_from_pieces(face, text) {
+        Some(glyphs) => (glyphs, rustybuzz::Direction::LeftToRight),
+        None => {
+            let (glyphs, _, guessed) = label_shaping(face, text, None);
+            (glyphs, guessed)
+        }
+    };
+    let glyphs: Vec<LabelGlyph> = shaped
         .iter()
-        .zip(positions)
         .enumerate()
-        .map(|(i, (info, pos))| LabelGlyph {
-            id: info.glyph_id,
-            x_advance: pos.x_advance,
-            x_offset: pos.x_offset,
-            y_offset: pos.y_offset,
-            y_advance: pos.y_advance,
-            range: cluster_range(infos, i, text.len()),
+        .map(|(i, g)| LabelGlyph {
+            id: g.id,
+            x_advance: g.x_advance,
+            x_offset: g.x_offset,
+            y_offset: g.y_offset,
+            y_advance: g.y_advance,
+            range: range_of_cluster(|j| shaped[j].cluster, shaped.len(), i, text.len()),
         })
         .collect();
     let advance = if text.is_empty() {
@@ -339,16 +456,66 @@ const ADVANCES_KEPT: usize = 100_000;
 /// and `fit` wraps the same text at several sizes (the advance does not depend on
 /// the size), so most measurements repeat.
 fn advance(face: &'static rustybuzz::Face<'static>, text: &str) -> i64 {
+    advance_and_script(face, text).0
+}
+
+/// [`advance`], and the script `text` is shaped in (the one its letters have).
+/// A text of words whose sum is the advance of the whole (see [`words`]) is
+/// summed from its words' kept advances, without shaping it.
+fn advance_and_script(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> (i64, rustybuzz::Script) {
+    advances().get_or_make(face, text, || {
+        words::summed(face, text).unwrap_or_else(|| shaped_advance(face, text, None))
+    })
+}
+
+/// [`advance_and_script`] from shaping `text` whole (a word with the spaces
+/// next to it, which [`words::summed`] sums).
+fn shaped_and_script(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> (i64, rustybuzz::Script) {
+    advances().get_or_make(face, text, || shaped_advance(face, text, None))
+}
+
+/// The kept advances and scripts, per face and text.
+fn advances() -> &'static kept::PerFace<(i64, rustybuzz::Script)> {
+    static ADVANCES: OnceLock<kept::PerFace<(i64, rustybuzz::Script)>> = OnceLock::new();
+    ADVANCES.get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
+}
+
+/// The advance of `text` shaped in `script` (for `None`, its letters' own), and
+/// the script it was shaped in: the sum of its glyphs' advances.
+fn shaped_advance(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    script: Option<rustybuzz::Script>,
+) -> (i64, rustybuzz::Script) {
+    let (out, _, script) = shape_with(face, text, None, script);
+    let advance = out
+        .glyph_positions()
+        .iter()
+        .map(|p| p.x_advance as i64)
+        .sum();
+    (advance, script)
+}
+
+/// The advance of `text` (a word or a space without letters of any script)
+/// shaped in `script`, the script of the line it is part of; kept per face,
+/// script and text.
+fn advance_in(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+    script: rustybuzz::Script,
+) -> i64 {
     static ADVANCES: OnceLock<kept::PerFace<i64>> = OnceLock::new();
+    // Every key starts with the script's four-letter tag.
+    let key = format!("{}{text}", script.tag());
     ADVANCES
         .get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
-        .get_or_make(face, text, || {
-            shape(face, text)
-                .glyph_positions()
-                .iter()
-                .map(|p| p.x_advance as i64)
-                .sum()
-        })
+        .get_or_make(face, &key, || shaped_advance(face, text, Some(script)).0)
 }
 
 /// The glyph outlines of `text` set at `size` mm, its baseline starting at
