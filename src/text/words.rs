@@ -786,8 +786,11 @@ mod tests {
     }
 
     /// Every line of every seed game's data and rules, cut at whitespace into
-    /// words: the runs of up to 14 words a wrap tries, from every fifth word,
-    /// alone and with a space before or after (a run next to an icon).
+    /// words: the runs of up to 14 words a wrap tries, from every 14th word (so
+    /// every word and every two words side by side are in some run), each run
+    /// alone, with a space before or with one after (a run next to an icon), in
+    /// turn. About 25,000 texts: the tests shape each of them whole too, in every
+    /// built-in face, at the tests' opt-level.
     fn texts() -> Vec<String> {
         let mut texts = Vec::new();
         let mut games: Vec<_> = std::fs::read_dir("data").unwrap().flatten().collect();
@@ -801,12 +804,14 @@ mod tests {
                 };
                 for line in text.lines() {
                     let words: Vec<&str> = line.split_whitespace().collect();
-                    for first in (0..words.len()).step_by(5) {
+                    for first in (0..words.len()).step_by(14) {
                         for last in first..words.len().min(first + 14) {
                             let run = words[first..=last].join(" ");
-                            texts.push(format!(" {run}"));
-                            texts.push(format!("{run} "));
-                            texts.push(run);
+                            texts.push(match last % 3 {
+                                0 => run,
+                                1 => format!(" {run}"),
+                                _ => format!("{run} "),
+                            });
                         }
                     }
                 }
@@ -818,25 +823,23 @@ mod tests {
     #[test]
     fn a_line_summed_from_its_words_is_the_advance_of_shaping_it_whole() {
         let texts = texts();
-        assert!(texts.len() > 30_000, "{}", texts.len());
-        for face in faces() {
+        assert!(texts.len() > 20_000, "{}", texts.len());
+        for (i, face) in faces().into_iter().enumerate() {
             // The built-in fonts take the sum: Lato kerns the space with other
             // glyphs (pairs such as "T " and " A"), and the sum keeps them.
             assert!(words_add_up(face));
+            // Every text in the first face (Lato), every fourth in the others.
+            let texts: Vec<&String> = texts.iter().step_by(if i == 0 { 1 } else { 4 }).collect();
             let mut summed_lines = 0;
-            for text in &texts {
+            for text in texts.iter().copied() {
                 let Some(sum) = summed(face, text) else {
                     continue;
                 };
                 summed_lines += 1;
-                let (advance, script, _) = {
-                    let (a, s) = shaped_advance(face, text, None);
-                    (a, s, ())
-                };
-                assert_eq!(sum, (advance, script), "{text:?}");
+                assert_eq!(sum, shaped_advance(face, text, None), "{text:?}");
             }
             assert!(
-                summed_lines * 10 > texts.len() * 9,
+                summed_lines * 5 > texts.len() * 4,
                 "{summed_lines} of {}",
                 texts.len()
             );
@@ -892,7 +895,7 @@ mod tests {
         let font = crate::layout::marks::label_font();
         let face = face_for(&font, &FontBook::builtin()).unwrap();
         let mut from_pieces = 0;
-        for text in texts().iter().step_by(3) {
+        for text in &texts() {
             let Some(glyphs) = label_from_pieces(face, text) else {
                 continue;
             };
@@ -906,7 +909,7 @@ mod tests {
                 advance as f64 / face.units_per_em() as f64 * 3.0
             );
         }
-        assert!(from_pieces > 10_000, "{from_pieces}");
+        assert!(from_pieces > 25_000, "{from_pieces}");
     }
 
     #[test]
