@@ -16,8 +16,7 @@ use rustybuzz::ttf_parser::{
     gpos::{PairAdjustment, PositioningSubtable, ValueRecord},
     gsub::SubstitutionSubtable,
     opentype_layout::{
-        ChainedContextLookup, ClassDefinition, ContextLookup, Coverage, LayoutTable,
-        SequenceRuleSets,
+        ChainedContextLookup, ContextLookup, Coverage, LayoutTable, SequenceRuleSets,
     },
     GlyphId,
 };
@@ -500,6 +499,18 @@ fn nested_positionings(s: &PositioningSubtable<'_>) -> Vec<u16> {
 /// after the one glyph it changes: never as an input glyph, and in a rule of
 /// two glyphs in all where it is the glyph looked back or ahead at.
 fn chained_short(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
+    chained_space_ok(c, space, true)
+}
+
+/// Whether a chained context lookup sees no space at all.
+fn chained_clear(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
+    chained_space_ok(c, space, false)
+}
+
+/// Whether a chained context lookup never has the space as an input glyph, and
+/// looks back or ahead at it only when `next_to` allows it and the rule is of
+/// two glyphs in all.
+fn chained_space_ok(c: &ChainedContextLookup<'_>, space: GlyphId, next_to: bool) -> bool {
     let rules_short = |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
                        values: (u16, u16, u16)| {
         every(
@@ -516,10 +527,11 @@ fn chained_short(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
                             || rule.lookahead.into_iter().any(|v| v == values.2);
                         !rule.input.into_iter().any(|v| v == values.1)
                             && (!around
-                                || 1 + rule.input.len()
-                                    + rule.backtrack.len()
-                                    + rule.lookahead.len()
-                                    <= 2)
+                                || next_to
+                                    && 1 + rule.input.len()
+                                        + rule.backtrack.len()
+                                        + rule.lookahead.len()
+                                        <= 2)
                     },
                 )
             },
@@ -558,10 +570,11 @@ fn chained_short(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
             !covers(coverage, space)
                 && coverages_clear!(*input_coverages, space)
                 && (!around
-                    || 1 + input_coverages.len()
-                        + backtrack_coverages.len()
-                        + lookahead_coverages.len()
-                        <= 2)
+                    || next_to
+                        && 1 + input_coverages.len()
+                            + backtrack_coverages.len()
+                            + lookahead_coverages.len()
+                            <= 2)
         }
     }
 }
@@ -619,64 +632,6 @@ fn context_clear(c: &ContextLookup<'_>, space: GlyphId) -> bool {
             coverages,
             ..
         } => !covers(coverage, space) && coverages_clear!(*coverages, space),
-    }
-}
-
-fn chained_clear(c: &ChainedContextLookup<'_>, space: GlyphId) -> bool {
-    let chained_rules_clear = |sets: &ttf_parser::opentype_layout::ChainedSequenceRuleSets<'_>,
-                               values: (u16, u16, u16)| {
-        every(
-            sets.len(),
-            |i| sets.get(i),
-            true,
-            |set| {
-                every(
-                    set.len(),
-                    |j| set.get(j),
-                    false,
-                    |rule| {
-                        !rule.backtrack.into_iter().any(|v| v == values.0)
-                            && !rule.input.into_iter().any(|v| v == values.1)
-                            && !rule.lookahead.into_iter().any(|v| v == values.2)
-                    },
-                )
-            },
-        )
-    };
-    match c {
-        ChainedContextLookup::Format1 { coverage, sets } => {
-            !covers(coverage, space) && chained_rules_clear(sets, (space.0, space.0, space.0))
-        }
-        ChainedContextLookup::Format2 {
-            coverage,
-            backtrack_classes,
-            input_classes,
-            lookahead_classes,
-            sets,
-        } => {
-            let class = |d: &ClassDefinition<'_>| d.get(space);
-            !covers(coverage, space)
-                && chained_rules_clear(
-                    sets,
-                    (
-                        class(backtrack_classes),
-                        class(input_classes),
-                        class(lookahead_classes),
-                    ),
-                )
-        }
-        ChainedContextLookup::Format3 {
-            coverage,
-            backtrack_coverages,
-            input_coverages,
-            lookahead_coverages,
-            ..
-        } => {
-            !covers(coverage, space)
-                && coverages_clear!(*backtrack_coverages, space)
-                && coverages_clear!(*input_coverages, space)
-                && coverages_clear!(*lookahead_coverages, space)
-        }
     }
 }
 
