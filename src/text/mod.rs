@@ -163,31 +163,12 @@ fn unknown_font(font: &FontSpec, book: &FontBook) -> TextError {
 /// script and language (building one walks the font's feature lists); the same
 /// glyphs as `rustybuzz::shape`.
 fn shape(face: &'static rustybuzz::Face<'static>, text: &str) -> rustybuzz::GlyphBuffer {
-    shape_in(face, text, None)
+    shape_with(face, text, None, None).0
 }
 
-/// [`shape`] in `direction` (for `None`, the one the text's script has).
-fn shape_in(
-    face: &'static rustybuzz::Face<'static>,
-    text: &str,
-    direction: Option<rustybuzz::Direction>,
-) -> rustybuzz::GlyphBuffer {
-    shape_guessed(face, text, direction).0
-}
-
-/// [`shape_in`], with the direction the text's script has (the one [`shape`]
-/// shapes in).
-fn shape_guessed(
-    face: &'static rustybuzz::Face<'static>,
-    text: &str,
-    direction: Option<rustybuzz::Direction>,
-) -> (rustybuzz::GlyphBuffer, rustybuzz::Direction) {
-    let (out, guessed, _) = shape_with(face, text, direction, None);
-    (out, guessed)
-}
-
-/// [`shape_in`] in `script` (for `None`, the one the text's letters have), with
-/// the direction and script the text's letters have (what [`shape`] shapes in).
+/// [`shape`] in `direction` and `script` (for `None`, the ones the text's
+/// letters have), with the direction and script the text's letters have (what
+/// [`shape`] shapes in).
 fn shape_with(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
@@ -343,6 +324,12 @@ fn label_shaping(
     (glyphs, script, guessed)
 }
 
+/// The key a text shaped in `script` (not its own) is kept under: the script's
+/// four-letter tag, then the text.
+fn script_keyed(script: rustybuzz::Script, text: &str) -> String {
+    format!("{}{text}", script.tag())
+}
+
 /// Label pieces' shapings kept (the words of a sheet's labels repeat from sheet
 /// to sheet); past this many the kept ones are forgotten.
 const LABEL_PIECES_KEPT: usize = 20_000;
@@ -365,10 +352,9 @@ fn label_from_pieces(
             })
     };
     let in_script = |piece: &str, script: rustybuzz::Script| {
-        // Every key starts with the script's four-letter tag.
         IN_SCRIPT
             .get_or_init(|| kept::PerFace::new(LABEL_PIECES_KEPT))
-            .get_or_make(face, &format!("{}{piece}", script.tag()), || {
+            .get_or_make(face, &script_keyed(script, piece), || {
                 label_shaping(face, piece, Some(script)).0.into()
             })
     };
@@ -511,8 +497,7 @@ fn advance_in(
     script: rustybuzz::Script,
 ) -> i64 {
     static ADVANCES: OnceLock<kept::PerFace<i64>> = OnceLock::new();
-    // Every key starts with the script's four-letter tag.
-    let key = format!("{}{text}", script.tag());
+    let key = script_keyed(script, text);
     ADVANCES
         .get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
         .get_or_make(face, &key, || shaped_advance(face, text, Some(script)).0)
