@@ -287,16 +287,17 @@ fn range_of_cluster(
     start.min(end)..start.max(end)
 }
 
-/// A label's glyph as shaped, before its bytes are known: its cluster (the
-/// byte it starts at) instead.
+/// A glyph of a text shaped left to right (a label, or a line usvg lays out),
+/// before its bytes are known: its cluster (the byte it starts at) instead;
+/// lengths in font units.
 #[derive(Debug, Clone, Copy)]
-struct LabelShaped {
-    id: u32,
-    x_advance: i32,
-    x_offset: i32,
-    y_offset: i32,
-    y_advance: i32,
-    cluster: u32,
+pub(crate) struct ShapedGlyph {
+    pub(crate) id: u32,
+    pub(crate) x_advance: i32,
+    pub(crate) x_offset: i32,
+    pub(crate) y_offset: i32,
+    pub(crate) y_advance: i32,
+    pub(crate) cluster: u32,
 }
 
 /// `text` shaped left to right as a label (in `script`; for `None`, the
@@ -305,14 +306,14 @@ fn label_shaping(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
     script: Option<rustybuzz::Script>,
-) -> (Vec<LabelShaped>, rustybuzz::Script, rustybuzz::Direction) {
+) -> (Vec<ShapedGlyph>, rustybuzz::Script, rustybuzz::Direction) {
     let (out, guessed, script) =
         shape_with(face, text, Some(rustybuzz::Direction::LeftToRight), script);
     let glyphs = out
         .glyph_infos()
         .iter()
         .zip(out.glyph_positions())
-        .map(|(info, pos)| LabelShaped {
+        .map(|(info, pos)| ShapedGlyph {
             id: info.glyph_id,
             x_advance: pos.x_advance,
             x_offset: pos.x_offset,
@@ -330,30 +331,50 @@ fn script_keyed(script: rustybuzz::Script, text: &str) -> String {
     format!("{}{text}", script.tag())
 }
 
-/// Label pieces' shapings kept (the words of a sheet's labels repeat from sheet
-/// to sheet); past this many the kept ones are forgotten.
-const LABEL_PIECES_KEPT: usize = 20_000;
+/// Pieces' shapings kept (the words of a sheet's labels repeat from sheet to
+/// sheet, a game's words from face to face); past this many the kept ones are
+/// forgotten.
+const PIECES_KEPT: usize = 20_000;
 
-/// A label's glyphs from its [`words::pieces`], each shaped once and kept: the
-/// pieces' glyphs one after another, the space two pieces share taken from
-/// the piece it starts, clusters moved to where each piece starts.
-fn label_from_pieces(
+/// A piece of a line ([`words::pieces`]) shaped left to right, as
+/// [`label_shaping`] shapes it in the script its letters have: its glyphs, that
+/// script, and the direction the script has; kept per face and piece. Measuring
+/// a line sums its pieces' advances from these ([`shaped_and_script`]), and a
+/// label or a line usvg lays out takes its glyphs from them
+/// ([`glyphs_from_pieces`]), so each piece is shaped once for all three.
+fn piece_shaping(
+    face: &'static rustybuzz::Face<'static>,
+    piece: &str,
+) -> (Arc<[ShapedGlyph]>, rustybuzz::Script, rustybuzz::Direction) {
+    static KEPT: OnceLock<kept::PerFace<PieceShaping>> = OnceLock::new();
+    KEPT.get_or_init(|| kept::PerFace::new(PIECES_KEPT))
+        .get_or_make(face, piece, || {
+            let (glyphs, script, guessed) = label_shaping(face, piece, None);
+            (glyphs.into(), script, guessed)
+        })
+}
+
+/// What [`piece_shaping`] keeps of a piece.
+type PieceShaping = (Arc<[ShapedGlyph]>, rustybuzz::Script, rustybuzz::Direction);
+
+/// The glyphs of `text` shaped whole, left to right, in the script its letters
+/// have (what [`label_shaping`] gives with `None`), from its [`words::pieces`],
+/// each shaped once and kept: the pieces' glyphs one after another, the space
+/// two pieces share taken from the piece it starts, clusters moved to where
+/// each piece starts. `None` where [`words::pieces`] gives none. Sheet labels
+/// are shaped so, and usvg gets a face's lines so (`usvg_patch`).
+pub(crate) fn glyphs_from_pieces(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
-) -> Option<Vec<LabelShaped>> {
-    type Shaped = (Arc<[LabelShaped]>, rustybuzz::Script);
-    static KEPT: OnceLock<kept::PerFace<Shaped>> = OnceLock::new();
-    static IN_SCRIPT: OnceLock<kept::PerFace<Arc<[LabelShaped]>>> = OnceLock::new();
+) -> Option<Vec<ShapedGlyph>> {
+    static IN_SCRIPT: OnceLock<kept::PerFace<Arc<[ShapedGlyph]>>> = OnceLock::new();
     let kept = |piece: &str| {
-        KEPT.get_or_init(|| kept::PerFace::new(LABEL_PIECES_KEPT))
-            .get_or_make(face, piece, || {
-                let (glyphs, script, _) = label_shaping(face, piece, None);
-                (glyphs.into(), script)
-            })
+        let (glyphs, script, _) = piece_shaping(face, piece);
+        (glyphs, script)
     };
     let in_script = |piece: &str, script: rustybuzz::Script| {
         IN_SCRIPT
-            .get_or_init(|| kept::PerFace::new(LABEL_PIECES_KEPT))
+            .get_or_init(|| kept::PerFace::new(PIECES_KEPT))
             .get_or_make(face, &script_keyed(script, piece), || {
                 label_shaping(face, piece, Some(script)).0.into()
             })
@@ -362,7 +383,7 @@ fn label_from_pieces(
     let mut glyphs = Vec::with_capacity(text.len());
     for (piece, shaped) in pieces {
         let own = &shaped[..shaped.len() - usize::from(piece.shares_end)];
-        glyphs.extend(own.iter().map(|g| LabelShaped {
+        glyphs.extend(own.iter().map(|g| ShapedGlyph {
             cluster: g.cluster + piece.start as u32,
             ..*g
         }));
@@ -378,7 +399,7 @@ fn label_from_pieces(
 pub fn shape_label(text: &str, font: &FontSpec) -> Result<ShapedLabel, TextError> {
     let face = face_for(font, &FontBook::builtin())?;
     // A label of words that add up runs left to right (its letters are Latin).
-    let (shaped, guessed) = match label_from_pieces(face, text) {
+    let (shaped, guessed) = match glyphs_from_pieces(face, text) {
         Some(glyphs) => (glyphs, rustybuzz::Direction::LeftToRight),
         None => {
             let (glyphs, _, guessed) = label_shaping(face, text, None);
@@ -458,12 +479,22 @@ fn advance_and_script(
 }
 
 /// [`advance_and_script`] from shaping `text` whole (a word with the spaces
-/// next to it, which [`words::summed`] sums).
+/// next to it, which [`words::summed`] sums): the sum of its kept
+/// [`piece_shaping`]'s advances where its script runs left to right (the
+/// shaping in its own direction is then the same), else [`shaped_advance`].
 fn shaped_and_script(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
 ) -> (i64, rustybuzz::Script) {
-    advances().get_or_make(face, text, || shaped_advance(face, text, None))
+    advances().get_or_make(face, text, || {
+        let (glyphs, script, direction) = piece_shaping(face, text);
+        if direction == rustybuzz::Direction::LeftToRight {
+            let advance = glyphs.iter().map(|g| i64::from(g.x_advance)).sum();
+            (advance, script)
+        } else {
+            shaped_advance(face, text, None)
+        }
+    })
 }
 
 /// The kept advances and scripts, per face and text.

@@ -719,7 +719,7 @@ mod tests {
     use super::*;
     use crate::fonts::FontBook;
     use crate::text::{
-        advance_and_script, face_for, label_from_pieces, label_shaping, shape_label,
+        advance_and_script, face_for, glyphs_from_pieces, label_shaping, shape_label,
         shaped_advance, FontSpec,
     };
 
@@ -851,7 +851,7 @@ mod tests {
         let face = face_for(&font, &FontBook::builtin()).unwrap();
         let mut from_pieces = 0;
         for text in &texts() {
-            let Some(glyphs) = label_from_pieces(face, text) else {
+            let Some(glyphs) = glyphs_from_pieces(face, text) else {
                 continue;
             };
             from_pieces += 1;

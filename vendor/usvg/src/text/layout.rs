@@ -1554,10 +1554,6 @@ fn shape_text_with_font(
                 rustybuzz::Direction::RightToLeft
             };
 
-            let mut buffer = rustybuzz::UnicodeBuffer::new();
-            buffer.push_str(sub_text);
-            buffer.set_direction(hb_direction);
-
             let mut features = Vec::new();
             if small_caps {
                 features.push(rustybuzz::Feature::new(Tag::from_bytes(b"smcp"), 1, ..));
@@ -1567,22 +1563,47 @@ fn shape_text_with_font(
                 features.push(rustybuzz::Feature::new(Tag::from_bytes(b"kern"), 0, ..));
             }
 
-            // cardstock patch: a face the application keeps for the whole process
-            // keeps its shaping plans too (building one walks the font's feature
-            // lists); anything else is shaped as before.
-            let output = match provided {
-                Some(face) if final_variations.is_empty() => {
-                    shape_with_kept_plan(face, &features, small_caps, apply_kerning, buffer)
+            // cardstock patch: a left-to-right run with the default features, in a
+            // face the application keeps, may have its glyphs kept by the
+            // application (`ShapedGlyphsFn`: what shaping it gives); else a face
+            // the application keeps for the whole process keeps its shaping plans
+            // too (building one walks the font's feature lists); anything else is
+            // shaped as before.
+            let given = match (provided, shaping.and_then(|f| f.1.as_ref())) {
+                (Some(face), Some(given))
+                    if ltr && features.is_empty() && final_variations.is_empty() =>
+                {
+                    given(face, sub_text)
                 }
-                _ => rustybuzz::shape(&rb_font, &features, buffer),
+                _ => None,
             };
+            let shaped = given.unwrap_or_else(|| {
+                let mut buffer = rustybuzz::UnicodeBuffer::new();
+                buffer.push_str(sub_text);
+                buffer.set_direction(hb_direction);
 
-            let positions = output.glyph_positions();
-            let infos = output.glyph_infos();
+                let output = match provided {
+                    Some(face) if final_variations.is_empty() => {
+                        shape_with_kept_plan(face, &features, small_caps, apply_kerning, buffer)
+                    }
+                    _ => rustybuzz::shape(&rb_font, &features, buffer),
+                };
+                output
+                    .glyph_infos()
+                    .iter()
+                    .zip(output.glyph_positions())
+                    .map(|(info, pos)| crate::ShapedGlyph {
+                        id: info.glyph_id as u16,
+                        cluster: info.cluster,
+                        x_advance: pos.x_advance,
+                        x_offset: pos.x_offset,
+                        y_offset: pos.y_offset,
+                    })
+                    .collect()
+            });
 
-            for i in 0..output.len() {
-                let pos = positions[i];
-                let info = infos[i];
+            for i in 0..shaped.len() {
+                let info = shaped[i];
                 let idx = run.start + info.cluster as usize;
 
                 let start = info.cluster as usize;
@@ -1592,17 +1613,17 @@ fn shape_text_with_font(
                 } else {
                     i.checked_sub(1)
                 }
-                .and_then(|last| infos.get(last))
+                .and_then(|last| shaped.get(last))
                 .map_or(sub_text.len(), |info| info.cluster as usize);
 
                 glyphs.push(Glyph {
                     byte_idx: ByteIndex::new(idx),
                     cluster_len: end.checked_sub(start).unwrap_or(0), // TODO: can fail?
                     text: sub_text[start..end].to_string(),
-                    id: GlyphId(info.glyph_id as u16),
-                    dx: pos.x_offset,
-                    dy: pos.y_offset,
-                    width: pos.x_advance,
+                    id: GlyphId(info.id),
+                    dx: info.x_offset,
+                    dy: info.y_offset,
+                    width: info.x_advance,
                     font: font.clone(),
                 });
             }

@@ -51,12 +51,37 @@ pub type FallbackSelectionFn<'a> =
     Box<dyn Fn(char, &[ID], &mut Arc<Database>) -> Option<ID> + Send + Sync + 'a>;
 
 /// Gives a shaping face the application has already parsed for a font's bytes and
-/// face index, or `None` to have one built (cardstock patch).
+/// face index, or `None` to have one built (cardstock patch); and optionally the
+/// glyphs the application keeps for a text in such a face ([`ShapedGlyphsFn`]).
 #[derive(Clone)]
 #[allow(clippy::type_complexity)]
 pub struct ShapingFaceFn(
     pub Arc<dyn Fn(&[u8], u32) -> Option<&'static rustybuzz::Face<'static>> + Send + Sync>,
+    pub Option<ShapedGlyphsFn>,
 );
+
+/// Gives the glyphs of a text shaped left to right in a face [`ShapingFaceFn`]
+/// handed over, with rustybuzz's default features, no variations and the script
+/// its letters have, exactly as `rustybuzz::shape` gives them, or `None` to have
+/// them shaped (cardstock patch). Asked only for a left-to-right run shaped so.
+pub type ShapedGlyphsFn =
+    Arc<dyn Fn(&'static rustybuzz::Face<'static>, &str) -> Option<Vec<ShapedGlyph>> + Send + Sync>;
+
+/// One glyph of a shaped text, in font units (cardstock patch): what rustybuzz's
+/// `GlyphInfo` and `GlyphPosition` give of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShapedGlyph {
+    /// The glyph's id.
+    pub id: u16,
+    /// The byte of the text its cluster starts at.
+    pub cluster: u32,
+    /// Its horizontal advance.
+    pub x_advance: i32,
+    /// Its horizontal offset.
+    pub x_offset: i32,
+    /// Its vertical offset.
+    pub y_offset: i32,
+}
 
 impl std::fmt::Debug for ShapingFaceFn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
