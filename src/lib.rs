@@ -47,6 +47,7 @@ pub mod profile;
 pub mod project;
 pub(crate) mod render;
 pub(crate) mod rulebook;
+pub(crate) mod shaping;
 pub mod source;
 pub mod svg;
 pub mod template;

@@ -54,13 +54,13 @@ impl Stores {
 }
 
 /// The glyphs of a line usvg shapes left to right in a kept face, from its words'
-/// kept shapings where they provably give the line's (`text::glyphs_from_pieces`):
+/// kept shapings where they provably give the line's (`shaping::glyphs_from_pieces`):
 /// the lines of a game's faces are mostly new, their words are not.
 fn kept_line_glyphs(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
 ) -> Option<Vec<usvg::ShapedGlyph>> {
-    crate::text::glyphs_from_pieces(face, text)?
+    crate::shaping::glyphs_from_pieces(face, text)?
         .into_iter()
         .map(|g| {
             Some(usvg::ShapedGlyph {

@@ -8,9 +8,10 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use super::{cluster_range, face_for, shape, to_mm, unknown_font, FontSpec, TextError};
+use super::{cluster_range, face_for, to_mm, unknown_font, FontSpec, TextError};
 pub use crate::fonts::FaceData;
 use crate::fonts::FontBook;
+use crate::shaping::{kept, shape};
 
 /// One glyph of a run; lengths in ems of the run's size.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,9 +130,9 @@ struct Kept {
 /// a rulebook's words repeat, page after page and game after game, and shaping
 /// one costs far more than finding it.
 fn kept_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Kept {
-    static GLYPHS: OnceLock<super::kept::PerFace<Kept>> = OnceLock::new();
+    static GLYPHS: OnceLock<kept::PerFace<Kept>> = OnceLock::new();
     GLYPHS
-        .get_or_init(|| super::kept::PerFace::new(GLYPHS_KEPT))
+        .get_or_init(|| kept::PerFace::new(GLYPHS_KEPT))
         .get_or_make(shaping, text, || shape_glyphs(shaping, text))
 }
 

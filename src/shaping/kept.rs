@@ -13,7 +13,7 @@ type Texts<V> = HashMap<usize, HashMap<String, V>>;
 /// kept one is forgotten and made again when asked, so memory stays bounded
 /// whatever the input. Faces are keyed by address (they live for the whole
 /// process).
-pub(super) struct PerFace<V> {
+pub(crate) struct PerFace<V> {
     /// Face address -> text -> value, and how many texts are kept.
     kept: Mutex<(Texts<V>, usize)>,
     limit: usize,
@@ -21,7 +21,7 @@ pub(super) struct PerFace<V> {
 
 impl<V: Clone> PerFace<V> {
     /// An empty map that keeps at most `limit` texts.
-    pub(super) fn new(limit: usize) -> Self {
+    pub(crate) fn new(limit: usize) -> Self {
         PerFace {
             kept: Mutex::new((HashMap::new(), 0)),
             limit,
@@ -30,7 +30,7 @@ impl<V: Clone> PerFace<V> {
 
     /// The kept value of `text` in `face`, or `make()`'s, kept from now on. The
     /// lock is not held while `make` runs.
-    pub(super) fn get_or_make(
+    pub(crate) fn get_or_make(
         &self,
         face: &'static rustybuzz::Face<'static>,
         text: &str,

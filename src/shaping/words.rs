@@ -1,5 +1,6 @@
-//! A line's advance summed from its words' kept advances, where that sum is
-//! provably the advance of shaping the whole line: no lookup of the face can
+//! A line cut at its spaces into pieces (each word with the spaces next to
+//! it), whose kept shapings give the line's advance and glyphs where that is
+//! provably what shaping the whole line gives: no lookup of the face can
 //! see its space glyph (so nothing is substituted or positioned across a
 //! space), and every character of the line is one that shapes alone (no marks,
 //! no joiners or other format characters, no script that needs a complex
@@ -41,12 +42,12 @@ fn covers(c: &Coverage<'_>, g: GlyphId) -> bool {
 }
 
 /// One piece of a line cut at its spaces: a word with the spaces next to it.
-pub(super) struct Piece {
-    pub(super) text: String,
+pub(crate) struct Piece {
+    pub(crate) text: String,
     /// Where the piece starts in the line, in bytes.
-    pub(super) start: usize,
+    pub(crate) start: usize,
     /// Whether the piece ends with a space the next piece starts with.
-    pub(super) shares_end: bool,
+    pub(crate) shares_end: bool,
 }
 
 /// `text` cut into [`Piece`]s, each with what `kept` gives for it when its
@@ -58,7 +59,7 @@ pub(super) struct Piece {
 /// a character that does not shape alone or that `face` has no glyph for, a
 /// face whose lookups reach further across a space ([`words_add_up`]), pieces
 /// in two scripts.
-pub(super) fn pieces<V>(
+pub(crate) fn pieces<V>(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
     kept: impl Fn(&str) -> (V, rustybuzz::Script),
@@ -116,31 +117,6 @@ pub(super) fn pieces<V>(
         })
         .collect();
     Some((pieces, line))
-}
-
-/// The advance of `text` in `face` and the script it is shaped in, summed from
-/// its [`pieces`]' kept advances less a space's for each space two pieces
-/// share; `None` where [`pieces`] gives none.
-pub(super) fn summed(
-    face: &'static rustybuzz::Face<'static>,
-    text: &str,
-) -> Option<(i64, rustybuzz::Script)> {
-    let advance_in = |piece: &str, script| super::advance_in(face, piece, script);
-    let (pieces, line) = pieces(
-        face,
-        text,
-        |p| super::shaped_and_script(face, p),
-        advance_in,
-    )?;
-    let space = match super::shaped_and_script(face, " ") {
-        (advance, script) if script == line => advance,
-        _ => advance_in(" ", line),
-    };
-    let shared = pieces.iter().filter(|(p, _)| p.shares_end).count() as i64;
-    Some((
-        pieces.iter().map(|(_, a)| a).sum::<i64>() - shared * space,
-        line,
-    ))
 }
 
 /// The characters that shape alone: a line of them, cut at its spaces, gives
@@ -718,9 +694,9 @@ fn positioning_local(s: &PositioningSubtable<'_>, space: GlyphId) -> bool {
 mod tests {
     use super::*;
     use crate::fonts::FontBook;
+    use crate::shaping::{glyphs_from_pieces, label_shaping};
     use crate::text::{
-        advance_and_script, face_for, glyphs_from_pieces, label_shaping, shape_label,
-        shaped_advance, FontSpec,
+        advance_and_script, face_for, shape_label, shaped_advance, summed, FontSpec,
     };
 
     /// The built-in faces: Lato in the four styles templates ask for, Bebas Neue.
