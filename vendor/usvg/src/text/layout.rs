@@ -1602,6 +1602,13 @@ fn shape_text_with_font(
                     .collect()
             });
 
+            let in_order = shaped.windows(2).all(|w| {
+                if ltr {
+                    w[0].cluster <= w[1].cluster
+                } else {
+                    w[0].cluster >= w[1].cluster
+                }
+            });
             for i in 0..shaped.len() {
                 let info = shaped[i];
                 let idx = run.start + info.cluster as usize;
@@ -1615,6 +1622,21 @@ fn shape_text_with_font(
                 }
                 .and_then(|last| shaped.get(last))
                 .map_or(sub_text.len(), |info| info.cluster as usize);
+                // cardstock patch: a right-to-left run can come back with its
+                // clusters out of visual order (Hebrew before Latin with kerning
+                // off), where the neighbour's cluster is no end: each cluster
+                // then ends where the next one in the text starts, instead of
+                // slicing the text backwards (a panic).
+                let end = if in_order {
+                    end
+                } else {
+                    shaped
+                        .iter()
+                        .map(|g| g.cluster as usize)
+                        .filter(|&c| c > start)
+                        .min()
+                        .unwrap_or(sub_text.len())
+                };
 
                 glyphs.push(Glyph {
                     byte_idx: ByteIndex::new(idx),
