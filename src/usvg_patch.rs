@@ -138,6 +138,20 @@ mod tests {
         })
     }
 
+    /// usvg's options with the book's fonts, and with what the book keeps when
+    /// `kept` (else as the published crate parses).
+    fn options(book: &FontBook, kept: bool) -> usvg::Options<'static> {
+        let mut options = usvg::Options {
+            font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
+            fontdb: book.database(),
+            ..usvg::Options::default()
+        };
+        if kept {
+            super::speed_up(&mut options, book.kept());
+        }
+        options
+    }
+
     fn written(tree: &usvg::Tree) -> String {
         tree.to_string(&usvg::WriteOptions::default())
     }
@@ -281,17 +295,7 @@ mod tests {
                 r#"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40"><g transform="translate({dx} 0)">{texts}</g></svg>"#
             )
         };
-        let options = |kept: bool| {
-            let mut options = usvg::Options {
-                font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-                fontdb: book.database(),
-                ..usvg::Options::default()
-            };
-            if kept {
-                super::speed_up(&mut options, book.kept());
-            }
-            options
-        };
+        let options = |kept: bool| options(&book, kept);
         let (kept, plain) = (options(true), options(false));
         let mut drawn = Vec::new();
         for dx in [0.0, 3.5, 7.25] {
@@ -374,17 +378,7 @@ mod tests {
         let svg = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="300mm" height="200mm" viewBox="0 0 300 200">{texts}</svg>"#
         );
-        let options = |kept: bool| {
-            let mut options = usvg::Options {
-                font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-                fontdb: book.database(),
-                ..usvg::Options::default()
-            };
-            if kept {
-                super::speed_up(&mut options, book.kept());
-            }
-            options
-        };
+        let options = |kept: bool| options(&book, kept);
         let from_kept = usvg::Tree::from_str(&svg, &options(true)).unwrap();
         let shaped_again = usvg::Tree::from_str(&svg, &options(false)).unwrap();
         assert_eq!(written(&from_kept), written(&shaped_again));
@@ -512,14 +506,7 @@ mod tests {
         // backwards there (a panic, an abort in a release build).
         let book = FontBook::builtin_fresh();
         for kept in [false, true] {
-            let mut options = usvg::Options {
-                font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-                fontdb: book.database(),
-                ..usvg::Options::default()
-            };
-            if kept {
-                super::speed_up(&mut options, book.kept());
-            }
+            let options = options(&book, kept);
             for (style, text) in [
                 ("font-kerning: none", "שלום Contracts, fuel and $5 tolls"),
                 ("font-kerning: none", "a שלום b"),
