@@ -150,3 +150,62 @@ mod tests {
         }
     }
 }
+
+/// minijinja's `list + list` makes a lazy join of the two, nested as deep as a
+/// loop appends (`vendor/README.md`, `minijinja-speed.diff`: a join is iterated
+/// through the lists it holds, and its length is the one it was made with).
+#[cfg(test)]
+mod joined_lists {
+    use super::test_env as env;
+
+    fn render(template: &str) -> String {
+        env().render_str(template, ()).unwrap()
+    }
+
+    #[test]
+    fn a_list_joined_an_item_at_a_time_keeps_its_order_length_and_members() {
+        let built = "{% set ns = namespace(l=[]) %}{% for i in range(100) %}\
+            {% set ns.l = ns.l + [i] %}{% endfor %}";
+        let all: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+        assert_eq!(
+            render(&format!("{built}{{{{ ns.l | join(',') }}}}")),
+            all.join(",")
+        );
+        assert_eq!(
+            render(&format!(
+                "{built}{{{{ ns.l | length }}}} {{{{ 57 in ns.l }}}} {{{{ 100 in ns.l }}}} \
+                 {{{{ ns.l | reverse | first }}}} {{{{ ns.l | sum }}}}"
+            )),
+            "100 True False 99 4950"
+        );
+        // Twice over the same join, and inside a loop over it.
+        assert_eq!(
+            render(&format!(
+                "{built}{{% for a in ns.l if a < 3 %}}{{% for b in ns.l if b < 2 %}}{{{{ a }}}}{{{{ b }}}} \
+                 {{% endfor %}}{{% endfor %}}"
+            )),
+            "00 01 10 11 20 21 "
+        );
+    }
+
+    #[test]
+    fn joins_of_joins_empty_joins_and_lazy_sides() {
+        assert_eq!(
+            render("{{ ((([1] + [2]) + ([] + [3, 4])) + (([5] + []) + [6])) | join(',') }}"),
+            "1,2,3,4,5,6"
+        );
+        assert_eq!(
+            render(
+                "{% if [] + ([] + []) %}items{% else %}empty{% endif %} {{ ([] + []) | length }}"
+            ),
+            "empty 0"
+        );
+        // A side whose length is not known (a reversed iterator) is still joined in order.
+        assert_eq!(
+            render(
+                "{% set l = [1] + ([2, 3] | reverse) %}{% set l = l + [4] %}{{ l | join(',') }}"
+            ),
+            "1,3,2,4"
+        );
+    }
+}

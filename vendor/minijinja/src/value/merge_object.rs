@@ -138,9 +138,21 @@ impl Object for MergeSeq {
         None
     }
 
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        // What the enumerator's size hint gave, without making it.
+        self.total_len
+    }
+
     fn enumerate(self: &Arc<Self>) -> Enumerator {
         self.mapped_enumerator(|this| {
-            let iter = this.values.iter().flat_map(|v| match v.try_iter() {
+            // Iterate the lists the joins hold, not the joins: `seq = seq + [x]`
+            // in a loop nests up to `MAX_DEPTH` joins, and each item would pass
+            // through one iterator for each join above it.
+            let mut leaves = Vec::with_capacity(this.values.len());
+            for value in this.values.iter() {
+                Self::push_flattened_value(value, &mut leaves);
+            }
+            let iter = leaves.into_iter().flat_map(|v| match v.try_iter() {
                 Ok(iter) => Box::new(iter) as Box<dyn Iterator<Item = Value> + Send + Sync>,
                 Err(err) => Box::new(Some(Value::from(err)).into_iter())
                     as Box<dyn Iterator<Item = Value> + Send + Sync>,

@@ -877,6 +877,13 @@ pub(crate) fn binop_alloc_estimate(op: &str, lhs: &Value, rhs: &Value) -> u64 {
 
     match op {
         "mul" => {
+            // Only a repeated string, bytes or tuple is made at once. Most products
+            // are of numbers, and `as_usize` on a float converts a clone of it
+            // (making an error value when it is not whole): ask only when it counts.
+            let makes = |v: &Value| str_len(v).is_some() || v.is_tuple();
+            if !makes(lhs) && !makes(rhs) {
+                return 0;
+            }
             let (repeated, n) = if lhs.as_usize().is_some() {
                 (rhs, lhs)
             } else {
