@@ -40,6 +40,7 @@ mod rulebook_fit;
 mod serve;
 mod shop_png;
 mod streams;
+mod stroke_bounds;
 mod tables;
 mod text;
 mod text_sizes;
