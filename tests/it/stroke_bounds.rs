@@ -35,24 +35,26 @@ fn transform() -> (f32, f32, f32, f32, f32, f32) {
     (0.8, 0.3, -0.2, 1.1, 40.0, 25.0)
 }
 
+/// The path through [`POINTS`], made with krilla's or tiny-skia's `PathBuilder`
+/// (the same methods; krilla's wraps tiny-skia's but does not hand it out).
+macro_rules! path_with {
+    ($builder:ty) => {{
+        let mut pb = <$builder>::new();
+        let [p0, p1, p2, c1, c2, end] = POINTS;
+        pb.move_to(p0.0, p0.1);
+        pb.line_to(p1.0, p1.1);
+        pb.line_to(p2.0, p2.1);
+        pb.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
+        pb.finish().unwrap()
+    }};
+}
+
 fn krilla_path() -> krilla::geom::Path {
-    let mut pb = PathBuilder::new();
-    let [p0, p1, p2, c1, c2, end] = POINTS;
-    pb.move_to(p0.0, p0.1);
-    pb.line_to(p1.0, p1.1);
-    pb.line_to(p2.0, p2.1);
-    pb.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
-    pb.finish().unwrap()
+    path_with!(PathBuilder)
 }
 
 fn tiny_skia_path() -> tsp::Path {
-    let mut pb = tsp::PathBuilder::new();
-    let [p0, p1, p2, c1, c2, end] = POINTS;
-    pb.move_to(p0.0, p0.1);
-    pb.line_to(p1.0, p1.1);
-    pb.line_to(p2.0, p2.1);
-    pb.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
-    pb.finish().unwrap()
+    path_with!(tsp::PathBuilder)
 }
 
 /// A dashed stroke with a round cap and a miter join, and variants that each
