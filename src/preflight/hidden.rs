@@ -59,16 +59,19 @@ fn fill_of<'a>(leaf: &Leaf<'a>) -> Leaf<'a> {
 
 /// Opaque shapes and pictures drawn after a text or an icon that cover most of it.
 pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
+    // What can hide anything, in drawing order: a face of a few hundred texts
+    // over a few panels then checks each text against the panels only.
+    let covers: Vec<usize> = (0..leaves.len())
+        .filter(|&i| leaves[i].opaque && !matches!(leaves[i].what, What::Text(_)))
+        .collect();
     for (last, group) in targets(leaves) {
         let Some(b) = bbox(&group) else { continue };
         let mut own: Option<f64> = None;
-        for later in &leaves[last + 1..] {
+        // The covers drawn after the target's last leaf (`leaves` is in drawing order).
+        let first_later = covers.partition_point(|&i| i <= last);
+        for later in covers[first_later..].iter().map(|&i| &leaves[i]) {
             let same_icon = later.icon.is_some() && later.icon == group[0].icon;
-            if !later.opaque
-                || matches!(later.what, What::Text(_))
-                || same_icon
-                || !boxes_meet(&b, &later.bbox, 0.0)
-            {
+            if same_icon || !boxes_meet(&b, &later.bbox, 0.0) {
                 continue;
             }
             let own = *own.get_or_insert_with(|| {
