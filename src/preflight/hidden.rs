@@ -61,19 +61,23 @@ fn fill_of<'a>(leaf: &Leaf<'a>) -> Leaf<'a> {
 pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     // What can hide anything, in drawing order: a face of a few hundred texts
     // over a few panels then checks each text against the panels only.
-    let covers: Vec<usize> = (0..leaves.len())
-        .filter(|&i| leaves[i].opaque && !matches!(leaves[i].what, What::Text(_)))
+    // Each with its box and icon beside its index, so the test of a pair reads
+    // a few packed bytes rather than a whole leaf.
+    let covers: Vec<(usize, usvg::Rect, Option<usize>)> = (leaves.iter().enumerate())
+        .filter(|(_, l)| l.opaque && !matches!(l.what, What::Text(_)))
+        .map(|(i, l)| (i, l.bbox, l.icon))
         .collect();
     for (last, group) in targets(leaves) {
         let Some(b) = bbox(&group) else { continue };
         let mut own: Option<f64> = None;
         // The covers drawn after the target's last leaf (`leaves` is in drawing order).
-        let first_later = covers.partition_point(|&i| i <= last);
-        for later in covers[first_later..].iter().map(|&i| &leaves[i]) {
-            let same_icon = later.icon.is_some() && later.icon == group[0].icon;
-            if same_icon || !boxes_meet(&b, &later.bbox, 0.0) {
+        let first_later = covers.partition_point(|&(i, ..)| i <= last);
+        for &(i, later_box, later_icon) in &covers[first_later..] {
+            let same_icon = later_icon.is_some() && later_icon == group[0].icon;
+            if same_icon || !boxes_meet(&b, &later_box, 0.0) {
                 continue;
             }
+            let later = &leaves[i];
             let own = *own.get_or_insert_with(|| {
                 common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE)
             });
