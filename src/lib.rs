@@ -20,6 +20,7 @@
 // add noise.
 #![allow(clippy::result_large_err)]
 
+pub(crate) mod box_grid;
 pub(crate) mod check;
 pub mod color;
 pub(crate) mod deliver;

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use super::checks::{boxes_meet, Check, Face, Finding};
 use super::cover::{bbox, common_area};
 use super::elements::{Leaf, What};
+use crate::box_grid::{BoxGrid, Near};
 use crate::units::fmt_num;
 
 /// The share of a text or icon an opaque fill must cover to hide it.
@@ -57,22 +58,36 @@ fn fill_of<'a>(leaf: &Leaf<'a>) -> Leaf<'a> {
     }
 }
 
+/// A leaf that can hide what was drawn before it: its index in the face's
+/// leaves, its box and its icon ([`BoxGrid`] finds those near a text).
+type Cover = (usize, usvg::Rect, Option<usize>);
+
 /// Opaque shapes and pictures drawn after a text or an icon that cover most of it.
 pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
-    // What can hide anything, in drawing order: a face of a few hundred texts
-    // over a few panels then checks each text against the panels only.
-    // Each with its box and icon beside its index, so the test of a pair reads
-    // a few packed bytes rather than a whole leaf.
-    let covers: Vec<(usize, usvg::Rect, Option<usize>)> = (leaves.iter().enumerate())
+    // What can hide anything, in drawing order.
+    let covers: Vec<Cover> = (leaves.iter().enumerate())
         .filter(|(_, l)| l.opaque && !matches!(l.what, What::Text(_)))
         .map(|(i, l)| (i, l.bbox, l.icon))
         .collect();
-    for (last, group) in targets(leaves) {
+    let targets = targets(leaves);
+    if covers.is_empty() || targets.is_empty() {
+        return;
+    }
+    let bounds = |r: &usvg::Rect| [r.left(), r.top(), r.right(), r.bottom()].map(f64::from);
+    let grid = BoxGrid::new(&covers.iter().map(|c| bounds(&c.1)).collect::<Vec<_>>());
+    let mut near = Near::default();
+    for (last, group) in targets {
         let Some(b) = bbox(&group) else { continue };
         let mut own: Option<f64> = None;
-        // The covers drawn after the target's last leaf (`leaves` is in drawing order).
-        let first_later = covers.partition_point(|&(i, ..)| i <= last);
-        for &(i, later_box, later_icon) in &covers[first_later..] {
+        // The covers near it drawn after its last leaf, in drawing order.
+        grid.near(&bounds(&b), &mut near);
+        if near.is_empty() {
+            continue;
+        }
+        for &(i, later_box, later_icon) in near.places().map(|k| &covers[k]) {
+            if i <= last {
+                continue;
+            }
             let same_icon = later_icon.is_some() && later_icon == group[0].icon;
             if same_icon || !boxes_meet(&b, &later_box, 0.0) {
                 continue;

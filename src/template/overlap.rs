@@ -5,14 +5,14 @@
 //! rectangles `{x, y, w, h, angle}` (centred on x, y; `w` along `angle` degrees,
 //! clockwise from the x axis as SVG turns; `h` across it), in millimetres.
 //!
-//! The second list is sorted into a grid of cells as large as its largest shape, so
-//! a board's few hundred spaces against its few hundred pieces cost about their
-//! number, not its square. Each pair tested costs one fuel.
-
-use std::collections::{BTreeSet, HashMap};
+//! The second list is sorted into a grid of cells ([`BoxGrid`]), so a board's few
+//! hundred spaces against its few hundred pieces cost about their number, not its
+//! square. Each pair tested costs one fuel.
 
 use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Error, ErrorKind, State};
+
+use crate::box_grid::{Bounds, BoxGrid, Near};
 
 /// Most shapes either list of `overlaps` takes.
 pub const MAX_SHAPES: usize = 100_000;
@@ -243,33 +243,22 @@ pub fn pairs(
     clearance: f64,
     mut fuel: impl FnMut(u64) -> Result<(), Error>,
 ) -> Result<Vec<(usize, usize, f64)>, Error> {
-    let boxes: Vec<_> = b.iter().map(Shape::bounds).collect();
-    let cell = boxes
+    let boxes: Vec<Bounds> = b
         .iter()
-        .map(|(x0, y0, x1, y1)| (x1 - x0).max(y1 - y0))
-        .fold(clearance.max(1e-3), f64::max);
-    let at = |v: f64| (v / cell).floor() as i64;
-    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    for (j, &(x0, y0, x1, y1)) in boxes.iter().enumerate() {
-        for gx in at(x0)..=at(x1) {
-            for gy in at(y0)..=at(y1) {
-                grid.entry((gx, gy)).or_default().push(j);
-            }
-        }
-    }
+        .map(|s| {
+            let (x0, y0, x1, y1) = s.bounds();
+            [x0, y0, x1, y1]
+        })
+        .collect();
+    let grid = BoxGrid::new(&boxes);
+    let mut near = Near::default();
     let mut out = Vec::new();
     for (i, s) in a.iter().enumerate() {
         let (x0, y0, x1, y1) = s.bounds();
-        let mut near = BTreeSet::new();
-        for gx in at(x0 - clearance)..=at(x1 + clearance) {
-            for gy in at(y0 - clearance)..=at(y1 + clearance) {
-                if let Some(js) = grid.get(&(gx, gy)) {
-                    near.extend(js.iter().copied());
-                }
-            }
-        }
+        let c = clearance;
+        grid.near(&[x0 - c, y0 - c, x1 + c, y1 + c], &mut near);
         fuel(near.len() as u64 + 1)?;
-        for j in near {
+        for j in near.places() {
             let d = depth(s, &b[j]);
             if d > -clearance {
                 out.push((i, j, d));
