@@ -58,41 +58,47 @@ fn fill_of<'a>(leaf: &Leaf<'a>) -> Leaf<'a> {
     }
 }
 
-/// A leaf that can hide what was drawn before it: its index in the face's
-/// leaves, its box and its icon ([`BoxGrid`] finds those near a text).
-type Cover = (usize, usvg::Rect, Option<usize>);
+/// A leaf that can hide what was drawn before it ([`BoxGrid`] finds those near
+/// a text).
+struct Cover {
+    /// Its place in the face's leaves (in drawing order).
+    leaf: usize,
+    bbox: usvg::Rect,
+    icon: Option<usize>,
+}
 
 /// Opaque shapes and pictures drawn after a text or an icon that cover most of it.
 pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     // What can hide anything, in drawing order.
     let covers: Vec<Cover> = (leaves.iter().enumerate())
         .filter(|(_, l)| l.opaque && !matches!(l.what, What::Text(_)))
-        .map(|(i, l)| (i, l.bbox, l.icon))
+        .map(|(leaf, l)| Cover {
+            leaf,
+            bbox: l.bbox,
+            icon: l.icon,
+        })
         .collect();
     let targets = targets(leaves);
     if covers.is_empty() || targets.is_empty() {
         return;
     }
     let bounds = |r: &usvg::Rect| [r.left(), r.top(), r.right(), r.bottom()].map(f64::from);
-    let grid = BoxGrid::new(&covers.iter().map(|c| bounds(&c.1)).collect::<Vec<_>>());
+    let grid = BoxGrid::new(&covers.iter().map(|c| bounds(&c.bbox)).collect::<Vec<_>>());
     let mut near = Near::default();
     for (last, group) in targets {
         let Some(b) = bbox(&group) else { continue };
         let mut own: Option<f64> = None;
         // The covers near it drawn after its last leaf, in drawing order.
         grid.near(&bounds(&b), &mut near);
-        if near.is_empty() {
-            continue;
-        }
-        for &(i, later_box, later_icon) in near.places().map(|k| &covers[k]) {
-            if i <= last {
+        for cover in near.places().map(|k| &covers[k]) {
+            if cover.leaf <= last {
                 continue;
             }
-            let same_icon = later_icon.is_some() && later_icon == group[0].icon;
-            if same_icon || !boxes_meet(&b, &later_box, 0.0) {
+            let same_icon = cover.icon.is_some() && cover.icon == group[0].icon;
+            if same_icon || !boxes_meet(&b, &cover.bbox, 0.0) {
                 continue;
             }
-            let later = &leaves[i];
+            let later = &leaves[cover.leaf];
             let own = *own.get_or_insert_with(|| {
                 common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE)
             });
