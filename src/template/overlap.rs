@@ -317,6 +317,42 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_shape_against_many_small_ones_reads_a_bounded_grid() {
+        // A grid with cells as large as the largest small circle would have had
+        // 10^308 cells under this rectangle: the query never ended (issue 33's
+        // fifteenth session). The grid over the circles' union has at most
+        // 512 x 512 cells, whatever the other list holds.
+        let huge = rect(0.0, 0.0, 1e308, 1.0, 30.0);
+        let far = Shape::Circle {
+            x: 1e300,
+            y: -1e300,
+            r: 1e299,
+        };
+        let small: Vec<Shape> = (0..3000)
+            .map(|i| Shape::Circle {
+                x: i as f64 * 0.5,
+                y: (i % 7) as f64 * 3.0,
+                r: 0.4,
+            })
+            .collect();
+        let mut tested = 0;
+        let found = pairs(&[huge, far], &small, 0.0, |n| {
+            tested += n;
+            Ok(())
+        })
+        .unwrap();
+        assert!(tested <= 2 * 3000 + 2, "{tested} pairs tested");
+        let a = [huge, far];
+        let scan: Vec<(usize, usize)> = (0..2)
+            .flat_map(|i| (0..small.len()).map(move |j| (i, j)))
+            .filter(|&(i, j)| depth(&a[i], &small[j]) > 0.0)
+            .collect();
+        let found: Vec<(usize, usize)> = found.iter().map(|p| (p.0, p.1)).collect();
+        assert_eq!(found, scan);
+        assert!(!found.is_empty(), "the long rectangle crosses some circles");
+    }
+
+    #[test]
     fn a_turned_rectangle_reaches_a_circle_its_box_along_the_axes_would_miss() {
         // A 26.5 x 19.5 mm truck: a space just off its corner is covered, though
         // it is further from the truck's centre along each axis than the
