@@ -48,8 +48,12 @@ pub(crate) fn calculate_stroke_bbox(stroke: &Stroke, path: &Path) -> Option<Rect
         return *bounds;
     }
     let bounds = measure_stroke_bbox(stroke, path);
-    let mut kept = lock();
     let weight = key.len() + STROKE_BOUNDS_ENTRY_BYTES;
+    if weight > STROKE_BOUNDS_BUDGET {
+        // A path larger than the whole store is measured every time.
+        return bounds;
+    }
+    let mut kept = lock();
     if kept.bytes + weight > STROKE_BOUNDS_BUDGET {
         kept.bounds.clear();
         kept.bytes = 0;
