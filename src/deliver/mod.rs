@@ -444,6 +444,42 @@ impl Pdfs<'_> {
         })
         .map_err(|e| Diagnostic::error(e.to_string()))
     }
+    /// PDFs of the game's faces, one for each of `files` (title, sheets,
+    /// bookmarks), drawn together: a face printed in several of them is drawn once
+    /// ([`pdf::write_all_unfinished`]).
+    fn write_all(
+        &self,
+        files: &[(&str, &[Sheet], &[pdf::Bookmark])],
+    ) -> Result<Vec<Vec<u8>>, Diagnostic> {
+        let r = self.r;
+        let faces = |i| r.store.picture(i);
+        let drawn = |i| r.store.used(i);
+        let given = |i| crate::export::cmyk::given(&r.store.svg(i));
+        let print = self.shop.map(|shop| pdf::Print {
+            shop,
+            given: &given,
+        });
+        let jobs: Vec<pdf::Job> = files
+            .iter()
+            .map(|&(title, sheets, bookmarks)| pdf::Job {
+                title,
+                sheets,
+                faces: &faces,
+                drawn: &drawn,
+                digests: &r.digests,
+                bookmarks,
+                compress: self.compress,
+                print: print.as_ref(),
+            })
+            .collect();
+        let error = |e: pdf::PdfError| Diagnostic::error(e.to_string());
+        pdf::write_all_unfinished(&jobs)
+            .map_err(error)?
+            .into_iter()
+            .zip(files)
+            .map(|(bytes, (title, ..))| pdf::finish(bytes, title, print.as_ref()).map_err(error))
+            .collect()
+    }
 }
 
 /// How many pages without faces [`drawn_once`] keeps (about 15 KB each).

@@ -427,22 +427,38 @@ pub(super) fn deliver(
             diags,
         };
     }
-    // The files are independent: write them side by side.
+    // The files with faces are drawn together, each face once; the calibration
+    // page (the same in every game) is kept from the first game that drew it.
     super::will_draw(r, files.iter().filter(|f| f.with_faces).map(|f| f.sheets));
-    let written = crate::threads::in_parallel(
-        files
-            .iter()
-            .map(|f| {
-                move || {
-                    pdfs.write(&f.title, f.sheets, f.bookmarks, f.with_faces)
-                        .and_then(|bytes| {
-                            pdf::ask_to_print(bytes, f.printing)
-                                .map_err(|e| Diagnostic::error(e.to_string()))
-                        })
-                }
+    let with_faces: Vec<(&str, &[Sheet], &[pdf::Bookmark])> = files
+        .iter()
+        .filter(|f| f.with_faces)
+        .map(|f| (f.title.as_str(), f.sheets, f.bookmarks))
+        .collect();
+    let mut drawn = match pdfs.write_all(&with_faces) {
+        Ok(d) => d.into_iter(),
+        Err(d) => {
+            diags.push(d.with("game", &game.id));
+            return Reported {
+                value: delivered,
+                diags,
+            };
+        }
+    };
+    let written: Vec<Result<Vec<u8>, Diagnostic>> = files
+        .iter()
+        .map(|f| {
+            let bytes = match f.with_faces {
+                true => drawn
+                    .next()
+                    .ok_or_else(|| Diagnostic::error("a PDF was not drawn")),
+                false => pdfs.write(&f.title, f.sheets, f.bookmarks, false),
+            };
+            bytes.and_then(|b| {
+                pdf::ask_to_print(b, f.printing).map_err(|e| Diagnostic::error(e.to_string()))
             })
-            .collect(),
-    );
+        })
+        .collect();
     for (f, bytes) in files.iter().zip(written) {
         match bytes {
             Ok(b) => delivered.outputs.add(f.path.clone(), f.what.clone(), b),

@@ -55,7 +55,7 @@ struct Page {
 
 /// The text of `dict` from `key` to the end of the value that follows it (an
 /// array or a dictionary), without the key.
-fn value_after<'d>(dict: &'d str, key: &str) -> Option<&'d str> {
+pub(super) fn value_after<'d>(dict: &'d str, key: &str) -> Option<&'d str> {
     let at = dict.find(key)? + key.len();
     let rest = dict[at..].trim_start();
     let (open, close) = match rest.as_bytes().first()? {
@@ -83,7 +83,7 @@ fn value_after<'d>(dict: &'d str, key: &str) -> Option<&'d str> {
 }
 
 /// The objects a dictionary's text refers to (`12 0 R`).
-fn references(dict: &[u8]) -> Vec<u32> {
+pub(super) fn references(dict: &[u8]) -> Vec<u32> {
     let text = String::from_utf8_lossy(dict);
     let words: Vec<&str> = text
         .split(|c: char| c.is_ascii_whitespace() || "/[]<>()".contains(c))
@@ -308,6 +308,36 @@ fn placement_matrix(
     Ok([s, 0.0, 0.0, s, e, top - y1 * s].map(|v| v as f32))
 }
 
+/// Ends the file `out` whose objects start at `offsets` (by number; the numbers
+/// missing below the largest are free): its document id (a hash of the bytes so
+/// far, so the same file gets the same id), cross-reference table and trailer.
+pub(super) fn end(out: &mut Vec<u8>, offsets: &BTreeMap<u32, usize>, catalog: u32, info: u32) {
+    let id = {
+        use std::hash::Hasher;
+        let mut h = siphasher::sip128::SipHasher13::new();
+        h.write(out);
+        format!(
+            "{:032x}",
+            siphasher::sip128::Hasher128::finish128(&h).as_u128()
+        )
+    };
+    let xref = out.len();
+    let count = offsets.keys().max().map_or(1, |m| m + 1);
+    let _ = write!(Text(out), "xref\n0 {count}\n0000000000 65535 f\r\n");
+    for k in 1..count {
+        match offsets.get(&k) {
+            Some(o) => {
+                let _ = write!(Text(out), "{o:010} 00000 n\r\n");
+            }
+            None => out.extend_from_slice(b"0000000000 65535 f\r\n"),
+        }
+    }
+    let _ = write!(
+        Text(out),
+        "trailer\n<</Size {count}/Root {catalog} 0 R/Info {info} 0 R/ID[<{id}><{id}>]>>\nstartxref\n{xref}\n%%EOF\n"
+    );
+}
+
 /// `pdf` (as krilla writes it) made a new document whose pages place its pages
 /// as `job` says.
 pub fn impose(pdf: &[u8], job: &Imposition) -> Result<Vec<u8>, PdfError> {
@@ -435,30 +465,7 @@ pub fn impose(pdf: &[u8], job: &Imposition) -> Result<Vec<u8>, PdfError> {
         &format!("<</Type/Catalog/Pages {tree} 0 R>>"),
         None,
     );
-    let id = {
-        use std::hash::Hasher;
-        let mut h = siphasher::sip128::SipHasher13::new();
-        h.write(&out);
-        format!(
-            "{:032x}",
-            siphasher::sip128::Hasher128::finish128(&h).as_u128()
-        )
-    };
-    let xref = out.len();
-    let count = catalog + 1;
-    let _ = write!(Text(&mut out), "xref\n0 {count}\n0000000000 65535 f\r\n");
-    for k in 1..count {
-        match offsets.get(&k) {
-            Some(o) => {
-                let _ = write!(Text(&mut out), "{o:010} 00000 n\r\n");
-            }
-            None => out.extend_from_slice(b"0000000000 65535 f\r\n"),
-        }
-    }
-    let _ = write!(
-        Text(&mut out),
-        "trailer\n<</Size {count}/Root {catalog} 0 R/Info {info} 0 R/ID[<{id}><{id}>]>>\nstartxref\n{xref}\n%%EOF\n"
-    );
+    end(&mut out, &offsets, catalog, info);
     Ok(out)
 }
 

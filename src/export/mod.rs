@@ -6,6 +6,7 @@ pub mod pdf;
 pub mod pdfx;
 pub mod png;
 pub mod repeats;
+pub mod split;
 
 use std::sync::Arc;
 

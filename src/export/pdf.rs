@@ -427,18 +427,65 @@ pub fn finish(pdf: Vec<u8>, title: &str, print: Option<&Print>) -> Result<Vec<u8
 
 /// [`write`] without its last step ([`finish`]): the PDF as krilla wrote it.
 pub fn write_unfinished(job: Job) -> Result<Vec<u8>, PdfError> {
-    let (sheets, faces) = (job.sheets, job.faces);
+    drawing(std::slice::from_ref(&job), |doc| {
+        if !job.bookmarks.is_empty() {
+            doc.set_outline(outline(job.bookmarks));
+        }
+    })
+}
+
+/// Several PDFs of the same faces (every job's face `i` is the same picture), as
+/// [`write_unfinished`] writes each: a face printed in more than one of them at
+/// the same size is drawn once, into one document for all of them that is then
+/// split into the files ([`super::split`]), so its form, its fonts' subsets and
+/// their compression are made once. Jobs not coloured alike (compression, print
+/// shop) are written each on its own.
+pub fn write_all_unfinished(jobs: &[Job]) -> Result<Vec<Vec<u8>>, PdfError> {
+    let alike = jobs.windows(2).all(|w| {
+        w[0].compress == w[1].compress
+            && match (w[0].print, w[1].print) {
+                (None, None) => true,
+                (Some(a), Some(b)) => std::ptr::eq(a.shop, b.shop),
+                _ => false,
+            }
+    });
+    if jobs.len() < 2 || !alike {
+        return jobs.iter().map(|job| write_unfinished(*job)).collect();
+    }
+    let whole = drawing(jobs, |_| {})?;
+    let mut first = 0;
+    let parts: Vec<super::split::Part> = jobs
+        .iter()
+        .map(|job| {
+            let pages = first..first + job.sheets.len();
+            first = pages.end;
+            super::split::Part {
+                pages,
+                title: job.title,
+                bookmarks: job.bookmarks,
+            }
+        })
+        .collect();
+    super::split::split(&whole, &parts)
+}
+
+/// Draws every page of `jobs` into one document (each distinct face once at each
+/// size it prints), `outline` setting its outline, while a thread parses the next
+/// faces; the document's bytes.
+fn drawing(jobs: &[Job], outline: impl FnOnce(&mut Document)) -> Result<Vec<u8>, PdfError> {
     // Faces in the order they first print.
     let mut first = std::collections::BTreeSet::new();
-    let placed: Vec<usize> = sheets
+    let placed: Vec<usize> = jobs
         .iter()
+        .flat_map(|j| j.sheets)
         .flat_map(|s| s.placements.iter().map(|p| p.face))
         .filter(|&f| first.insert(f))
         .collect();
     let ahead = Ahead::default();
+    let faces = jobs.first().map(|j| j.faces).ok_or(PdfError::NoSize)?;
     std::thread::scope(|scope| {
         let prefetch = scope.spawn(|| ahead.prefetch(&placed, faces));
-        let written = draw(job, &placed, &ahead, prefetch.thread());
+        let written = draw(jobs, &ahead, prefetch.thread(), outline);
         ahead.done.store(true, Ordering::Relaxed);
         prefetch.thread().unpark();
         written
@@ -568,61 +615,75 @@ impl krilla_svg::Colors for OnlyTexts<'_> {
     }
 }
 
-/// [`write`]'s work: the pages, each distinct face drawn once (`placed`: in the
-/// order they first print), telling `prefetch` after each face.
+/// [`drawing`]'s work: the pages of `jobs`, each distinct face drawn once at each
+/// size it prints, telling `prefetch` after each.
 fn draw(
-    job: Job,
-    placed: &[usize],
+    jobs: &[Job],
     ahead: &Ahead,
     prefetch: &std::thread::Thread,
+    outline: impl FnOnce(&mut Document),
 ) -> Result<Vec<u8>, PdfError> {
-    let mut doc = document(&job)?;
+    let first_job = jobs.first().ok_or(PdfError::NoSize)?;
+    let mut doc = document(first_job)?;
     let font = label_font()?;
-    let mut graphics: BTreeMap<usize, Graphic> = BTreeMap::new();
+    // Each face as drawn, by its index and size (the bits of its width and height).
+    let mut graphics: BTreeMap<(usize, u64, u64), Graphic> = BTreeMap::new();
     let mut fonts = Fonts::new();
-    let mut repeats = Repeats::learn(
-        placed
+    for job in jobs {
+        let mut seen = std::collections::BTreeSet::new();
+        let placed: Vec<usize> = job
+            .sheets
             .iter()
-            .filter_map(|&f| (job.faces)(f))
-            .flat_map(|p| p.trees().to_vec()),
-        job.digests,
-    );
-    for s in job.sheets {
-        let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
-        let ps = PageSettings::new(size)
-            .with_trim_box(krect(&s.trim))
-            .with_bleed_box(krect(&s.bleed));
-        let mut p = doc.start_page_with(ps);
-        let mut surface = p.surface();
-        for pl in &s.placements {
-            let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
-            if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(pl.face) {
-                // Asked for only here: a face placed again is drawn from its graphic.
-                slot.insert(face_graphic(
-                    &mut surface,
-                    &job,
-                    (pl.face, psize, pl.w),
-                    &mut repeats,
-                    &mut fonts,
-                )?);
-                (job.drawn)(pl.face);
-                ahead.drawn.fetch_add(1, Ordering::Relaxed);
-                prefetch.unpark();
-            }
-            place(&mut surface, pl, &graphics[&pl.face]);
-        }
-        draw_marks(
-            &mut surface,
-            &s.marks,
-            &font,
-            Ink(job.print.map(|p| &*p.shop.press)),
+            .flat_map(|s| s.placements.iter().map(|p| p.face))
+            .filter(|&f| seen.insert(f))
+            .collect();
+        let mut repeats = Repeats::learn(
+            placed
+                .iter()
+                .filter_map(|&f| (job.faces)(f))
+                .flat_map(|p| p.trees().to_vec()),
+            job.digests,
         );
-        surface.finish();
-        p.finish();
+        let mut told = std::collections::BTreeSet::new();
+        for s in job.sheets {
+            let size = KSize::from_wh(pt(s.width), pt(s.height)).ok_or(PdfError::NoSize)?;
+            let ps = PageSettings::new(size)
+                .with_trim_box(krect(&s.trim))
+                .with_bleed_box(krect(&s.bleed));
+            let mut p = doc.start_page_with(ps);
+            let mut surface = p.surface();
+            for pl in &s.placements {
+                let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
+                let key = (pl.face, pl.w.to_bits(), pl.h.to_bits());
+                if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(key) {
+                    // Asked for only here: a face placed again is drawn from its graphic.
+                    slot.insert(face_graphic(
+                        &mut surface,
+                        job,
+                        (pl.face, psize, pl.w),
+                        &mut repeats,
+                        &mut fonts,
+                    )?);
+                    ahead.drawn.fetch_add(1, Ordering::Relaxed);
+                    prefetch.unpark();
+                }
+                // Each job tells of each face it prints once, drawn or not.
+                if told.insert(pl.face) {
+                    (job.drawn)(pl.face);
+                }
+                place(&mut surface, pl, &graphics[&key]);
+            }
+            draw_marks(
+                &mut surface,
+                &s.marks,
+                &font,
+                Ink(job.print.map(|p| &*p.shop.press)),
+            );
+            surface.finish();
+            p.finish();
+        }
     }
-    if !job.bookmarks.is_empty() {
-        doc.set_outline(outline(job.bookmarks));
-    }
+    outline(&mut doc);
     doc.finish().map_err(|e| PdfError::Writer(format!("{e:?}")))
 }
 

@@ -24,6 +24,7 @@ mod kept_checks;
 mod layers;
 mod leftovers;
 mod new_game;
+mod one_document;
 mod parcel_delivery;
 mod pdf_text;
 mod print;

@@ -1,0 +1,413 @@
+//! One PDF's pages as several files: each file gets a run of the pages, as they
+//! are (their content streams still compressed), with every object they reach
+//! (fonts, images, form XObjects), numbered anew from 1; a new page tree,
+//! catalog, `/Info` (its title) and outline (its bookmarks) of its own. What only
+//! the whole document had (its page tree, catalog and `/Info`) is left out.
+//!
+//! [`super::pdf::write_all`] draws every PDF of a game into one krilla document,
+//! so that a face printed in several of them (a board in the sheets and at real
+//! size, a score pad in the sheets and at pad size) is drawn, and its fonts
+//! subset and compressed, once; this module then cuts that document into the
+//! files. Each file's font subsets hold the glyphs of all of them.
+//!
+//! It accepts what krilla writes, as [`super::impose`] does (one classic
+//! cross-reference table, no object streams, a flat page tree), and writes such a
+//! file again, so [`super::pdf::finish`] and [`super::pdf::ask_to_print`] take it
+//! as they take krilla's.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use pdf_writer::{Chunk, Name, Ref, Settings, TextStr};
+
+use super::impose::{self, references};
+use super::pdf::{number_after, Bookmark, PdfError};
+use super::pdfx::{dictionary, objects};
+use crate::units::mm_to_pt;
+
+/// One file cut from the document: its pages, title and bookmarks.
+pub struct Part<'a> {
+    /// The document's pages it holds (0-based, in order).
+    pub pages: std::ops::Range<usize>,
+    /// Its `/Info` title.
+    pub title: &'a str,
+    /// Its outline; a bookmark's `page` counts from the part's first page.
+    pub bookmarks: &'a [Bookmark],
+}
+
+fn broken(what: impl std::fmt::Display) -> PdfError {
+    PdfError::Writer(format!("cannot split the document into files: {what}"))
+}
+
+/// `pdf` (as krilla writes it) cut into one file per part.
+pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
+    let (objs, trailer) = objects(pdf)?;
+    if trailer.contains("/Prev") || trailer.contains("/XRefStm") {
+        return Err(broken("an incremental update"));
+    }
+    let by_number: BTreeMap<u32, &[u8]> = objs.iter().map(|o| (o.number, o.bytes)).collect();
+    let (tree, kids) = page_tree(&by_number, &trailer)?;
+    let first = objs
+        .iter()
+        .map(|o| o.bytes.as_ptr() as usize - pdf.as_ptr() as usize)
+        .min()
+        .unwrap_or(0);
+    let header = &pdf[..first];
+    parts
+        .iter()
+        .map(|part| {
+            let pages = kids
+                .get(part.pages.clone())
+                .ok_or_else(|| broken(format!("no pages {:?}", part.pages)))?;
+            let heights = pages
+                .iter()
+                .map(|&n| page_height(&by_number, n))
+                .collect::<Result<Vec<f32>, PdfError>>()?;
+            let kept = reachable(&by_number, pages, tree);
+            file(header, &by_number, &kept, tree, pages, &heights, part)
+        })
+        .collect()
+}
+
+/// The page tree's object and its pages' objects, in order.
+fn page_tree(by_number: &BTreeMap<u32, &[u8]>, trailer: &str) -> Result<(u32, Vec<u32>), PdfError> {
+    let object = |n: u64| {
+        u32::try_from(n)
+            .ok()
+            .and_then(|n| by_number.get(&n).map(|b| (n, b)))
+            .map(|(n, b)| (n, String::from_utf8_lossy(dictionary(b)).into_owned()))
+            .ok_or_else(|| broken(format!("object {n} is missing")))
+    };
+    let root = number_after(trailer, "/Root").ok_or_else(|| broken("no catalog"))?;
+    let (_, catalog) = object(root)?;
+    let tree = number_after(&catalog, "/Pages").ok_or_else(|| broken("no page tree"))?;
+    let (tree, text) = object(tree)?;
+    let kids = impose::value_after(&text, "/Kids").ok_or_else(|| broken("no /Kids"))?;
+    let kids = references(kids.as_bytes());
+    for &k in &kids {
+        let (_, page) = object(u64::from(k))?;
+        if !page.contains("/Type/Page/") && !page.contains("/Type/Page>") {
+            return Err(broken(format!(
+                "object {k} is not a page (a nested page tree?)"
+            )));
+        }
+    }
+    Ok((tree, kids))
+}
+
+/// The height of page object `n`'s MediaBox, in pt (for its bookmarks).
+fn page_height(by_number: &BTreeMap<u32, &[u8]>, n: u32) -> Result<f32, PdfError> {
+    let page = by_number
+        .get(&n)
+        .map(|b| String::from_utf8_lossy(dictionary(b)).into_owned())
+        .ok_or_else(|| broken(format!("object {n} is missing")))?;
+    let media: Vec<f32> = impose::value_after(&page, "/MediaBox")
+        .map(|a| {
+            a.trim_matches(['[', ']'])
+                .split_whitespace()
+                .filter_map(|v| v.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    match media[..] {
+        [_, y0, _, y1] => Ok(y1 - y0),
+        _ => Err(broken(format!("page object {n}: no MediaBox"))),
+    }
+}
+
+/// The objects `pages` reach through the references in their dictionaries,
+/// without going up to the page tree `tree` (every page's `/Parent`).
+fn reachable(by_number: &BTreeMap<u32, &[u8]>, pages: &[u32], tree: u32) -> BTreeSet<u32> {
+    let mut seen = BTreeSet::from([tree]);
+    let mut todo = pages.to_vec();
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        if let Some(b) = by_number.get(&n) {
+            todo.extend(references(dictionary(b)));
+        }
+    }
+    seen.remove(&tree);
+    seen
+}
+
+/// One part's file: `kept` objects renumbered from 1 in their order, then its page
+/// tree, outline, `/Info` and catalog.
+fn file(
+    header: &[u8],
+    by_number: &BTreeMap<u32, &[u8]>,
+    kept: &BTreeSet<u32>,
+    tree: u32,
+    pages: &[u32],
+    heights: &[f32],
+    part: &Part,
+) -> Result<Vec<u8>, PdfError> {
+    let mut new: BTreeMap<u32, u32> = kept.iter().zip(1..).map(|(&old, n)| (old, n)).collect();
+    let next = u32::try_from(new.len() + 1).map_err(|_| broken("too many objects"))?;
+    new.insert(tree, next);
+    let mut out = Vec::with_capacity(header.len() + kept.len() * 64);
+    out.extend_from_slice(header);
+    let mut offsets: BTreeMap<u32, usize> = BTreeMap::new();
+    for (&old, &n) in new.iter().filter(|(old, _)| kept.contains(old)) {
+        let bytes = by_number[&old];
+        let dict = dictionary(bytes);
+        // `N 0 obj` and what follows it up to the stream, if any.
+        let body = dict
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|k| &dict[k..])
+            .ok_or_else(|| broken(format!("object {old} has no body")))?;
+        offsets.insert(n, out.len());
+        out.extend_from_slice(format!("{n} 0 obj").as_bytes());
+        renumber(body, &new, &mut out).map_err(|e| broken(format!("object {old}: {e}")))?;
+        out.extend_from_slice(&bytes[dict.len()..]);
+    }
+    let page_refs: Vec<Ref> = pages.iter().map(|p| Ref::new(new[p] as i32)).collect();
+    let mut next = Ref::new(next as i32);
+    let tree = next.bump();
+    let mut objects: Vec<(Ref, Chunk)> = Vec::new();
+    let mut one = |id: Ref, write: &mut dyn FnMut(&mut Chunk)| {
+        // Compact, as krilla writes its objects.
+        let mut chunk = Chunk::with_settings(Settings { pretty: false });
+        write(&mut chunk);
+        objects.push((id, chunk));
+    };
+    one(tree, &mut |c| {
+        c.pages(tree)
+            .kids(page_refs.iter().copied())
+            .count(pages.len() as i32);
+    });
+    let outline = (!part.bookmarks.is_empty()).then(|| {
+        let root = next.bump();
+        let w = Outline {
+            bookmarks: part.bookmarks,
+            pages: &page_refs,
+            heights,
+        };
+        w.write(root, &mut next, &mut one);
+        root
+    });
+    let info = next.bump();
+    one(info, &mut |c| {
+        let mut d = c.indirect(info).dict();
+        d.pair(Name(b"Title"), TextStr(part.title));
+        d.pair(Name(b"Creator"), TextStr("cardstock"));
+    });
+    let catalog = next.bump();
+    one(catalog, &mut |c| {
+        let mut cat = c.indirect(catalog).dict();
+        cat.pair(Name(b"Type"), Name(b"Catalog"));
+        cat.pair(Name(b"Pages"), tree);
+        if let Some(o) = outline {
+            cat.pair(Name(b"Outlines"), o);
+        }
+    });
+    objects.sort_by_key(|(id, _)| id.get());
+    for (id, chunk) in objects {
+        offsets.insert(id.get() as u32, out.len());
+        out.extend_from_slice(chunk.as_bytes());
+    }
+    impose::end(&mut out, &offsets, catalog.get() as u32, info.get() as u32);
+    Ok(out)
+}
+
+/// `body` (an object's text after `N 0 obj`, before any stream) with every
+/// reference `k 0 R` made `new[k] 0 R`, appended to `out`. Strings are copied as
+/// they are.
+fn renumber(body: &[u8], new: &BTreeMap<u32, u32>, out: &mut Vec<u8>) -> Result<(), String> {
+    let delimiter = |b: u8| b.is_ascii_whitespace() || b"()<>[]{}/%".contains(&b);
+    let mut k = 0;
+    while k < body.len() {
+        match body[k] {
+            b'(' => {
+                // A literal string: balanced parentheses, `\` escapes one byte.
+                let start = k;
+                let mut depth = 0usize;
+                while k < body.len() {
+                    match body[k] {
+                        b'\\' => k += 1,
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                let end = (k + 1).min(body.len());
+                out.extend_from_slice(&body[start..end]);
+                k = end;
+            }
+            b'<' if body.get(k + 1) == Some(&b'<') => {
+                out.extend_from_slice(b"<<");
+                k += 2;
+            }
+            b'<' => {
+                // A hex string.
+                let end = body[k..]
+                    .iter()
+                    .position(|&b| b == b'>')
+                    .map_or(body.len(), |e| k + e + 1);
+                out.extend_from_slice(&body[k..end]);
+                k = end;
+            }
+            b'0'..=b'9' if k == 0 || delimiter(body[k - 1]) => {
+                let digits = body[k..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let rest = &body[k + digits..];
+                let is_ref = rest.starts_with(b" 0 R") && rest.get(4).is_none_or(|&b| delimiter(b));
+                if is_ref {
+                    let old: u32 = std::str::from_utf8(&body[k..k + digits])
+                        .ok()
+                        .and_then(|d| d.parse().ok())
+                        .ok_or("a reference out of range")?;
+                    let n = new
+                        .get(&old)
+                        .ok_or_else(|| format!("a reference to object {old}, not kept"))?;
+                    out.extend_from_slice(format!("{n} 0 R").as_bytes());
+                    k += digits + 4;
+                } else {
+                    out.extend_from_slice(&body[k..k + digits]);
+                    k += digits;
+                }
+            }
+            b => {
+                out.push(b);
+                k += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A file's outline: its bookmarks, nested by depth and closed, as krilla writes
+/// one, each opening its page at its height.
+struct Outline<'a> {
+    bookmarks: &'a [Bookmark],
+    /// The file's pages and their heights in pt.
+    pages: &'a [Ref],
+    heights: &'a [f32],
+}
+
+/// The bookmarks from `at` on of depth `depth` or more, each with its children.
+struct Item {
+    at: usize,
+    children: Vec<Item>,
+}
+
+fn items(bookmarks: &[Bookmark], at: &mut usize, depth: usize) -> Vec<Item> {
+    let mut out = Vec::new();
+    while let Some(b) = bookmarks.get(*at) {
+        if b.depth < depth {
+            break;
+        }
+        let me = *at;
+        *at += 1;
+        let children = items(bookmarks, at, b.depth + 1);
+        out.push(Item { at: me, children });
+    }
+    out
+}
+
+/// Where [`Outline::write`] puts each object: its number and a chunk holding it.
+type Emit<'e> = dyn FnMut(Ref, &mut dyn FnMut(&mut Chunk)) + 'e;
+
+impl Outline<'_> {
+    /// Writes the outline dictionary `root` and its items, numbered from `next`.
+    fn write(&self, root: Ref, next: &mut Ref, emit: &mut Emit) {
+        let top = items(self.bookmarks, &mut 0, 0);
+        let ends = self.list(&top, root, next, emit);
+        emit(root, &mut |c| {
+            let mut o = c.outline(root);
+            if let Some((first, last)) = ends {
+                o.first(first);
+                o.last(last);
+                o.count(top.len() as i32);
+            }
+        });
+    }
+
+    /// Writes the items of `list` under `parent`; their first and last.
+    fn list(
+        &self,
+        list: &[Item],
+        parent: Ref,
+        next: &mut Ref,
+        emit: &mut Emit,
+    ) -> Option<(Ref, Ref)> {
+        let refs: Vec<Ref> = list.iter().map(|_| next.bump()).collect();
+        for (k, item) in list.iter().enumerate() {
+            let kids = self.list(&item.children, refs[k], next, emit);
+            let b = &self.bookmarks[item.at];
+            let page = b.page.min(self.pages.len().saturating_sub(1));
+            let dest = self.pages.get(page).zip(self.heights.get(page));
+            emit(refs[k], &mut |c| {
+                let mut entry = c.outline_item(refs[k]);
+                entry.parent(parent);
+                if let Some(&n) = refs.get(k + 1) {
+                    entry.next(n);
+                }
+                if k > 0 {
+                    entry.prev(refs[k - 1]);
+                }
+                if let Some((first, last)) = kids {
+                    entry.first(first);
+                    entry.last(last);
+                    entry.count(-(item.children.len() as i32));
+                }
+                entry.title(TextStr(&b.title));
+                if let Some((&p, &h)) = dest {
+                    entry
+                        .dest()
+                        .page(p)
+                        .xyz(0.0, h - mm_to_pt(b.y) as f32, None);
+                }
+            });
+        }
+        Some((*refs.first()?, *refs.last()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn renumbered(body: &str, map: &[(u32, u32)]) -> Result<String, String> {
+        let new: BTreeMap<u32, u32> = map.iter().copied().collect();
+        let mut out = Vec::new();
+        renumber(body.as_bytes(), &new, &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn references_are_renumbered_and_strings_kept() {
+        let map = [(1, 7), (12, 3), (100, 45)];
+        assert_eq!(
+            renumbered("<</Type/Page/Parent 1 0 R/Contents 100 0 R>>", &map).unwrap(),
+            "<</Type/Page/Parent 7 0 R/Contents 45 0 R>>"
+        );
+        // Inside dictionaries of dictionaries, arrays, after names and brackets.
+        assert_eq!(
+            renumbered("<</R<</g0 12 0 R/g1 1 0 R>>/K[1 0 R 12 0 R]>>", &map).unwrap(),
+            "<</R<</g0 3 0 R/g1 7 0 R>>/K[7 0 R 3 0 R]>>"
+        );
+        // Strings, literal (with escapes and nested parentheses) and hex, are text.
+        assert_eq!(
+            renumbered(
+                "<</T(see 12 0 R \\) (1 0 R))/H<31 20 30 20 52>/X 1 0 R>>",
+                &map
+            )
+            .unwrap(),
+            "<</T(see 12 0 R \\) (1 0 R))/H<31 20 30 20 52>/X 7 0 R>>"
+        );
+        // Numbers that are not references stay; so does a number ending a word.
+        assert_eq!(
+            renumbered("<</W[1 0 12 0]/N 12/A 112 0 R>>", &[(112, 2)]).unwrap(),
+            "<</W[1 0 12 0]/N 12/A 2 0 R>>"
+        );
+        let missing = renumbered("<</P 5 0 R>>", &map).unwrap_err();
+        assert_eq!(missing, "a reference to object 5, not kept");
+    }
+}
