@@ -57,7 +57,8 @@ pub struct Args {
     pub base_url: Option<String>,
     /// Print the wall time of each stage (load, evaluate, check, asserts,
     /// rulebook, render, parse + preflight, layout + pdf, rulebook pdf, png,
-    /// write) for every game.
+    /// write) for every game. A home or gutterfold print draws the rulebook's PDFs
+    /// with its own, in "layout + pdf".
     #[arg(long)]
     pub timings: bool,
     /// Also write a soft proof: every face as a PNG as it will print in the

@@ -127,7 +127,8 @@ pub fn deliver(game: &Game, input: &Input, opts: &Options) -> Reported<Delivered
     r.store.will_use(held.iter().copied());
     let (mut result, rule_files) = crate::threads::both(
         || {
-            let mut result = profile_files(game, input, opts, &pdfs, empty);
+            let with = rules.as_ref().filter(|_| drawn_with_sheets(opts));
+            let mut result = profile_files(game, input, opts, &pdfs, empty, with);
             result.diags.extend(diags.items);
             result.value.timings.push((
                 match opts.profile.output {
@@ -139,9 +140,17 @@ pub fn deliver(game: &Game, input: &Input, opts: &Options) -> Reported<Delivered
             result
         },
         || {
+            // The home print draws the rulebook with its own PDFs.
+            if drawn_with_sheets(opts) {
+                return None;
+            }
             let (book, planned) = rules.as_ref()?;
             let start = std::time::Instant::now();
-            let files = rulebook::write(game, planned, book, &pdfs, &opts.profile.id);
+            let alone = |job: pdf::Job<'_>| {
+                pdf::write_unfinished(job)
+                    .map_err(|e| Diagnostic::error(format!("rulebook: {e}")).with("game", &game.id))
+            };
+            let files = rulebook::write(game, planned, book, &pdfs, &opts.profile.id, alone);
             Some((files, rules_planned + start.elapsed()))
         },
     );
@@ -187,14 +196,21 @@ fn profile_files(
     opts: &Options,
     pdfs: &Pdfs,
     empty: Delivered,
+    rules: Option<&(&crate::rulebook::Rulebook, rulebook::Planned)>,
 ) -> Reported<Delivered> {
     let r = input.r;
     match opts.profile.output {
-        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts, pdfs, empty),
+        Output::Sheets | Output::Gutterfold => sheets::deliver(game, r, opts, pdfs, empty, rules),
         Output::FacePng => shop::png_files(game, r, opts, input.cache, empty),
         Output::FacePdf => shop::pdf_files(game, r, opts, pdfs, empty),
         Output::Tts => tts::deliver(game, r, opts, empty),
     }
+}
+
+/// Whether the rulebook's PDFs are drawn with the profile's own (the sheets of a
+/// home or gutterfold print, which show the same faces), each face once.
+fn drawn_with_sheets(opts: &Options) -> bool {
+    matches!(opts.profile.output, Output::Sheets | Output::Gutterfold)
 }
 
 /// Whether the build writes a PNG of every face besides the profile's files
@@ -441,16 +457,20 @@ impl Pdfs<'_> {
             bookmarks,
             compress: self.compress,
             print: print.as_ref(),
+            store_face: None,
         })
         .map_err(|e| Diagnostic::error(e.to_string()))
     }
     /// PDFs of the game's faces, one for each of `files` (title, sheets,
     /// bookmarks), drawn together: a face printed in several of them is drawn once
     /// ([`pdf::write_all_unfinished`]).
+    /// `extra`, another job of the same document (the rulebook's), is drawn last
+    /// and given back as written, before [`pdf::finish`].
     fn write_all(
         &self,
         files: &[(&str, &[Sheet], &[pdf::Bookmark])],
-    ) -> Result<Vec<Vec<u8>>, Diagnostic> {
+        extra: Option<pdf::Job>,
+    ) -> Result<Written, Diagnostic> {
         let r = self.r;
         let faces = |i| r.store.picture(i);
         let drawn = |i| r.store.used(i);
@@ -459,7 +479,7 @@ impl Pdfs<'_> {
             shop,
             given: &given,
         });
-        let jobs: Vec<pdf::Job> = files
+        let mut jobs: Vec<pdf::Job> = files
             .iter()
             .map(|&(title, sheets, bookmarks)| pdf::Job {
                 title,
@@ -470,16 +490,27 @@ impl Pdfs<'_> {
                 bookmarks,
                 compress: self.compress,
                 print: print.as_ref(),
+                store_face: None,
             })
             .collect();
+        jobs.extend(extra);
         let error = |e: pdf::PdfError| Diagnostic::error(e.to_string());
-        pdf::write_all_unfinished(&jobs)
-            .map_err(error)?
+        let mut written = pdf::write_all_unfinished(&jobs).map_err(error)?;
+        let extra = jobs.get(files.len()).and_then(|_| written.pop());
+        let files = written
             .into_iter()
             .zip(files)
             .map(|(bytes, (title, ..))| pdf::finish(bytes, title, print.as_ref()).map_err(error))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(Written { files, extra })
     }
+}
+
+/// What [`Pdfs::write_all`] wrote: the files, finished, and the extra job's PDF as
+/// krilla wrote it.
+pub(crate) struct Written {
+    pub(crate) files: Vec<Vec<u8>>,
+    pub(crate) extra: Option<Vec<u8>>,
 }
 
 /// How many pages without faces [`drawn_once`] keeps (about 15 KB each).
@@ -520,6 +551,7 @@ fn drawn_once(
         bookmarks,
         compress,
         print: None,
+        store_face: None,
     })
     .map_err(|e| Diagnostic::error(e.to_string()))?;
     let mut kept = memo.lock().unwrap_or_else(PoisonError::into_inner);
@@ -569,6 +601,7 @@ mod tests {
             bookmarks: &[],
             compress: true,
             print: None,
+            store_face: None,
         })
         .unwrap();
         assert_eq!(anew, plain);

@@ -397,12 +397,16 @@ pub(super) type RuleFile = (String, &'static str, Vec<u8>);
 /// Writes the two rulebook PDFs laid out by [`plan`] as files under
 /// the folder `profile`, through `pdfs`: a CMYK profile's rulebook is CMYK too,
 /// through the same print shop as its faces (and PDF/X when it asks for it).
+/// `draw` writes the reading PDF's job (before [`pdf::finish`]): on its own
+/// ([`pdf::write_unfinished`]), or with the profile's other PDFs, so that the faces
+/// its figures show are drawn once for all of them.
 pub(super) fn write(
     game: &Game,
     planned: &Planned,
     book: &Rulebook,
     pdfs: &super::Pdfs,
     profile: &str,
+    draw: impl FnOnce(pdf::Job) -> Result<Vec<u8>, Diagnostic>,
 ) -> Result<Vec<RuleFile>, Diagnostic> {
     let Planned {
         pics,
@@ -429,6 +433,10 @@ pub(super) fn write(
         shop,
         given: &given,
     });
+    let store_face = |i: usize| match pics.sources.get(i) {
+        Some(Source::Face(f)) => Some(*f),
+        _ => None,
+    };
     let title = format!("{} — rules", book.title);
     let marks = bookmarks(book);
     let job = pdf::Job {
@@ -440,10 +448,11 @@ pub(super) fn write(
         bookmarks: &marks,
         compress: pdfs.compress,
         print: print.as_ref(),
+        store_face: Some(&store_face),
     };
     // The booklet places the reading PDF's pages as krilla wrote them (before a
     // PDF/X shop's finish), without drawing them again.
-    let drawn_once = pdf::write_unfinished(job).map_err(error)?;
+    let drawn_once = draw(job)?;
     let booklet_title = format!("{title} (booklet)");
     let imposition = impose::Imposition {
         title: &booklet_title,

@@ -393,12 +393,14 @@ fn sheet_files<'s>(game: &Game, laid: &'s Laid, opts: &Options) -> Vec<PdfFile<'
 /// The home print: the sheets PDFs, pad-size and real-size PDFs, and the duplex
 /// calibration page when anything is printed double-sided, written through `pdfs`
 /// into `delivered` (empty).
+/// With `rules`, the rulebook's PDFs are drawn with them ([`super::rulebook::write`]).
 pub(super) fn deliver(
     game: &Game,
     r: &Rendered,
     opts: &Options,
     pdfs: &Pdfs,
     mut delivered: Delivered,
+    rules: Option<&(&crate::rulebook::Rulebook, super::rulebook::Planned)>,
 ) -> Reported<Delivered> {
     let laid = lay_out(game, r, opts);
     if laid.diags.has_errors() {
@@ -435,7 +437,22 @@ pub(super) fn deliver(
         .filter(|f| f.with_faces)
         .map(|f| (f.title.as_str(), f.sheets, f.bookmarks))
         .collect();
-    let mut drawn = match pdfs.write_all(&with_faces) {
+    let mut sheet_files = None;
+    let rule_files = rules.map(|(book, planned)| {
+        let with_rules = |reading: pdf::Job<'_>| {
+            let written = pdfs.write_all(&with_faces, Some(reading))?;
+            sheet_files = Some(written.files);
+            written
+                .extra
+                .ok_or_else(|| Diagnostic::error("the rulebook was not drawn"))
+        };
+        super::rulebook::write(game, planned, book, pdfs, &opts.profile.id, with_rules)
+    });
+    let sheet_files = match sheet_files {
+        Some(files) => Ok(files),
+        None => pdfs.write_all(&with_faces, None).map(|w| w.files),
+    };
+    let mut drawn = match sheet_files {
         Ok(d) => d.into_iter(),
         Err(d) => {
             diags.push(d.with("game", &game.id));
@@ -464,6 +481,15 @@ pub(super) fn deliver(
             Ok(b) => delivered.outputs.add(f.path.clone(), f.what.clone(), b),
             Err(d) => diags.push(d.with("game", &game.id)),
         }
+    }
+    match rule_files {
+        Some(Ok(rules)) => {
+            for (path, what, bytes) in rules {
+                delivered.outputs.add(path, what, bytes);
+            }
+        }
+        Some(Err(d)) => diags.push(d),
+        None => {}
     }
     Reported {
         value: delivered,

@@ -367,6 +367,43 @@ pub struct Job<'a> {
     pub compress: bool,
     /// A print shop's CMYK; `None`: the faces' own RGB.
     pub print: Option<&'a Print<'a>>,
+    /// The face of the game's face store that each of the job's face indices
+    /// shows (`None` for a picture of its own), when the job numbers its pictures
+    /// itself, as a rulebook does; `None`: its indices are the store's.
+    /// [`write_all_unfinished`] draws a store face once for every job that prints it.
+    pub store_face: Option<&'a (dyn Fn(usize) -> Option<usize> + Sync)>,
+}
+
+/// What a drawn face is, across the jobs of one document: a face of the store, or
+/// a picture of one job's own (its number and index).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Drawn {
+    Store(usize),
+    Own(usize, usize),
+}
+
+/// A drawn face and, in a print shop's CMYK, the size it is drawn at (the bits of
+/// its width and height in mm).
+type DrawnKey = (Drawn, Option<(u64, u64)>);
+
+/// A face drawn once, and its width and height in mm as drawn.
+struct DrawnFace {
+    graphic: Graphic,
+    w: f64,
+    h: f64,
+}
+
+/// The key of face `face` of job number `k` placed `pl`: in RGB a face is drawn
+/// once at the size it first prints and scaled wherever it prints at another
+/// (a rulebook's figures); in a print shop's CMYK once at each size, since its
+/// colours depend on the printed width of its lines.
+fn drawn_key(k: usize, job: &Job, pl: &crate::layout::Placement) -> DrawnKey {
+    let face = match job.store_face {
+        None => Drawn::Store(pl.face),
+        Some(store) => store(pl.face).map_or(Drawn::Own(k, pl.face), Drawn::Store),
+    };
+    let size = job.print.map(|_| (pl.w.to_bits(), pl.h.to_bits()));
+    (face, size)
 }
 
 /// A print shop's colour for every PDF of a build, made once and shared by its
@@ -473,18 +510,22 @@ pub fn write_all_unfinished(jobs: &[Job]) -> Result<Vec<Vec<u8>>, PdfError> {
 /// size it prints), `outline` setting its outline, while a thread parses the next
 /// faces; the document's bytes.
 fn drawing(jobs: &[Job], outline: impl FnOnce(&mut Document)) -> Result<Vec<u8>, PdfError> {
-    // Faces in the order they first print.
+    // Faces in the order they are first drawn: (job number, face index).
     let mut first = std::collections::BTreeSet::new();
-    let placed: Vec<usize> = jobs
+    let placed: Vec<(usize, usize)> = jobs
         .iter()
-        .flat_map(|j| j.sheets)
-        .flat_map(|s| s.placements.iter().map(|p| p.face))
-        .filter(|&f| first.insert(f))
+        .enumerate()
+        .flat_map(|(k, job)| {
+            job.sheets
+                .iter()
+                .flat_map(move |s| s.placements.iter().map(move |pl| (k, job, pl)))
+        })
+        .filter(|&(k, job, pl)| first.insert(drawn_key(k, job, pl)))
+        .map(|(k, _, pl)| (k, pl.face))
         .collect();
     let ahead = Ahead::default();
-    let faces = jobs.first().map(|j| j.faces).ok_or(PdfError::NoSize)?;
     std::thread::scope(|scope| {
-        let prefetch = scope.spawn(|| ahead.prefetch(&placed, faces));
+        let prefetch = scope.spawn(|| ahead.prefetch(&placed, jobs));
         let written = draw(jobs, &ahead, prefetch.thread(), outline);
         ahead.done.store(true, Ordering::Relaxed);
         prefetch.thread().unpark();
@@ -507,8 +548,8 @@ struct Ahead {
 impl Ahead {
     /// Asks for each face in print order (so a store that dropped its tree parses
     /// it again here, not in the writer), staying at most [`AHEAD`] faces ahead.
-    fn prefetch(&self, placed: &[usize], faces: &super::Faces) {
-        for (k, &f) in placed.iter().enumerate() {
+    fn prefetch(&self, placed: &[(usize, usize)], jobs: &[Job]) {
+        for (k, &(job, f)) in placed.iter().enumerate() {
             while k > self.drawn.load(Ordering::Relaxed) + AHEAD {
                 if self.done.load(Ordering::Relaxed) {
                     return;
@@ -522,7 +563,7 @@ impl Ahead {
             if k < self.drawn.load(Ordering::Relaxed) {
                 continue;
             }
-            drop(faces(f));
+            drop((jobs[job].faces)(f));
         }
     }
 }
@@ -626,10 +667,10 @@ fn draw(
     let first_job = jobs.first().ok_or(PdfError::NoSize)?;
     let mut doc = document(first_job)?;
     let font = label_font()?;
-    // Each face as drawn, by its index and size (the bits of its width and height).
-    let mut graphics: BTreeMap<(usize, u64, u64), Graphic> = BTreeMap::new();
+    // Each face as drawn ([`drawn_key`]), with the size it was drawn at (mm).
+    let mut graphics: BTreeMap<DrawnKey, DrawnFace> = BTreeMap::new();
     let mut fonts = Fonts::new();
-    for job in jobs {
+    for (k, job) in jobs.iter().enumerate() {
         let mut seen = std::collections::BTreeSet::new();
         let placed: Vec<usize> = job
             .sheets
@@ -654,16 +695,21 @@ fn draw(
             let mut surface = p.surface();
             for pl in &s.placements {
                 let psize = KSize::from_wh(pt(pl.w), pt(pl.h)).ok_or(PdfError::NoSize)?;
-                let key = (pl.face, pl.w.to_bits(), pl.h.to_bits());
+                let key = drawn_key(k, job, pl);
                 if let std::collections::btree_map::Entry::Vacant(slot) = graphics.entry(key) {
                     // Asked for only here: a face placed again is drawn from its graphic.
-                    slot.insert(face_graphic(
+                    let graphic = face_graphic(
                         &mut surface,
                         job,
                         (pl.face, psize, pl.w),
                         &mut repeats,
                         &mut fonts,
-                    )?);
+                    )?;
+                    slot.insert(DrawnFace {
+                        graphic,
+                        w: pl.w,
+                        h: pl.h,
+                    });
                     ahead.drawn.fetch_add(1, Ordering::Relaxed);
                     prefetch.unpark();
                 }
@@ -671,7 +717,8 @@ fn draw(
                 if told.insert(pl.face) {
                     (job.drawn)(pl.face);
                 }
-                place(&mut surface, pl, &graphics[&key]);
+                let d = &graphics[&key];
+                place(&mut surface, pl, &d.graphic, (pl.w / d.w, pl.h / d.h));
             }
             draw_marks(
                 &mut surface,
@@ -832,7 +879,14 @@ fn draw_texts(
 }
 
 /// Places a face's graphic where `pl` says, clipped to the placement's clip.
-fn place(surface: &mut Surface, pl: &crate::layout::Placement, graphic: &Graphic) {
+/// Places `graphic` as `pl` says, scaled by `(sx, sy)` first when it was drawn at
+/// another size.
+fn place(
+    surface: &mut Surface,
+    pl: &crate::layout::Placement,
+    graphic: &Graphic,
+    (sx, sy): (f64, f64),
+) {
     let Some(clip) = krect(&pl.clip) else {
         return;
     };
@@ -843,7 +897,14 @@ fn place(surface: &mut Surface, pl: &crate::layout::Placement, graphic: &Graphic
     let [a, b, c, d, e, f] = pl.matrix();
     let place = Transform::from_row(a as f32, b as f32, c as f32, d as f32, pt(e), pt(f));
     surface.push_transform(&place);
+    let scaled = (sx, sy) != (1.0, 1.0);
+    if scaled {
+        surface.push_transform(&Transform::from_scale(sx as f32, sy as f32));
+    }
     surface.draw_graphic(graphic.clone());
+    if scaled {
+        surface.pop();
+    }
     surface.pop();
     surface.pop();
 }
@@ -873,6 +934,7 @@ mod tests {
             bookmarks: &[],
             compress: true,
             print: None,
+            store_face: None,
         })
         .unwrap()
     }
@@ -974,6 +1036,7 @@ mod tests {
             bookmarks: &[],
             compress: true,
             print: None,
+            store_face: None,
         })
         .unwrap();
         let found = words(&pdf);

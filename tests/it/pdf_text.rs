@@ -72,6 +72,7 @@ fn face_pdf(dir: &Path) -> (Vec<u8>, std::sync::Arc<usvg::Tree>) {
         bookmarks: &[],
         compress: true,
         print: None,
+        store_face: None,
     })
     .expect("the PDF is written");
     std::fs::write(dir.join("face.pdf"), &bytes).unwrap();

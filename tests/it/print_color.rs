@@ -390,6 +390,7 @@ fn dtc_face(svg: &str, dir: &Path) -> PathBuf {
         bookmarks: &[],
         compress: true,
         print: Some(&print),
+        store_face: None,
     })
     .unwrap();
     let path = dir.join("face.pdf");

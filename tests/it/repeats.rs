@@ -140,6 +140,7 @@ fn a_shared_frame_prints_where_resvg_draws_it() {
         bookmarks: &[],
         compress: true,
         print: None,
+        store_face: None,
     })
     .unwrap();
     let doc = Document::load_mem(&bytes).unwrap();
