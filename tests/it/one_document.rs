@@ -1,8 +1,9 @@
-//! Every PDF of a game's home print that shows its faces is cut from one
-//! document (`src/export/split.rs`): each file holds its own pages, every
-//! reference in it resolves inside it, and a face printed in two files (a board
-//! on the one-sided sheets and at real size) is drawn once, so both files carry
-//! the same drawing and the same font subsets (which hold the glyphs of both).
+//! Every PDF of a game's home print that shows its faces, its rulebook's
+//! included, is cut from one document (`src/export/split.rs`): each file holds
+//! its own pages, every reference in it resolves inside it, and a face printed in
+//! two files (a board on the one-sided sheets and at real size, a card in the
+//! sheets and as a figure of the rulebook) is drawn once, so both files carry the
+//! same drawing and the same font subsets (which hold the glyphs of both).
 
 use std::path::Path;
 
@@ -101,4 +102,18 @@ fn a_games_files_are_cut_from_one_document_and_share_its_faces() {
         );
     }
     assert_eq!(fonts(&main), sheet_fonts);
+    // The rulebook's figures are the sheets' drawings, placed smaller.
+    let rules = load(&dir, "interstate-trucking-rules.pdf");
+    let mut printed = forms(&main);
+    printed.extend(forms(&sheets));
+    let shared = forms(&rules)
+        .iter()
+        .filter(|f| printed.contains(f))
+        .count();
+    assert!(shared >= 3, "{shared} of the rulebook's forms are the sheets'");
+    for font in fonts(&rules) {
+        if let Some(other) = sheet_fonts.iter().find(|f| f.0[7..] == font.0[7..]) {
+            assert_eq!(other, &font, "the rulebook's subset of a font is its own");
+        }
+    }
 }
