@@ -440,27 +440,13 @@ impl Pdfs<'_> {
         if !with_faces {
             return drawn_once(title, sheets, bookmarks, self.compress);
         }
-        let r = self.r;
-        let faces = |i| r.store.picture(i);
-        let drawn = |i| r.store.used(i);
-        let given = |i| crate::export::cmyk::given(&r.store.svg(i));
-        let print = self.shop.map(|shop| pdf::Print {
-            shop,
-            given: &given,
-        });
-        pdf::write(&pdf::Job {
-            title,
-            sheets,
-            faces: &faces,
-            drawn: &drawn,
-            digests: &r.digests,
-            bookmarks,
-            compress: self.compress,
-            print: print.as_ref(),
-            store_face: None,
-        })
-        .map_err(|e| Diagnostic::error(e.to_string()))
+        let mut written = self.write_all(&[(title, sheets, bookmarks)], None)?;
+        written
+            .files
+            .pop()
+            .ok_or_else(|| Diagnostic::error("the PDF was not drawn"))
     }
+
     /// PDFs of the game's faces, one for each of `files` (title, sheets,
     /// bookmarks), drawn together: a face printed in several of them is drawn once
     /// ([`pdf::write_all_unfinished`]).

@@ -183,9 +183,13 @@ impl std::fmt::Write for Text<'_> {
 }
 
 /// The numbers of the objects reachable from `start` through references in
-/// their dictionaries.
-fn reachable(by_number: &BTreeMap<u32, &[u8]>, start: &[u32]) -> BTreeSet<u32> {
-    let mut seen = BTreeSet::new();
+/// their dictionaries, without entering the objects `not` (nor keeping them).
+pub(super) fn reachable(
+    by_number: &BTreeMap<u32, &[u8]>,
+    start: &[u32],
+    not: &[u32],
+) -> BTreeSet<u32> {
+    let mut seen: BTreeSet<u32> = not.iter().copied().collect();
     let mut todo = start.to_vec();
     while let Some(n) = todo.pop() {
         if !seen.insert(n) {
@@ -194,6 +198,9 @@ fn reachable(by_number: &BTreeMap<u32, &[u8]>, start: &[u32]) -> BTreeSet<u32> {
         if let Some(b) = by_number.get(&n) {
             todo.extend(references(dictionary(b)));
         }
+    }
+    for n in not {
+        seen.remove(n);
     }
     seen
 }
@@ -364,7 +371,7 @@ pub fn impose(pdf: &[u8], job: &Imposition) -> Result<Vec<u8>, PdfError> {
         .iter()
         .flat_map(|p| [p.contents, p.resources])
         .collect();
-    let kept = reachable(&by_number, &start);
+    let kept = reachable(&by_number, &start, &[]);
     let first = objs
         .iter()
         .map(|o| o.bytes.as_ptr() as usize - pdf.as_ptr() as usize)

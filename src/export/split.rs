@@ -62,7 +62,8 @@ pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
                 .iter()
                 .map(|&n| page_height(&by_number, n))
                 .collect::<Result<Vec<f32>, PdfError>>()?;
-            let kept = reachable(&by_number, pages, tree);
+            // Not up to the page tree (every page's `/Parent`).
+            let kept = impose::reachable(&by_number, pages, &[tree]);
             file(header, &by_number, &kept, tree, pages, &heights, part)
         })
         .collect()
@@ -112,23 +113,6 @@ fn page_height(by_number: &BTreeMap<u32, &[u8]>, n: u32) -> Result<f32, PdfError
         [_, y0, _, y1] => Ok(y1 - y0),
         _ => Err(broken(format!("page object {n}: no MediaBox"))),
     }
-}
-
-/// The objects `pages` reach through the references in their dictionaries,
-/// without going up to the page tree `tree` (every page's `/Parent`).
-fn reachable(by_number: &BTreeMap<u32, &[u8]>, pages: &[u32], tree: u32) -> BTreeSet<u32> {
-    let mut seen = BTreeSet::from([tree]);
-    let mut todo = pages.to_vec();
-    while let Some(n) = todo.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
-        if let Some(b) = by_number.get(&n) {
-            todo.extend(references(dictionary(b)));
-        }
-    }
-    seen.remove(&tree);
-    seen
 }
 
 /// One part's file: `kept` objects renumbered from 1 in their order, then its page
