@@ -82,18 +82,66 @@ pub(super) fn value_after<'d>(dict: &'d str, key: &str) -> Option<&'d str> {
     None
 }
 
-/// The objects a dictionary's text refers to (`12 0 R`).
+/// The objects a dictionary's text refers to (`12 0 R`), in order.
 pub(super) fn references(dict: &[u8]) -> Vec<u32> {
-    let text = String::from_utf8_lossy(dict);
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_ascii_whitespace() || "/[]<>()".contains(c))
-        .filter(|w| !w.is_empty())
-        .collect();
-    words
-        .windows(3)
-        .filter(|w| w[2] == "R" && w[1] == "0")
-        .filter_map(|w| w[0].parse().ok())
-        .collect()
+    let mut out = Vec::new();
+    each_reference(dict, |_, n| out.push(n));
+    out
+}
+
+/// Calls `f` with the byte range and the number of each reference (`12 0 R`) in
+/// an object's text (its dictionary, array or value; not a stream's bytes), in
+/// order. Strings, literal (balanced parentheses, `\` escaping a byte) and hex,
+/// are text, not references; a number too large for an object is not one.
+pub(super) fn each_reference(text: &[u8], mut f: impl FnMut(std::ops::Range<usize>, u32)) {
+    let delimiter = |b: u8| b.is_ascii_whitespace() || b"()<>[]{}/%".contains(&b);
+    let mut k = 0;
+    while k < text.len() {
+        match text[k] {
+            b'(' => {
+                let mut depth = 0usize;
+                while k < text.len() {
+                    match text[k] {
+                        b'\\' => k += 1,
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                k += 1;
+            }
+            b'<' if text.get(k + 1) == Some(&b'<') => k += 2,
+            b'<' => {
+                k = text[k..]
+                    .iter()
+                    .position(|&b| b == b'>')
+                    .map_or(text.len(), |e| k + e + 1);
+            }
+            b'0'..=b'9' if k == 0 || delimiter(text[k - 1]) => {
+                let digits = text[k..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let rest = &text[k + digits..];
+                let end = k + digits + 4;
+                if rest.starts_with(b" 0 R") && rest.get(4).is_none_or(|&b| delimiter(b)) {
+                    let n = std::str::from_utf8(&text[k..k + digits])
+                        .ok()
+                        .and_then(|d| d.parse().ok());
+                    if let Some(n) = n {
+                        f(k..end, n);
+                    }
+                    k = end;
+                } else {
+                    k += digits;
+                }
+            }
+            _ => k += 1,
+        }
+    }
 }
 
 /// The pages of a PDF, in order, from its catalog's flat page tree.
@@ -173,7 +221,7 @@ fn form(bytes: &[u8], page: &Page) -> Result<Vec<u8>, PdfError> {
 }
 
 /// A byte buffer written to with `write!`.
-struct Text<'a>(&'a mut Vec<u8>);
+pub(super) struct Text<'a>(pub(super) &'a mut Vec<u8>);
 
 impl std::fmt::Write for Text<'_> {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {

@@ -19,7 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use pdf_writer::{Chunk, Name, Ref, Settings, TextStr};
 
-use super::impose::{self, references};
+use std::fmt::Write as _;
+
+use super::impose::{self, references, Text};
 use super::pdf::{number_after, Bookmark, PdfError};
 use super::pdfx::{dictionary, objects};
 use crate::units::mm_to_pt;
@@ -196,74 +198,26 @@ fn file(
 }
 
 /// `body` (an object's text after `N 0 obj`, before any stream) with every
-/// reference `k 0 R` made `new[k] 0 R`, appended to `out`. Strings are copied as
-/// they are.
+/// reference `k 0 R` made `new[k] 0 R` ([`impose::each_reference`]), appended to
+/// `out`.
 fn renumber(body: &[u8], new: &BTreeMap<u32, u32>, out: &mut Vec<u8>) -> Result<(), String> {
-    let delimiter = |b: u8| b.is_ascii_whitespace() || b"()<>[]{}/%".contains(&b);
-    let mut k = 0;
-    while k < body.len() {
-        match body[k] {
-            b'(' => {
-                // A literal string: balanced parentheses, `\` escapes one byte.
-                let start = k;
-                let mut depth = 0usize;
-                while k < body.len() {
-                    match body[k] {
-                        b'\\' => k += 1,
-                        b'(' => depth += 1,
-                        b')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
-                let end = (k + 1).min(body.len());
-                out.extend_from_slice(&body[start..end]);
-                k = end;
+    let mut copied = 0;
+    let mut missing = None;
+    impose::each_reference(body, |at, old| {
+        out.extend_from_slice(&body[copied..at.start]);
+        copied = at.end;
+        match new.get(&old) {
+            Some(n) => {
+                let _ = write!(Text(out), "{n} 0 R");
             }
-            b'<' if body.get(k + 1) == Some(&b'<') => {
-                out.extend_from_slice(b"<<");
-                k += 2;
-            }
-            b'<' => {
-                // A hex string.
-                let end = body[k..]
-                    .iter()
-                    .position(|&b| b == b'>')
-                    .map_or(body.len(), |e| k + e + 1);
-                out.extend_from_slice(&body[k..end]);
-                k = end;
-            }
-            b'0'..=b'9' if k == 0 || delimiter(body[k - 1]) => {
-                let digits = body[k..].iter().take_while(|b| b.is_ascii_digit()).count();
-                let rest = &body[k + digits..];
-                let is_ref = rest.starts_with(b" 0 R") && rest.get(4).is_none_or(|&b| delimiter(b));
-                if is_ref {
-                    let old: u32 = std::str::from_utf8(&body[k..k + digits])
-                        .ok()
-                        .and_then(|d| d.parse().ok())
-                        .ok_or("a reference out of range")?;
-                    let n = new
-                        .get(&old)
-                        .ok_or_else(|| format!("a reference to object {old}, not kept"))?;
-                    out.extend_from_slice(format!("{n} 0 R").as_bytes());
-                    k += digits + 4;
-                } else {
-                    out.extend_from_slice(&body[k..k + digits]);
-                    k += digits;
-                }
-            }
-            b => {
-                out.push(b);
-                k += 1;
-            }
+            None => missing = missing.or(Some(old)),
         }
+    });
+    out.extend_from_slice(&body[copied..]);
+    match missing {
+        Some(old) => Err(format!("a reference to object {old}, not kept")),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// A file's outline: its bookmarks, nested by depth and closed, as krilla writes
