@@ -62,6 +62,8 @@ pub struct Cache {
     #[cfg(feature = "text")]
     cache_has_color: HashMap<ID, bool>,
     #[cfg(feature = "text")]
+    cache_is_variable: HashMap<ID, bool>,
+    #[cfg(feature = "text")]
     shared_outlines: Option<Arc<GlyphOutlines>>,
     #[cfg(feature = "text")]
     pub(crate) shaping_face: Option<crate::ShapingFaceFn>,
@@ -218,6 +220,8 @@ impl Cache {
             #[cfg(feature = "text")]
             cache_has_color: HashMap::new(),
             #[cfg(feature = "text")]
+            cache_is_variable: HashMap::new(),
+            #[cfg(feature = "text")]
             shared_outlines: None,
             #[cfg(feature = "text")]
             shaping_face: None,
@@ -372,6 +376,24 @@ impl Cache {
         let has_opsz = self.fontdb.has_opsz_axis(font);
         self.cache_has_opsz.insert(font, has_opsz);
         has_opsz
+    }
+
+    /// Whether a font has variation axes at all (cardstock patch); in a font
+    /// without them, variations change no outline.
+    #[cfg(feature = "text")]
+    pub(crate) fn is_variable(&mut self, font: ID) -> bool {
+        if let Some(&cached) = self.cache_is_variable.get(&font) {
+            return cached;
+        }
+        let variable = self
+            .fontdb
+            .with_face_data(font, |data, index| {
+                Some(ttf_parser::Face::parse(data, index).ok()?.is_variable())
+            })
+            .flatten()
+            .unwrap_or(true);
+        self.cache_is_variable.insert(font, variable);
+        variable
     }
 }
 
@@ -1111,9 +1133,7 @@ fn convert_path(
 
         let mut marker_state = state.clone();
 
-        let bbox = tiny_skia_path
-            .compute_tight_bounds()
-            .and_then(|r| r.to_non_zero_rect());
+        let bbox = crate::tree::tight_bounds(&tiny_skia_path).and_then(|r| r.to_non_zero_rect());
 
         let fill = fill.clone().map(|mut f| {
             f.context_element = Some(ContextElement::PathNode(path_transform, bbox));

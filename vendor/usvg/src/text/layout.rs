@@ -418,7 +418,7 @@ fn convert_span(
 
     let mut bboxes = bboxes_builder.finish()?;
     bboxes = bboxes.transform(text_ts)?;
-    let bbox = bboxes.compute_tight_bounds()?.to_non_zero_rect()?;
+    let bbox = crate::tree::tight_bounds(&bboxes)?.to_non_zero_rect()?;
 
     Some((span_clusters, bbox))
 }
