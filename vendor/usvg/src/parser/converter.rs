@@ -95,6 +95,8 @@ pub struct Cache {
 pub struct GlyphOutlines {
     fontdb: Arc<Database>,
     outlines: std::sync::RwLock<rustc_hash::FxHashMap<(ID, GlyphId), Option<tiny_skia_path::Path>>>,
+    /// Each font's metrics for layout, read once (`load_font` parses the font).
+    fonts: std::sync::RwLock<rustc_hash::FxHashMap<ID, Option<crate::text::layout::ResolvedFont>>>,
 }
 
 #[cfg(feature = "text")]
@@ -105,7 +107,25 @@ impl GlyphOutlines {
         GlyphOutlines {
             fontdb,
             outlines: Default::default(),
+            fonts: Default::default(),
         }
+    }
+
+    /// `fontdb.load_font(id)`, read once per font while `fontdb` is this store's
+    /// database (a pure function of the font's bytes and id), else read again.
+    pub(crate) fn font(&self, fontdb: &Arc<Database>, id: ID) -> Option<crate::text::layout::ResolvedFont> {
+        use crate::text::layout::DatabaseExt;
+        if !Arc::ptr_eq(&self.fontdb, fontdb) {
+            return fontdb.load_font(id);
+        }
+        if let Some(&kept) = self.fonts.read().ok().as_ref().and_then(|m| m.get(&id)) {
+            return kept;
+        }
+        let font = fontdb.load_font(id);
+        if let Ok(mut m) = self.fonts.write() {
+            m.insert(id, font);
+        }
+        font
     }
 }
 
@@ -326,6 +346,11 @@ impl Cache {
     /// are some for this font database (cardstock patch), else from this
     /// conversion's own cache.
     #[cfg(feature = "text")]
+    /// The glyph outlines (and font metrics) kept between conversions, if any.
+    pub(crate) fn kept_outlines(&self) -> Option<Arc<GlyphOutlines>> {
+        self.shared_outlines.clone()
+    }
+
     pub(crate) fn fontdb_outline(&mut self, font: ID, glyph: GlyphId) -> Option<tiny_skia_path::Path> {
         if let Some(shared) = &self.shared_outlines {
             if Arc::ptr_eq(&shared.fontdb, &self.fontdb) {
