@@ -475,6 +475,225 @@ mod tests {
         assert_eq!((glyph_runs, paths), (60, 60), "each text's two spans");
     }
 
+    /// Every path of `g` (texts' outlines included), depth first.
+    fn paths_in<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Path>) {
+        for node in g.children() {
+            match node {
+                usvg::Node::Group(g) => paths_in(g, out),
+                usvg::Node::Path(p) => out.push(p),
+                usvg::Node::Text(t) => paths_in(t.flattened(), out),
+                _ => {}
+            }
+        }
+    }
+
+    /// A rectangle's four floats as bits: bounds must be the same floats.
+    fn bits(r: usvg::Rect) -> [u32; 4] {
+        [r.left(), r.top(), r.right(), r.bottom()].map(f32::to_bits)
+    }
+
+    #[test]
+    fn path_bounds_are_the_floats_tiny_skia_measures() {
+        // usvg's tight bounds of every path (the patch's own walk over verbs and
+        // points) against tiny-skia's `compute_tight_bounds`, which the published
+        // crate calls: glyph outlines of every built-in font (TrueType quadratics,
+        // CFF cubics) in several sizes, skewed and rotated, and drawn curves, arcs,
+        // rounded rectangles and strokes with every join and cap.
+        let images = Arc::new(Images::none());
+        let book = FontBook::builtin_fresh();
+        let letters: String = (' '..='~').chain('\u{a1}'..='\u{ff}').collect();
+        let letters = letters.replace('&', "&amp;").replace('<', "&lt;");
+        let mut body = String::new();
+        for (i, style) in [
+            "",
+            r#"font-weight="bold""#,
+            r#"font-weight="900""#,
+            r#"font-style="italic""#,
+            r#"font-family="Bebas Neue""#,
+        ]
+        .iter()
+        .enumerate()
+        {
+            for (j, size) in [0.7, 3.0, 11.3].iter().enumerate() {
+                let y = 4 + 12 * (3 * i + j);
+                body.push_str(&format!(
+                    r#"<text x="1.3" y="{y}" font-size="{size}" {style}>{letters}</text>"#
+                ));
+            }
+        }
+        body.push_str(
+            r#"<g transform="skewX(17) rotate(8)"><text x="3" y="5" font-size="6" font-family="Bebas Neue">Skewed 0123</text><text x="3" y="15" font-size="6">Skewed Qgj</text>
+<path d="M 1 1 Q 9 -4 13 6 T 20 9 C 22 0 30 14 26 3 S 40 -2 33 11 A 7 3 20 1 0 12 15 Z"/></g>
+<path d="M 10.1 200.3 Q 19 190 23 206 T 40 209 C 42 190 50 224 46 193 S 60 188 53 221 A 7 3 20 1 0 12 215 Z" fill="none" stroke="black" stroke-width="2.7" stroke-linejoin="round" stroke-linecap="round"/>
+<path d="M 70 200 L 90 230 L 110 199 Q 120 240 130 200" fill="none" stroke="black" stroke-width="3" stroke-linejoin="miter" stroke-miterlimit="9" stroke-linecap="square"/>
+<path d="M 140 200 L 160 230 L 180 199" fill="none" stroke="black" stroke-width="3" stroke-linejoin="bevel"/>
+<rect x="3" y="240" width="40" height="20" rx="5" ry="3" stroke="black" stroke-width="1.1"/>
+<circle cx="80" cy="250" r="9.3"/><ellipse cx="120" cy="250" rx="13.1" ry="4.7" transform="rotate(33 120 250)"/>"#,
+        );
+        // Curves whose extrema lie between their ends, at awkward coordinates.
+        let mut n: u32 = 7;
+        let mut next = || {
+            n = n.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            f64::from(n >> 8) / f64::from(1u32 << 24) * 250.0 + 10.0
+        };
+        for _ in 0..200 {
+            let v: Vec<f64> = (0..8).map(|_| next()).collect();
+            body.push_str(&format!(
+                r#"<path d="M {} {} Q {} {} {} {}"/><path d="M {} {} C {} {} {} {} {} {} Z"/>"#,
+                v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[2], v[1], v[0], v[3], v[5], v[4]
+            ));
+        }
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="300mm" height="270mm" viewBox="0 0 300 270">{body}</svg>"#
+        );
+        let tree = svg::parse(&svg, &images, &book).unwrap();
+        let mut paths = Vec::new();
+        paths_in(tree.root(), &mut paths);
+        let (mut quads, mut cubics, mut skewed, mut stroked) = (0, 0, 0, 0);
+        for p in &paths {
+            let data = p.data();
+            let measured = data.compute_tight_bounds().unwrap();
+            assert_eq!(bits(p.bounding_box()), bits(measured), "{:?}", data.verbs());
+            let abs = p.abs_transform();
+            if abs.has_skew() {
+                let moved = data.clone().transform(abs).unwrap();
+                let measured = moved.compute_tight_bounds().unwrap();
+                assert_eq!(bits(p.abs_bounding_box()), bits(measured));
+                skewed += 1;
+            }
+            if let Some(stroke) = p.stroke() {
+                use usvg::tiny_skia_path as tsp;
+                let ts = tsp::Stroke {
+                    width: stroke.width().get(),
+                    miter_limit: stroke.miterlimit().get(),
+                    line_cap: match stroke.linecap() {
+                        usvg::LineCap::Butt => tsp::LineCap::Butt,
+                        usvg::LineCap::Round => tsp::LineCap::Round,
+                        usvg::LineCap::Square => tsp::LineCap::Square,
+                    },
+                    line_join: match stroke.linejoin() {
+                        usvg::LineJoin::Miter => tsp::LineJoin::Miter,
+                        usvg::LineJoin::MiterClip => tsp::LineJoin::MiterClip,
+                        usvg::LineJoin::Round => tsp::LineJoin::Round,
+                        usvg::LineJoin::Bevel => tsp::LineJoin::Bevel,
+                    },
+                    dash: None,
+                };
+                let measured = data
+                    .stroke(&ts, 1.0)
+                    .unwrap()
+                    .compute_tight_bounds()
+                    .unwrap();
+                assert_eq!(bits(p.stroke_bounding_box()), bits(measured));
+                stroked += 1;
+            }
+            use usvg::tiny_skia_path::PathVerb;
+            quads += data.verbs().contains(&PathVerb::Quad) as usize;
+            cubics += data.verbs().contains(&PathVerb::Cubic) as usize;
+        }
+        assert!(
+            quads >= 15 && cubics >= 5,
+            "{quads} with quadratics, {cubics} with cubics"
+        );
+        assert!(
+            skewed >= 2 && stroked >= 4,
+            "{skewed} skewed, {stroked} stroked"
+        );
+    }
+
+    #[test]
+    fn bold_and_italic_outlines_are_the_outlines_with_their_variations() {
+        // usvg asks for `wght` on bold and `ital` on italic text; the patch outlines
+        // such glyphs of a font without variation axes from the kept outlines. Each
+        // span's path must be its glyphs outlined as the published crate does (the
+        // font parsed, the span's variations set, the glyph outlined), moved by the
+        // glyph's outline transform and joined in order.
+        let images = Arc::new(Images::none());
+        let book = FontBook::builtin_fresh();
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">
+<text x="2" y="6" font-size="4" font-weight="bold">Bold Wave 12</text>
+<text x="2" y="12" font-size="4" font-style="italic">Italic Wave 12</text>
+<text x="2" y="18" font-size="4" font-weight="900" font-style="italic">Black Wave</text>
+<text x="2" y="24" font-size="4">Plain <tspan font-weight="bold">bold</tspan> again</text>
+<text x="2" y="30" font-size="4" style="font-variation-settings: 'wght' 650">Asked wght</text>
+</svg>"#;
+        let tree = svg::parse(svg, &images, &book).unwrap();
+        let db = book.database();
+        struct Outline(usvg::tiny_skia_path::PathBuilder);
+        impl ttf_parser::OutlineBuilder for Outline {
+            fn move_to(&mut self, x: f32, y: f32) {
+                self.0.move_to(x, y);
+            }
+            fn line_to(&mut self, x: f32, y: f32) {
+                self.0.line_to(x, y);
+            }
+            fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+                self.0.quad_to(x1, y1, x, y);
+            }
+            fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+                self.0.cubic_to(x1, y1, x2, y2, x, y);
+            }
+            fn close(&mut self) {
+                self.0.close();
+            }
+        }
+        let mut texts = Vec::new();
+        fn texts_in<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Text>) {
+            for node in g.children() {
+                match node {
+                    usvg::Node::Group(g) => texts_in(g, out),
+                    usvg::Node::Text(t) => out.push(t),
+                    _ => {}
+                }
+            }
+        }
+        texts_in(tree.root(), &mut texts);
+        let mut varied = 0;
+        for t in texts {
+            let spans = t.layouted();
+            let drawn: Vec<_> = t
+                .flattened()
+                .children()
+                .iter()
+                .filter_map(|n| match n {
+                    usvg::Node::Path(p) => Some(p.data().clone()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(spans.len(), drawn.len());
+            for (span, drawn) in spans.iter().zip(drawn) {
+                varied += !span.variations.is_empty() as usize;
+                let mut joined = usvg::tiny_skia_path::PathBuilder::new();
+                for g in &span.positioned_glyphs {
+                    let outline = db
+                        .with_face_data(g.font, |data, index| {
+                            let mut face = ttf_parser::Face::parse(data, index).unwrap();
+                            for v in &span.variations {
+                                face.set_variation(ttf_parser::Tag::from_bytes(&v.tag), v.value);
+                            }
+                            let mut b = Outline(usvg::tiny_skia_path::PathBuilder::new());
+                            face.outline_glyph(g.id, &mut b)?;
+                            b.0.finish()
+                        })
+                        .unwrap();
+                    if let Some(o) = outline.and_then(|o| o.transform(g.outline_transform())) {
+                        joined.push_path(&o);
+                    }
+                }
+                let joined = joined.finish().unwrap();
+                assert_eq!(joined.verbs(), drawn.verbs());
+                let pts = |p: &usvg::tiny_skia_path::Path| {
+                    p.points()
+                        .iter()
+                        .map(|p| (p.x.to_bits(), p.y.to_bits()))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(pts(&joined), pts(&drawn));
+            }
+        }
+        assert!(varied >= 4, "{varied} spans with variations");
+    }
+
     #[test]
     fn a_font_the_resolver_could_not_find_is_reported_on_every_face() {
         // Only usvg's resolver sees a family named in CSS; its answer is not kept,

@@ -62,6 +62,8 @@ pub struct Cache {
     #[cfg(feature = "text")]
     cache_has_color: HashMap<ID, bool>,
     #[cfg(feature = "text")]
+    cache_is_variable: HashMap<ID, bool>,
+    #[cfg(feature = "text")]
     shared_outlines: Option<Arc<GlyphOutlines>>,
     #[cfg(feature = "text")]
     pub(crate) shaping_face: Option<crate::ShapingFaceFn>,
@@ -93,6 +95,8 @@ pub struct Cache {
 pub struct GlyphOutlines {
     fontdb: Arc<Database>,
     outlines: std::sync::RwLock<rustc_hash::FxHashMap<(ID, GlyphId), Option<tiny_skia_path::Path>>>,
+    /// Each font's metrics for layout, read once (`load_font` parses the font).
+    fonts: std::sync::RwLock<rustc_hash::FxHashMap<ID, Option<crate::text::layout::ResolvedFont>>>,
 }
 
 #[cfg(feature = "text")]
@@ -103,7 +107,25 @@ impl GlyphOutlines {
         GlyphOutlines {
             fontdb,
             outlines: Default::default(),
+            fonts: Default::default(),
         }
+    }
+
+    /// `fontdb.load_font(id)`, read once per font while `fontdb` is this store's
+    /// database (a pure function of the font's bytes and id), else read again.
+    pub(crate) fn font(&self, fontdb: &Arc<Database>, id: ID) -> Option<crate::text::layout::ResolvedFont> {
+        use crate::text::layout::DatabaseExt;
+        if !Arc::ptr_eq(&self.fontdb, fontdb) {
+            return fontdb.load_font(id);
+        }
+        if let Some(&kept) = self.fonts.read().ok().as_ref().and_then(|m| m.get(&id)) {
+            return kept;
+        }
+        let font = fontdb.load_font(id);
+        if let Ok(mut m) = self.fonts.write() {
+            m.insert(id, font);
+        }
+        font
     }
 }
 
@@ -218,6 +240,8 @@ impl Cache {
             #[cfg(feature = "text")]
             cache_has_color: HashMap::new(),
             #[cfg(feature = "text")]
+            cache_is_variable: HashMap::new(),
+            #[cfg(feature = "text")]
             shared_outlines: None,
             #[cfg(feature = "text")]
             shaping_face: None,
@@ -322,6 +346,11 @@ impl Cache {
     /// are some for this font database (cardstock patch), else from this
     /// conversion's own cache.
     #[cfg(feature = "text")]
+    /// The glyph outlines (and font metrics) kept between conversions, if any.
+    pub(crate) fn kept_outlines(&self) -> Option<Arc<GlyphOutlines>> {
+        self.shared_outlines.clone()
+    }
+
     pub(crate) fn fontdb_outline(&mut self, font: ID, glyph: GlyphId) -> Option<tiny_skia_path::Path> {
         if let Some(shared) = &self.shared_outlines {
             if Arc::ptr_eq(&shared.fontdb, &self.fontdb) {
@@ -372,6 +401,24 @@ impl Cache {
         let has_opsz = self.fontdb.has_opsz_axis(font);
         self.cache_has_opsz.insert(font, has_opsz);
         has_opsz
+    }
+
+    /// Whether a font has variation axes at all (cardstock patch); in a font
+    /// without them, variations change no outline.
+    #[cfg(feature = "text")]
+    pub(crate) fn is_variable(&mut self, font: ID) -> bool {
+        if let Some(&cached) = self.cache_is_variable.get(&font) {
+            return cached;
+        }
+        let variable = self
+            .fontdb
+            .with_face_data(font, |data, index| {
+                Some(ttf_parser::Face::parse(data, index).ok()?.is_variable())
+            })
+            .flatten()
+            .unwrap_or(true);
+        self.cache_is_variable.insert(font, variable);
+        variable
     }
 }
 
@@ -1111,9 +1158,7 @@ fn convert_path(
 
         let mut marker_state = state.clone();
 
-        let bbox = tiny_skia_path
-            .compute_tight_bounds()
-            .and_then(|r| r.to_non_zero_rect());
+        let bbox = crate::tree::tight_bounds(&tiny_skia_path).and_then(|r| r.to_non_zero_rect());
 
         let fill = fill.clone().map(|mut f| {
             f.context_element = Some(ContextElement::PathNode(path_transform, bbox));

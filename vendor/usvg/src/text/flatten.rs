@@ -145,7 +145,13 @@ pub(crate) fn flatten(text: &mut Text, cache: &mut Cache) -> Option<(Group, NonZ
                 new_children.push(Node::Group(Box::new(group)));
             } else {
                 // Only bypass cache if: explicit variations OR (auto opsz AND font has opsz axis)
-                let needs_variations = has_explicit_variations
+                // cardstock patch: explicit variations only in a font with variation
+                // axes. usvg asks for `wght` on all bold and `ital` on all italic
+                // text, and in a font without axes `outline_with_variations` parses
+                // the font again for each glyph to outline it exactly as `outline`
+                // does (ttf-parser's `set_variation` returns at once, and an `opsz`
+                // axis needs axes): the kept outline is the same path.
+                let needs_variations = (has_explicit_variations && cache.is_variable(glyph.font))
                     || (span.font_optical_sizing == crate::FontOpticalSizing::Auto
                         && cache.has_opsz_axis(glyph.font));
 

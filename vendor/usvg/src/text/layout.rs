@@ -206,14 +206,21 @@ pub(crate) fn layout_text(
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
     shaping: Option<&crate::ShapingFaceFn>,
+    kept: Option<&crate::GlyphOutlines>,
 ) -> Option<(Vec<Span>, NonZeroRect)> {
     let mut fonts_cache: FontsCache = HashMap::new();
 
+    // cardstock patch: a font's metrics are read once per store (`kept`), not
+    // once per text: `load_font` parses the font.
+    let load_font = |fontdb: &Arc<fontdb::Database>, id| match kept {
+        Some(kept) => kept.font(fontdb, id),
+        None => fontdb.load_font(id),
+    };
     for chunk in text_node.chunks.iter() {
         for span in &chunk.spans {
             if !fonts_cache.contains_key(&span.font) {
                 if let Some(font) =
-                    (resolver.select_font)(&span.font, fontdb).and_then(|id| fontdb.load_font(id))
+                    (resolver.select_font)(&span.font, fontdb).and_then(|id| load_font(fontdb, id))
                 {
                     fonts_cache.insert(span.font.clone(), Arc::new(font));
                 }
@@ -418,7 +425,7 @@ fn convert_span(
 
     let mut bboxes = bboxes_builder.finish()?;
     bboxes = bboxes.transform(text_ts)?;
-    let bbox = bboxes.compute_tight_bounds()?.to_non_zero_rect()?;
+    let bbox = crate::tree::tight_bounds(&bboxes)?.to_non_zero_rect()?;
 
     Some((span_clusters, bbox))
 }
@@ -1155,7 +1162,9 @@ fn form_glyph_clusters(glyphs: &[Glyph], text: &str, font_size: f32) -> GlyphClu
     let mut width = 0.0;
     let mut x: f32 = 0.0;
 
-    let mut positioned_glyphs = vec![];
+    // cardstock patch: made at its exact length (pushed into an empty vector, it
+    // grew on the first glyph of every cluster).
+    let mut positioned_glyphs = Vec::with_capacity(glyphs.len());
 
     for glyph in glyphs {
         let sx = glyph.font.scale(font_size);

@@ -330,7 +330,9 @@ impl Laid {
 
 fn lay_out(text: &mut Text, resolver: &FontResolver, cache: &mut Cache) -> Option<Laid> {
     let shaping = cache.shaping_face.clone();
-    let (layouted, bbox) = layout::layout_text(text, resolver, &mut cache.fontdb, shaping.as_ref())?;
+    let kept = cache.kept_outlines();
+    let (layouted, bbox) =
+        layout::layout_text(text, resolver, &mut cache.fontdb, shaping.as_ref(), kept.as_deref())?;
     text.layouted = Arc::new(layouted);
     let (flattened, stroke_bbox) = flatten::flatten(text, cache)?;
     Some(Laid {

@@ -4,6 +4,7 @@
 pub mod filter;
 mod geom;
 mod text;
+mod tight_bounds;
 
 use std::fmt::Display;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ pub use self::geom::*;
 pub use self::text::*;
 
 use crate::OptionLog;
+pub(crate) use self::tight_bounds::tight_bounds;
 
 /// An alias to `NormalizedF32`.
 pub type Opacity = NormalizedF32;
@@ -1336,7 +1338,7 @@ impl Path {
         abs_transform: Transform,
         mut stroke_bbox: impl FnMut(Option<&Stroke>, &tiny_skia_path::Path) -> Option<Rect>,
     ) -> Option<Self> {
-        let bounding_box = data.compute_tight_bounds()?;
+        let bounding_box = tight_bounds(&data)?;
         let stroke_bounding_box = stroke_bbox(stroke.as_ref(), &data).unwrap_or(bounding_box);
 
         let abs_bounding_box: Rect;
@@ -1345,7 +1347,7 @@ impl Path {
             // TODO: avoid re-alloc
             let path2 = data.as_ref().clone();
             let path2 = path2.transform(abs_transform)?;
-            abs_bounding_box = path2.compute_tight_bounds()?;
+            abs_bounding_box = tight_bounds(&path2)?;
             abs_stroke_bounding_box =
                 stroke_bbox(stroke.as_ref(), &path2).unwrap_or(abs_bounding_box);
         } else {
@@ -1469,7 +1471,7 @@ impl Path {
 
         // Expensive, but there is not much we can do about it.
         if let Some(stroked_path) = path.stroke(&stroke, 1.0) {
-            return stroked_path.compute_tight_bounds();
+            return tight_bounds(&stroked_path);
         }
 
         None
