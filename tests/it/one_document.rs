@@ -106,11 +106,11 @@ fn a_games_files_are_cut_from_one_document_and_share_its_faces() {
     let rules = load(&dir, "interstate-trucking-rules.pdf");
     let mut printed = forms(&main);
     printed.extend(forms(&sheets));
-    let shared = forms(&rules)
-        .iter()
-        .filter(|f| printed.contains(f))
-        .count();
-    assert!(shared >= 3, "{shared} of the rulebook's forms are the sheets'");
+    let shared = forms(&rules).iter().filter(|f| printed.contains(f)).count();
+    assert!(
+        shared >= 3,
+        "{shared} of the rulebook's forms are the sheets'"
+    );
     for font in fonts(&rules) {
         if let Some(other) = sheet_fonts.iter().find(|f| f.0[7..] == font.0[7..]) {
             assert_eq!(other, &font, "the rulebook's subset of a font is its own");
