@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::checks::{boxes_meet, Check, Face, Finding};
-use super::cover::{bbox, common_area};
+use super::cover::{bbox, common_area, own_area};
 use super::elements::{Leaf, What};
 use crate::box_grid::{BoxGrid, Near};
 use crate::units::fmt_num;
@@ -99,9 +99,8 @@ pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                 continue;
             }
             let later = &leaves[cover.leaf];
-            let own = *own.get_or_insert_with(|| {
-                common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE)
-            });
+            let own = *own
+                .get_or_insert_with(|| own_area(&group, face.mm_per_unit).max(f64::MIN_POSITIVE));
             let area = common_area(&group, &[&fill_of(later)], face.mm_per_unit);
             let share = area / own;
             if share < MOST {
