@@ -13,6 +13,7 @@ use super::elements::{corners, half_stroke, points, Leaf, What};
 use super::shape::Cut;
 use super::text_size::too_small;
 use super::MIN_DPI;
+use crate::box_grid::{BoxGrid, Near};
 use crate::profile::SmallText;
 use crate::units::{fmt_num, MM_PER_IN};
 
@@ -235,6 +236,11 @@ fn keep_groups<'l, 'a>(leaves: &'l [Leaf<'a>]) -> BTreeMap<usize, Vec<&'l Leaf<'
     groups
 }
 
+/// A box as [`BoxGrid`] takes it.
+pub(super) fn bounds(r: &usvg::Rect) -> crate::box_grid::Bounds {
+    [r.left(), r.top(), r.right(), r.bottom()].map(f64::from)
+}
+
 /// Whether two boxes share more than `d` units each way.
 pub(super) fn boxes_meet(a: &usvg::Rect, b: &usvg::Rect, d: f32) -> bool {
     a.left().max(b.left()) + d < a.right().min(b.right())
@@ -251,22 +257,34 @@ fn overlaps(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
             _ => None,
         })
         .collect();
+    if texts.len() < 2 {
+        return;
+    }
     let d = (0.1 / face.mm_per_unit) as f32;
-    for (j, (b, tb)) in texts.iter().enumerate() {
-        for (a, ta) in &texts[..j] {
-            if !boxes_meet(&a.bbox, &b.bbox, d) || ta == tb {
-                continue;
-            }
-            let area = common_area(&[a], &[b], face.mm_per_unit);
-            if area > MIN_AREA {
-                out.push(Finding {
-                    check: Check::Overlap,
-                    message: format!("{} overlaps {}", b.what.describe(), a.what.describe()),
-                    element: b.element,
-                    other: a.element,
-                    worst: area,
-                });
-            }
+    let mut pair = |(a, ta): &(&Leaf, &str), (b, tb): &(&Leaf, &str)| {
+        if !boxes_meet(&a.bbox, &b.bbox, d) || ta == tb {
+            return;
+        }
+        let area = common_area(&[a], &[b], face.mm_per_unit);
+        if area > MIN_AREA {
+            out.push(Finding {
+                check: Check::Overlap,
+                message: format!("{} overlaps {}", b.what.describe(), a.what.describe()),
+                element: b.element,
+                other: a.element,
+                worst: area,
+            });
+        }
+    };
+    // Each text against those drawn before it near it ([`BoxGrid`] holds every
+    // text whose box meets its box), in drawing order: a scan of all pairs'.
+    let boxes: Vec<_> = texts.iter().map(|(l, _)| bounds(&l.bbox)).collect();
+    let grid = BoxGrid::new(&boxes);
+    let mut near = Near::default();
+    for (j, b) in texts.iter().enumerate() {
+        grid.near(&boxes[j], &mut near);
+        for i in near.places().take_while(|&i| i < j) {
+            pair(&texts[i], b);
         }
     }
 }
@@ -466,8 +484,8 @@ mod tests {
         let images = Arc::new(crate::svg::Images::none());
         let elements = Elements::read(svg).unwrap();
         let tree = Arc::new(crate::svg::parse(&elements.tagged(svg), &images, &fonts).unwrap());
-        let leaves = leaves(&tree, &elements, 0.5);
         let trees = [tree.clone()];
+        let leaves = leaves(&trees, &elements, 0.5);
         let face = Face {
             trees: &trees,
             cut: Cut {
@@ -528,6 +546,55 @@ mod tests {
     }
 
     #[test]
+    fn overlaps_near_ones_are_those_of_a_scan_of_all_pairs_in_its_order() {
+        // Texts strewn over the face, some the same text twice (left alone):
+        // the overlaps found through the box grid are a scan of all pairs', in
+        // its order.
+        for n in [44, 94] {
+            let mut svg = String::from(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">"##,
+            );
+            for i in 0..n {
+                let (x, y) = ((i * 37 % 35) as f64, (i * 23 % 30) as f64 + 2.0);
+                let word = ["Haul", "Depot", "Fuel", "Road"][i % 4];
+                let size = 2.0 + (i % 3) as f64;
+                svg.push_str(&format!(
+                    r##"<text x="{x}" y="{y}" font-size="{size}">{word} {}</text>"##,
+                    i % 7
+                ));
+            }
+            svg.push_str("<rect x=\"2\" y=\"2\" width=\"5\" height=\"5\"/></svg>");
+            tagged_leaves(&svg, |face, leaves| {
+                let mut out = Vec::new();
+                overlaps(face, leaves, &mut out);
+                let texts: Vec<&Leaf> = leaves
+                    .iter()
+                    .filter(|l| matches!(&l.what, What::Text(t) if !t.trim().is_empty()))
+                    .collect();
+                let d = (0.1 / face.mm_per_unit) as f32;
+                let mut scan = Vec::new();
+                for (j, b) in texts.iter().enumerate() {
+                    for a in &texts[..j] {
+                        if a.what == b.what || !boxes_meet(&a.bbox, &b.bbox, d) {
+                            continue;
+                        }
+                        let area = common_area(&[a], &[b], face.mm_per_unit);
+                        if area > MIN_AREA {
+                            scan.push((b.element, a.element, area.to_bits()));
+                        }
+                    }
+                }
+                let found: Vec<_> = out
+                    .iter()
+                    .map(|f| (f.element, f.other, f.worst.to_bits()))
+                    .collect();
+                assert_eq!(found, scan);
+                assert!(found.len() > n / 2, "{} overlaps of {n}", found.len());
+            });
+        }
+    }
+
+    #[test]
     fn own_area_is_the_common_area_of_a_thing_with_itself() {
         let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
 <circle cx="10" cy="10" r="4"/>
@@ -572,8 +639,8 @@ mod tests {
         svg.push_str("</svg>");
         let tree = std::sync::Arc::new(crate::svg::parse(&svg, &images, &fonts).unwrap());
         let elements = Elements::read(&svg).unwrap();
-        let leaves = leaves(&tree, &elements, 0.5);
         let trees = [tree.clone()];
+        let leaves = leaves(&trees, &elements, 0.5);
         assert_eq!(leaves.len(), 120);
         let (mut near, mut skipped) = (0, 0);
         for shape in [Shape::Rect, Shape::Rounded, Shape::Round, Shape::Triangle] {

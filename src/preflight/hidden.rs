@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::{boxes_meet, Check, Face, Finding};
+use super::checks::{bounds, boxes_meet, Check, Face, Finding};
 use super::cover::{bbox, common_area, own_area};
 use super::elements::{Leaf, What};
 use crate::box_grid::{BoxGrid, Near};
@@ -82,7 +82,6 @@ pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     if covers.is_empty() || targets.is_empty() {
         return;
     }
-    let bounds = |r: &usvg::Rect| [r.left(), r.top(), r.right(), r.bottom()].map(f64::from);
     let grid = BoxGrid::new(&covers.iter().map(|c| bounds(&c.bbox)).collect::<Vec<_>>());
     let mut near = Near::default();
     for (last, group) in targets {
