@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 
 use usvg::{Node, Tree};
 
-use super::cover::common_area;
+use super::cover::{common_area, own_area};
 use super::elements::{corners, half_stroke, points, Leaf, What};
 use super::shape::Cut;
 use super::text_size::too_small;
 use super::MIN_DPI;
+use crate::box_grid::{BoxGrid, Near};
 use crate::profile::SmallText;
 use crate::units::{fmt_num, MM_PER_IN};
 
@@ -190,7 +191,8 @@ fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     let edge = face.cut.edge();
     // Margins down to this are fine (a twentieth of a millimetre is rounding).
     let fine = face.safe - 0.05;
-    let mut report = |what: String, margin: f64, element| {
+    // `what` is written out only for a margin reported (most are fine).
+    let mut report = |what: &dyn std::fmt::Display, margin: f64, element| {
         if margin >= fine {
             return;
         }
@@ -213,12 +215,12 @@ fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     };
     for leaf in leaves {
         if let (What::Text(_), Some(m)) = (&leaf.what, face.min_margin(&[leaf], fine)) {
-            report(leaf.what.describe(), m, leaf.element);
+            report(&Described(&leaf.what), m, leaf.element);
         }
     }
     for (k, group) in keep_groups(leaves) {
         if let Some(m) = face.min_margin(&group, fine) {
-            report("a keep-visible element".into(), m, Some(k));
+            report(&"a keep-visible element", m, Some(k));
         }
     }
 }
@@ -232,6 +234,11 @@ fn keep_groups<'l, 'a>(leaves: &'l [Leaf<'a>]) -> BTreeMap<usize, Vec<&'l Leaf<'
         }
     }
     groups
+}
+
+/// A box as [`BoxGrid`] takes it.
+pub(super) fn bounds(r: &usvg::Rect) -> crate::box_grid::Bounds {
+    [r.left(), r.top(), r.right(), r.bottom()].map(f64::from)
 }
 
 /// Whether two boxes share more than `d` units each way.
@@ -250,22 +257,34 @@ fn overlaps(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
             _ => None,
         })
         .collect();
+    if texts.len() < 2 {
+        return;
+    }
     let d = (0.1 / face.mm_per_unit) as f32;
-    for (j, (b, tb)) in texts.iter().enumerate() {
-        for (a, ta) in &texts[..j] {
-            if ta == tb || !boxes_meet(&a.bbox, &b.bbox, d) {
-                continue;
-            }
-            let area = common_area(&[a], &[b], face.mm_per_unit);
-            if area > MIN_AREA {
-                out.push(Finding {
-                    check: Check::Overlap,
-                    message: format!("{} overlaps {}", b.what.describe(), a.what.describe()),
-                    element: b.element,
-                    other: a.element,
-                    worst: area,
-                });
-            }
+    let mut pair = |(a, ta): &(&Leaf, &str), (b, tb): &(&Leaf, &str)| {
+        if !boxes_meet(&a.bbox, &b.bbox, d) || ta == tb {
+            return;
+        }
+        let area = common_area(&[a], &[b], face.mm_per_unit);
+        if area > MIN_AREA {
+            out.push(Finding {
+                check: Check::Overlap,
+                message: format!("{} overlaps {}", b.what.describe(), a.what.describe()),
+                element: b.element,
+                other: a.element,
+                worst: area,
+            });
+        }
+    };
+    // Each text against those drawn before it near it ([`BoxGrid`] holds every
+    // text whose box meets its box), in drawing order: a scan of all pairs'.
+    let boxes: Vec<_> = texts.iter().map(|(l, _)| bounds(&l.bbox)).collect();
+    let grid = BoxGrid::new(&boxes);
+    let mut near = Near::default();
+    for (j, b) in texts.iter().enumerate() {
+        grid.near(&boxes[j], &mut near);
+        for i in near.places().take_while(|&i| i < j) {
+            pair(&texts[i], b);
         }
     }
 }
@@ -316,13 +335,17 @@ fn covered(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
         let Some(kb) = super::cover::bbox(&group) else {
             continue;
         };
-        let own = common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE);
+        // Its own area names the share covered: measured only when something is.
+        let mut own: Option<f64> = None;
         for later in &leaves[last + 1..] {
             if later.keep == Some(k) || !boxes_meet(&kb, &later.bbox, 0.0) {
                 continue;
             }
             let area = common_area(&group, &[later], face.mm_per_unit);
             if area > MIN_AREA {
+                let own = *own.get_or_insert_with(|| {
+                    own_area(&group, face.mm_per_unit).max(f64::MIN_POSITIVE)
+                });
                 out.push(Finding {
                     check: Check::Covered,
                     message: format!(
@@ -455,6 +478,147 @@ mod tests {
     use crate::model::Shape;
     use crate::preflight::elements::{leaves, Elements};
 
+    /// The leaves of `svg` (60 x 50 mm), its elements named (a copy with ids).
+    fn tagged_leaves(svg: &str, check: impl FnOnce(&Face, &[Leaf])) {
+        let fonts = crate::fonts::FontBook::builtin();
+        let images = Arc::new(crate::svg::Images::none());
+        let elements = Elements::read(svg).unwrap();
+        let tree = Arc::new(crate::svg::parse(&elements.tagged(svg), &images, &fonts).unwrap());
+        let trees = [tree.clone()];
+        let leaves = leaves(&trees, &elements, 0.5);
+        let face = Face {
+            trees: &trees,
+            cut: Cut {
+                shape: Shape::Rect,
+                w: 60.0,
+                h: 50.0,
+            },
+            bleed: 0.0,
+            safe: 3.0,
+            mm_per_unit: 60.0 / tree.size().width() as f64,
+            print: None,
+            text: SmallText::default(),
+        };
+        check(&face, &leaves);
+    }
+
+    #[test]
+    fn covered_keep_visible_elements_are_named_with_their_share_in_drawing_order() {
+        // Four keep-visible elements (one a group of two circles) and what is
+        // drawn after them: the share of each covered needs its own area,
+        // measured only for one something covers (and once); the findings come
+        // element by element, then in drawing order.
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
+<circle class="keep-visible" cx="10" cy="10" r="4"/>
+<g class="keep-visible"><circle cx="30" cy="10" r="3"/><circle cx="36" cy="10" r="3"/></g>
+<circle class="keep-visible" cx="10" cy="30" r="4"/>
+<circle class="keep-visible" cx="40" cy="35" r="5"/>
+<rect x="10" y="0" width="20" height="20"/>
+<rect x="33" y="5" width="10" height="3" fill="none" stroke="#000" stroke-width="1"/>
+<rect x="0" y="37" width="60" height="13"/>
+<rect x="35" y="30" width="20" height="20" fill="#fff"/>
+<rect x="8" y="28" width="0.1" height="0.1"/>
+</svg>"##;
+        tagged_leaves(svg, |face, leaves| {
+            let mut out = Vec::new();
+            covered(face, leaves, &mut out);
+            let found: Vec<_> = out
+                .iter()
+                .map(|f| (f.element, f.other, f.message.clone()))
+                .collect();
+            let share = |e, k, mm2, pct| {
+                let m = format!("a shape covers a keep-visible element ({mm2} mm², {pct} % of it)");
+                (Some(e), Some(k), m)
+            };
+            // Elements: 0 a circle, 1 the group (2 and 3 its circles), 4 and 5
+            // circles, 6 to 10 what is drawn after them (10 covers too little).
+            assert_eq!(
+                found,
+                [
+                    share(6, 0, "25.043", 50),
+                    share(6, 1, "14.055", 25),
+                    share(7, 1, "4.393", 8),
+                    share(8, 5, "19.718", 25),
+                    share(9, 5, "78.455", 100),
+                ]
+            );
+        });
+    }
+
+    #[test]
+    fn overlaps_near_ones_are_those_of_a_scan_of_all_pairs_in_its_order() {
+        // Texts strewn over the face, some the same text twice (left alone):
+        // the overlaps found through the box grid are a scan of all pairs', in
+        // its order.
+        for n in [44, 94] {
+            let mut svg = String::from(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">"##,
+            );
+            for i in 0..n {
+                let (x, y) = ((i * 37 % 35) as f64, (i * 23 % 30) as f64 + 2.0);
+                let word = ["Haul", "Depot", "Fuel", "Road"][i % 4];
+                let size = 2.0 + (i % 3) as f64;
+                svg.push_str(&format!(
+                    r##"<text x="{x}" y="{y}" font-size="{size}">{word} {}</text>"##,
+                    i % 7
+                ));
+            }
+            svg.push_str("<rect x=\"2\" y=\"2\" width=\"5\" height=\"5\"/></svg>");
+            tagged_leaves(&svg, |face, leaves| {
+                let mut out = Vec::new();
+                overlaps(face, leaves, &mut out);
+                let texts: Vec<&Leaf> = leaves
+                    .iter()
+                    .filter(|l| matches!(&l.what, What::Text(t) if !t.trim().is_empty()))
+                    .collect();
+                let d = (0.1 / face.mm_per_unit) as f32;
+                let mut scan = Vec::new();
+                for (j, b) in texts.iter().enumerate() {
+                    for a in &texts[..j] {
+                        if a.what == b.what || !boxes_meet(&a.bbox, &b.bbox, d) {
+                            continue;
+                        }
+                        let area = common_area(&[a], &[b], face.mm_per_unit);
+                        if area > MIN_AREA {
+                            scan.push((b.element, a.element, area.to_bits()));
+                        }
+                    }
+                }
+                let found: Vec<_> = out
+                    .iter()
+                    .map(|f| (f.element, f.other, f.worst.to_bits()))
+                    .collect();
+                assert_eq!(found, scan);
+                assert!(found.len() > n / 2, "{} overlaps of {n}", found.len());
+            });
+        }
+    }
+
+    #[test]
+    fn own_area_is_the_common_area_of_a_thing_with_itself() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
+<circle cx="10" cy="10" r="4"/>
+<path d="M20 5q10 -4 15 8" fill="none" stroke="#000" stroke-width="0.7"/>
+<text x="5" y="40" font-size="6" transform="rotate(12 5 40)">Own area</text>
+<rect x="40" y="20" width="30" height="40" stroke="#000" stroke-width="2"/>
+<rect x="1" y="1" width="0" height="3"/>
+</svg>"##;
+        tagged_leaves(svg, |face, leaves| {
+            let all: Vec<&Leaf> = leaves.iter().collect();
+            let mut groups: Vec<Vec<&Leaf>> = all.iter().map(|l| vec![*l]).collect();
+            groups.push(all.clone());
+            groups.push(all[1..3].to_vec());
+            for g in &groups {
+                let (own, common) = (
+                    own_area(g, face.mm_per_unit),
+                    common_area(g, g, face.mm_per_unit),
+                );
+                assert_eq!(own.to_bits(), common.to_bits(), "{own} and {common}");
+                assert!(own > 0.0);
+            }
+        });
+    }
+
     #[test]
     fn margins_under_the_safe_zone_stay_exact_when_corners_skip_the_rest() {
         let fonts = crate::fonts::FontBook::builtin();
@@ -475,8 +639,8 @@ mod tests {
         svg.push_str("</svg>");
         let tree = std::sync::Arc::new(crate::svg::parse(&svg, &images, &fonts).unwrap());
         let elements = Elements::read(&svg).unwrap();
-        let leaves = leaves(&tree, &elements, 0.5);
         let trees = [tree.clone()];
+        let leaves = leaves(&trees, &elements, 0.5);
         assert_eq!(leaves.len(), 120);
         let (mut near, mut skipped) = (0, 0);
         for shape in [Shape::Rect, Shape::Rounded, Shape::Round, Shape::Triangle] {

@@ -31,21 +31,10 @@ pub fn common_area(a: &[&Leaf], b: &[&Leaf], mm_per_unit: f64) -> f64 {
     let (Some(ra), Some(rb)) = (bbox(a), bbox(b)) else {
         return 0.0;
     };
-    let Some(r) = ra
-        .intersect(&rb)
-        .filter(|r| r.width() > 0.0 && r.height() > 0.0)
-    else {
+    let Some(grid) = ra.intersect(&rb).and_then(|r| Grid::over(r, mm_per_unit)) else {
         return 0.0;
     };
-    let longest = r.width().max(r.height()) as f64;
-    let px_per_unit = (PX_PER_MM * mm_per_unit).min(MAX_PX / longest);
-    let (w, h) = (
-        (r.width() as f64 * px_per_unit).ceil().max(1.0) as u32,
-        (r.height() as f64 * px_per_unit).ceil().max(1.0) as u32,
-    );
-    let s = px_per_unit as f32;
-    let base = Transform::from_row(s, 0.0, 0.0, s, -r.left() * s, -r.top() * s);
-    let (Some(ma), Some(mb)) = (mask(a, base, w, h), mask(b, base, w, h)) else {
+    let (Some(ma), Some(mb)) = (grid.mask(a), grid.mask(b)) else {
         return 0.0;
     };
     let both = ma
@@ -54,8 +43,57 @@ pub fn common_area(a: &[&Leaf], b: &[&Leaf], mm_per_unit: f64) -> f64 {
         .zip(mb.data())
         .filter(|(x, y)| **x > 0 && **y > 0)
         .count();
-    let mm_per_px = mm_per_unit / px_per_unit;
-    both as f64 * mm_per_px * mm_per_px
+    grid.mm2(both)
+}
+
+/// The area in mm² that `a` paints: `common_area(a, a, mm_per_unit)`, rasterised
+/// once (the same box, the same pixels, each painted by both).
+pub fn own_area(a: &[&Leaf], mm_per_unit: f64) -> f64 {
+    let Some(grid) = bbox(a).and_then(|r| Grid::over(r, mm_per_unit)) else {
+        return 0.0;
+    };
+    let Some(m) = grid.mask(a) else {
+        return 0.0;
+    };
+    grid.mm2(m.data().iter().filter(|x| **x > 0).count())
+}
+
+/// The pixels a test counts: a box of the face at [`PX_PER_MM`] (coarser when
+/// a side would pass [`MAX_PX`]).
+struct Grid {
+    /// From the face's coordinates to the grid's pixels.
+    base: Transform,
+    w: u32,
+    h: u32,
+    mm_per_px: f64,
+}
+
+impl Grid {
+    /// The grid over `r`, if it has an area.
+    fn over(r: Rect, mm_per_unit: f64) -> Option<Grid> {
+        if !(r.width() > 0.0 && r.height() > 0.0) {
+            return None;
+        }
+        let longest = r.width().max(r.height()) as f64;
+        let px_per_unit = (PX_PER_MM * mm_per_unit).min(MAX_PX / longest);
+        let s = px_per_unit as f32;
+        Some(Grid {
+            base: Transform::from_row(s, 0.0, 0.0, s, -r.left() * s, -r.top() * s),
+            w: (r.width() as f64 * px_per_unit).ceil().max(1.0) as u32,
+            h: (r.height() as f64 * px_per_unit).ceil().max(1.0) as u32,
+            mm_per_px: mm_per_unit / px_per_unit,
+        })
+    }
+
+    /// What `leaves` paint on the grid.
+    fn mask(&self, leaves: &[&Leaf]) -> Option<Mask> {
+        mask(leaves, self.base, self.w, self.h)
+    }
+
+    /// The area of `px` pixels, in mm².
+    fn mm2(&self, px: usize) -> f64 {
+        px as f64 * self.mm_per_px * self.mm_per_px
+    }
 }
 
 /// What `leaves` paint, as a `w` x `h` mask under `base`.

@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use resvg::tiny_skia::FillRule;
 use usvg::tiny_skia_path::{Path, PathSegment, Point, Rect, Stroke, Transform};
@@ -250,9 +251,10 @@ pub struct Leaf<'a> {
     pub text_sizes: Option<super::text_size::TextSizes>,
 }
 
-/// Every drawn node of `tree`, in painting order; `elements` names them. A text's
-/// letters count as light from the relative luminance `light` on.
-pub fn leaves<'a>(tree: &'a Tree, elements: &Elements, light: f64) -> Vec<Leaf<'a>> {
+/// Every drawn node of a face's `trees` (bottom first), in painting order, in
+/// one list; `elements` names them. A text's letters count as light from the
+/// relative luminance `light` on.
+pub fn leaves<'a>(trees: &'a [Arc<Tree>], elements: &Elements, light: f64) -> Vec<Leaf<'a>> {
     let mut out = Vec::new();
     let top = Owners {
         element: None,
@@ -260,7 +262,9 @@ pub fn leaves<'a>(tree: &'a Tree, elements: &Elements, light: f64) -> Vec<Leaf<'
         icon: None,
         alpha: 1.0,
     };
-    walk(tree.root(), top, (elements, light), &mut out);
+    for tree in trees {
+        walk(tree.root(), top, (elements, light), &mut out);
+    }
     out
 }
 

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use super::checks::{boxes_meet, Check, Face, Finding};
-use super::cover::{bbox, common_area};
+use super::checks::{bounds, boxes_meet, Check, Face, Finding};
+use super::cover::{bbox, common_area, own_area};
 use super::elements::{Leaf, What};
 use crate::box_grid::{BoxGrid, Near};
 use crate::units::fmt_num;
@@ -82,7 +82,6 @@ pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
     if covers.is_empty() || targets.is_empty() {
         return;
     }
-    let bounds = |r: &usvg::Rect| [r.left(), r.top(), r.right(), r.bottom()].map(f64::from);
     let grid = BoxGrid::new(&covers.iter().map(|c| bounds(&c.bbox)).collect::<Vec<_>>());
     let mut near = Near::default();
     for (last, group) in targets {
@@ -99,9 +98,8 @@ pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
                 continue;
             }
             let later = &leaves[cover.leaf];
-            let own = *own.get_or_insert_with(|| {
-                common_area(&group, &group, face.mm_per_unit).max(f64::MIN_POSITIVE)
-            });
+            let own = *own
+                .get_or_insert_with(|| own_area(&group, face.mm_per_unit).max(f64::MIN_POSITIVE));
             let area = common_area(&group, &[&fill_of(later)], face.mm_per_unit);
             let share = area / own;
             if share < MOST {

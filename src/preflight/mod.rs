@@ -229,10 +229,7 @@ fn findings(
     let store = &rendered.store;
     let picture = store.picture(i)?;
     let check_with = |trees: &[Arc<usvg::Tree>], elements: &Elements| {
-        let leaves: Vec<_> = trees
-            .iter()
-            .flat_map(|t| elements::leaves(t, elements, profile.small_text.light))
-            .collect();
+        let leaves = elements::leaves(trees, elements, profile.small_text.light);
         let mut face = face_geometry(trees, comp, shape, profile);
         face.print = profile.print.as_ref();
         checks::check(&face, &leaves)
