@@ -213,7 +213,7 @@ mod joined_lists {
 /// How a template's names resolve: the innermost scope first (a loop's variables,
 /// a macro's arguments, `set`), then the scopes around it, a macro's closure, the
 /// render's context, the globals (`vendor/README.md`, `minijinja-speed.diff`: a
-/// scope of up to 8 names is scanned for an equal name, a bigger one searched).
+/// scope of up to 11 names is scanned for an equal name, a bigger one searched).
 #[cfg(test)]
 mod name_lookups {
     use super::test_env as env;
@@ -227,9 +227,9 @@ mod name_lookups {
             .unwrap()
     }
 
-    /// Ten `set`s of one-letter names (a scope too big to scan), `b` to `k` = 2 to 11.
-    fn ten_sets() -> String {
-        (1..=10)
+    /// Twelve `set`s of one-letter names (a scope too big to scan), `b` to `m` = 2 to 13.
+    fn twelve_sets() -> String {
+        (1..=12)
             .map(|i| format!("{{% set {} = {} %}}", (b'a' + i as u8) as char, i + 1))
             .collect()
     }
@@ -252,7 +252,7 @@ mod name_lookups {
             render("{% set a = 1 %}{% set b = 2 %}{% set c = 3 %}{{ c }}{{ a }}{{ b }}"),
             "312"
         );
-        let big = ten_sets();
+        let big = twelve_sets();
         assert_eq!(
             render(&format!(
                 "{big}{{{{ k }}}}{{{{ b }}}}{{{{ f }}}}{{{{ row }}}}"
@@ -286,20 +286,20 @@ mod name_lookups {
 
     #[test]
     fn a_macro_sees_its_arguments_over_its_closure() {
-        let big = ten_sets();
+        let big = twelve_sets();
         assert_eq!(
             render(
                 "{% set y = 5 %}{% set z = 6 %}{% macro m(a, y) %}{{ a }}{{ y }}{{ z }}{% endmacro %}{{ m(1, 2) }}"
             ),
             "126"
         );
-        // A closure of ten names (`c` to `k` and `row`): too big to scan.
-        let uses: String = ('c'..='k').map(|n| format!("{{{{ {n} }}}}")).collect();
+        // A closure of twelve names (`c` to `m` and `row`): too big to scan.
+        let uses: String = ('c'..='m').map(|n| format!("{{{{ {n} }}}}")).collect();
         assert_eq!(
             render(&format!(
-                "{big}{{% macro m(b) %}}{{{{ b }}}}{uses}{{{{ row }}}}{{% endmacro %}}{{{{ m(0) }}}}"
+                "{big}{{% macro show(b) %}}{{{{ b }}}}{uses}{{{{ row }}}}{{% endmacro %}}{{{{ show(0) }}}}"
             )),
-            "034567891011ctx"
+            "0345678910111213ctx"
         );
     }
 
@@ -316,9 +316,9 @@ mod name_lookups {
                 "{template}"
             );
         }
-        let big = ten_sets();
+        let big = twelve_sets();
         let err = env()
-            .render_str(&format!("{big}{{{{ l }}}}"), ())
+            .render_str(&format!("{big}{{{{ z }}}}"), ())
             .unwrap_err();
         assert_eq!(err.kind(), minijinja::ErrorKind::UndefinedError);
     }

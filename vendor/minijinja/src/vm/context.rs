@@ -16,11 +16,12 @@ type Locals<'env> = BTreeMap<&'env str, Value>;
 ///
 /// A small map (a loop's variables, a macro's arguments) is scanned comparing
 /// names for equality, which turns a name of another length away without the
-/// `memcmp` that each ordered comparison of the map's search calls; a bigger one
-/// is searched. Names are unique in a map, so both find the same value.
+/// `memcmp` that each ordered comparison of the map's search calls. Up to 11
+/// names the map is one B-tree node, which its search walks in order too; a
+/// bigger one is searched. Names are unique in a map: both find the same value.
 #[inline(always)]
 fn find_name<'a>(map: &'a BTreeMap<&str, Value>, key: &str) -> Option<&'a Value> {
-    if map.len() <= 8 {
+    if map.len() <= 11 {
         map.iter().find_map(|(name, value)| (*name == key).then_some(value))
     } else {
         map.get(key)
