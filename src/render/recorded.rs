@@ -27,7 +27,7 @@ use super::{FacePlan, Renderer};
 use crate::diag::{Diagnostic, Reported, Severity};
 use crate::eval::Context;
 use crate::model::Component;
-use crate::template::reads::{Read, Reads, READS};
+use crate::template::reads::{NotedIndex, Read, Reads};
 
 /// The context values whose reads are noted (`counts`: the `[[assert]]`s' own).
 const RECORDED: [&str; 6] = [
@@ -580,7 +580,14 @@ pub(crate) fn noting(c: &Context, reads: &Arc<Reads>) -> Context {
             noted.insert(n.into(), Value::from_object(value));
         }
     }
-    noted.insert(READS.into(), Value::from_dyn_object(reads.clone()));
+    let index = c
+        .get(crate::index::INDEX)
+        .and_then(|v| v.downcast_object::<crate::index::TableIndex>());
+    if let Some(index) = index {
+        let reads = reads.clone();
+        let noted_index = Value::from_object(NotedIndex { index, reads });
+        noted.insert(crate::index::INDEX.into(), noted_index);
+    }
     noted
 }
 

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, ErrorKind, State};
 
+use super::reads::{note_table, NotedIndex, Reads};
+use crate::index::TableIndex;
+
 /// The rows of table `table` of the render's `tables`, or an error naming the
 /// nearest table (or all of them).
 fn rows_of(state: &State, table: &str) -> Result<Value, Error> {
@@ -30,18 +33,22 @@ fn rows_of(state: &State, table: &str) -> Result<Value, Error> {
     Ok(rows)
 }
 
-/// The game's table index (see `crate::index`), when the context has one.
-fn index(state: &State) -> Option<Arc<crate::index::TableIndex>> {
-    state
-        .lookup(crate::index::INDEX)?
-        .downcast_object::<crate::index::TableIndex>()
+/// The game's table index (see `crate::index`), when the context has one, and
+/// the render's reads when it notes them ([`NotedIndex`]).
+fn index(state: &State) -> Option<(Arc<TableIndex>, Option<Arc<Reads>>)> {
+    let value = state.lookup(crate::index::INDEX)?;
+    if let Some(noted) = value.downcast_object_ref::<NotedIndex>() {
+        return Some((noted.index.clone(), Some(noted.reads.clone())));
+    }
+    Some((value.downcast_object::<TableIndex>()?, None))
 }
 
 /// `lookup("city", "memphis")`: the row of `table` whose `id` is `id`.
 pub(super) fn lookup(state: &State, table: String, id: String) -> Result<Value, Error> {
-    let found = match index(state).and_then(|ix| ix.lookup(&table, &id)) {
-        Some(found) => {
-            super::reads::note_table(state, &table);
+    let indexed = index(state).and_then(|(ix, reads)| Some((ix.lookup(&table, &id)?, reads)));
+    let found = match indexed {
+        Some((found, reads)) => {
+            note_table(reads.as_deref(), &table);
             state.consume_fuel(1)?;
             found
         }
@@ -74,8 +81,10 @@ pub(super) fn select(
     field: String,
     value: Value,
 ) -> Result<Value, Error> {
-    if let Some((rows, work)) = index(state).and_then(|ix| ix.select(&table, &field, &value)) {
-        super::reads::note_table(state, &table);
+    let indexed =
+        index(state).and_then(|(ix, reads)| Some((ix.select(&table, &field, &value)?, reads)));
+    if let Some(((rows, work), reads)) = indexed {
+        note_table(reads.as_deref(), &table);
         state.consume_fuel(work as u64 + 1)?;
         return Ok(Value::from(rows));
     }

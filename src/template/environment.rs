@@ -209,3 +209,117 @@ mod joined_lists {
         );
     }
 }
+
+/// How a template's names resolve: the innermost scope first (a loop's variables,
+/// a macro's arguments, `set`), then the scopes around it, a macro's closure, the
+/// render's context, the globals (`vendor/README.md`, `minijinja-speed.diff`: a
+/// scope of up to 11 names is scanned for an equal name, a bigger one searched).
+#[cfg(test)]
+mod name_lookups {
+    use super::test_env as env;
+
+    fn render(template: &str) -> String {
+        env()
+            .render_str(
+                template,
+                minijinja::context! { row => "ctx", rowx => "ctx2" },
+            )
+            .unwrap()
+    }
+
+    /// Twelve `set`s of one-letter names (a scope too big to scan), `b` to `m` = 2 to 13.
+    fn twelve_sets() -> String {
+        (1..=12)
+            .map(|i| format!("{{% set {} = {} %}}", (b'a' + i as u8) as char, i + 1))
+            .collect()
+    }
+
+    #[test]
+    fn a_loop_variable_shadows_a_global_and_the_context_of_the_same_name() {
+        assert_eq!(
+            render("{% for range in [1, 2] %}{{ range }}{% endfor %}{{ range(2) | list }}"),
+            "12[0, 1]"
+        );
+        assert_eq!(
+            render("{% for row in ['a', 'b'] %}{{ row }}{{ rowx }}{% endfor %}{{ row }}"),
+            "actx2bctx2ctx"
+        );
+    }
+
+    #[test]
+    fn names_of_the_same_length_are_told_apart_in_small_and_big_scopes() {
+        assert_eq!(
+            render("{% set a = 1 %}{% set b = 2 %}{% set c = 3 %}{{ c }}{{ a }}{{ b }}"),
+            "312"
+        );
+        let big = twelve_sets();
+        assert_eq!(
+            render(&format!(
+                "{big}{{{{ k }}}}{{{{ b }}}}{{{{ f }}}}{{{{ row }}}}"
+            )),
+            "1126ctx"
+        );
+        // A loop's scope inside the big one; the loop's `b` hides the outer `b`.
+        assert_eq!(
+            render(&format!(
+                "{big}{{% for b in [7] %}}{{% set c = 8 %}}{{{{ b }}}}{{{{ c }}}}{{{{ d }}}}{{% endfor %}}{{{{ b }}}}{{{{ c }}}}"
+            )),
+            "78423"
+        );
+    }
+
+    #[test]
+    fn a_set_inside_a_loop_stays_in_the_loop_and_a_namespace_carries_out() {
+        assert_eq!(
+            render(
+                "{% set x = 1 %}{% for i in [1, 2] %}{% set x = x + i %}{{ x }}{% endfor %}{{ x }}"
+            ),
+            "231"
+        );
+        assert_eq!(
+            render(
+                "{% set ns = namespace(v=0) %}{% for i in range(4) %}{% set ns.v = ns.v + i %}{% endfor %}{{ ns.v }}"
+            ),
+            "6"
+        );
+    }
+
+    #[test]
+    fn a_macro_sees_its_arguments_over_its_closure() {
+        let big = twelve_sets();
+        assert_eq!(
+            render(
+                "{% set y = 5 %}{% set z = 6 %}{% macro m(a, y) %}{{ a }}{{ y }}{{ z }}{% endmacro %}{{ m(1, 2) }}"
+            ),
+            "126"
+        );
+        // A closure of twelve names (`c` to `m` and `row`): too big to scan.
+        let uses: String = ('c'..='m').map(|n| format!("{{{{ {n} }}}}")).collect();
+        assert_eq!(
+            render(&format!(
+                "{big}{{% macro show(b) %}}{{{{ b }}}}{uses}{{{{ row }}}}{{% endmacro %}}{{{{ show(0) }}}}"
+            )),
+            "0345678910111213ctx"
+        );
+    }
+
+    #[test]
+    fn an_unknown_name_is_an_error_beside_names_of_its_length() {
+        for template in [
+            "{% set nopf = 1 %}{{ nope }}",
+            "{% for nopf in [1] %}{{ nope }}{% endfor %}",
+        ] {
+            let err = env().render_str(template, ()).unwrap_err();
+            assert_eq!(
+                err.kind(),
+                minijinja::ErrorKind::UndefinedError,
+                "{template}"
+            );
+        }
+        let big = twelve_sets();
+        let err = env()
+            .render_str(&format!("{big}{{{{ z }}}}"), ())
+            .unwrap_err();
+        assert_eq!(err.kind(), minijinja::ErrorKind::UndefinedError);
+    }
+}

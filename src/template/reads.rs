@@ -1,16 +1,14 @@
 //! What one render of a face read of the game's data, noted while it runs: the
 //! live preview renders a face again only when one of those changed (the render
-//! cache of `render`). The render's context carries a [`Reads`] under
-//! [`READS`]; the values it wraps and the functions that reach the tables
-//! (`lookup`, `select` through the table index) note each access in it.
+//! cache of `render`). The values the render's context wraps note each access in
+//! its [`Reads`]; the functions that reach the tables (`lookup`, `select` through
+//! the table index) note theirs in the [`NotedIndex`] the context carries instead
+//! of the index.
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use minijinja::State;
-
-/// The variable under which a render's [`Reads`] is passed to the functions.
-pub const READS: &str = "__cardstock_reads";
+use crate::index::TableIndex;
 
 /// One thing a render read.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,12 +48,69 @@ impl Reads {
     }
 }
 
+/// The table index of a render that notes its reads, with its [`Reads`], under
+/// [`INDEX`](crate::index::INDEX) in place of the index: `lookup` and `select`
+/// find both with one lookup. (A name the context lacks costs a walk of every
+/// scope of the render and of the globals, once a call, in every build.)
+#[derive(Debug)]
+pub struct NotedIndex {
+    pub index: Arc<TableIndex>,
+    pub reads: Arc<Reads>,
+}
+
+impl minijinja::value::Object for NotedIndex {}
+
 /// Notes that the render read table `table` (all its rows), when it records reads.
-pub(super) fn note_table(state: &State, table: &str) {
-    if let Some(reads) = state
-        .lookup(READS)
-        .and_then(|v| v.downcast_object::<Reads>())
-    {
+pub(super) fn note_table(reads: Option<&Reads>, table: &str) {
+    if let Some(reads) = reads {
         reads.note(Read::Value("tables".into(), Some(table.to_string())));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use minijinja::value::Value;
+
+    use super::*;
+
+    /// A context whose index has table `t` with one row `a`: the plain index, or
+    /// the index of a render noting its reads in `reads`.
+    fn context(reads: Option<&Arc<Reads>>) -> BTreeMap<String, Value> {
+        let mut row = BTreeMap::new();
+        row.insert("id", Value::from("a"));
+        row.insert("k", Value::from(1));
+        let index = Arc::new(TableIndex::new([("t", [Value::from(row)].as_slice())]));
+        let value = match reads {
+            Some(reads) => Value::from_object(NotedIndex {
+                index,
+                reads: reads.clone(),
+            }),
+            None => Value::from_dyn_object(index),
+        };
+        BTreeMap::from([(crate::index::INDEX.to_string(), value)])
+    }
+
+    #[test]
+    fn lookup_and_select_note_the_table_through_the_noted_index() {
+        let env = super::super::environment::test_env();
+        for (template, out) in [
+            ("{{ lookup('t', 'a').k }}", "1"),
+            ("{{ select('t', 'k', 1) | length }}", "1"),
+        ] {
+            assert_eq!(env.render_str(template, context(None)).unwrap(), out);
+            let reads = Arc::new(Reads::default());
+            let noted = env.render_str(template, context(Some(&reads))).unwrap();
+            assert_eq!(noted, out);
+            assert_eq!(
+                reads.take(),
+                vec![Read::Value("tables".into(), Some("t".into()))],
+                "{template}"
+            );
+        }
+        let reads = Arc::new(Reads::default());
+        env.render_str("{{ 1 }}", context(Some(&reads))).unwrap();
+        assert_eq!(reads.take(), vec![], "nothing read, nothing noted");
     }
 }

@@ -12,6 +12,22 @@ use crate::vm::{Closure, ClosureId};
 
 type Locals<'env> = BTreeMap<&'env str, Value>;
 
+/// The value of `key` in a frame's locals or a closure (cardstock's patch).
+///
+/// A small map (a loop's variables, a macro's arguments) is scanned comparing
+/// names for equality, which turns a name of another length away without the
+/// `memcmp` that each ordered comparison of the map's search calls. Up to 11
+/// names the map is one B-tree node, which its search walks in order too; a
+/// bigger one is searched. Names are unique in a map: both find the same value.
+#[inline(always)]
+fn find_name<'a>(map: &'a BTreeMap<&str, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() <= 11 {
+        map.iter().find_map(|(name, value)| (*name == key).then_some(value))
+    } else {
+        map.get(key)
+    }
+}
+
 pub(crate) struct Frame<'env> {
     pub(crate) locals: Locals<'env>,
     pub(crate) ctx: Value,
@@ -285,7 +301,7 @@ impl<'env> Context<'env> {
     ) -> Option<Value> {
         for frame in self.stack.iter().rev() {
             // look at locals first
-            if let Some(value) = frame.locals.get(key) {
+            if let Some(value) = find_name(&frame.locals, key) {
                 return Some(value.clone());
             }
 
@@ -298,7 +314,10 @@ impl<'env> Context<'env> {
 
             #[cfg(feature = "macros")]
             if let Some(closure) = frame.closure_context {
-                if let Some(value) = closures.get(closure).and_then(|closure| closure.get(key)) {
+                if let Some(value) = closures
+                    .get(closure)
+                    .and_then(|closure| find_name(closure, key))
+                {
                     return Some(value.clone());
                 }
             }
