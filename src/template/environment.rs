@@ -214,6 +214,35 @@ mod joined_lists {
 /// a macro's arguments, `set`), then the scopes around it, a macro's closure, the
 /// render's context, the globals (`vendor/README.md`, `minijinja-speed.diff`: a
 /// scope of up to 11 names is scanned for an equal name, a bigger one searched).
+/// The minijinja speed patch compares strings for a case-insensitive `sort`
+/// (and `min`, `max`, `unique`, `groupby`, which share the comparison) byte by byte without lowercased copies:
+/// the order of lowercased copies.
+#[cfg(test)]
+mod caseless_order {
+    use super::test_env as env;
+
+    #[test]
+    fn strings_sort_as_their_lowercased_copies_do() {
+        let words = [
+            "b", "B", "a", "ab", "Ab", "aB", "", "Z", "zz", "_x", "a_", "é", "É", "Éa", "10", "9",
+        ];
+        let mut want: Vec<&str> = words.to_vec();
+        // A stable sort by the lowercased copy, as the published crate orders them.
+        want.sort_by_key(|w| w.to_ascii_lowercase());
+        let ctx = minijinja::context! { words => words };
+        let got = env()
+            .render_str("{{ words | sort | join('|') }}", &ctx)
+            .unwrap();
+        assert_eq!(got, want.join("|"));
+        let got = env()
+            .render_str("{{ words | sort(reverse=true) | join('|') }}", &ctx)
+            .unwrap();
+        let mut back = want.clone();
+        back.sort_by_key(|w| std::cmp::Reverse(w.to_ascii_lowercase()));
+        assert_eq!(got, back.join("|"));
+    }
+}
+
 #[cfg(test)]
 mod name_lookups {
     use super::test_env as env;

@@ -564,7 +564,11 @@ mod builtins {
                 }
                 #[cfg(not(feature = "unicode"))]
                 {
-                    a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase())
+                    // cardstock patch: byte by byte, without lowercased copies
+                    // (the same order: a string's order is its bytes').
+                    a.bytes()
+                        .map(|c| c.to_ascii_lowercase())
+                        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
                 }
             } else {
                 a.cmp(b)
