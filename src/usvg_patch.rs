@@ -84,6 +84,17 @@ pub(crate) fn speed_up(options: &mut usvg::Options, kept: &Stores) {
 
 #[cfg(test)]
 mod tests {
+    /// Every text of `g` and its groups, in drawing order.
+    fn texts_in<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Text>) {
+        for node in g.children() {
+            match node {
+                usvg::Node::Group(g) => texts_in(g, out),
+                usvg::Node::Text(t) => out.push(t),
+                _ => {}
+            }
+        }
+    }
+
     use std::sync::Arc;
 
     use crate::fonts::FontBook;
@@ -430,15 +441,6 @@ mod tests {
         }
         let fits = |items_bytes: usize, held: usize| held < items_bytes + 64;
         let (mut glyph_runs, mut paths) = (0, 0);
-        fn texts_in<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Text>) {
-            for node in g.children() {
-                match node {
-                    usvg::Node::Group(g) => texts_in(g, out),
-                    usvg::Node::Text(t) => out.push(t),
-                    _ => {}
-                }
-            }
-        }
         let mut all = Vec::new();
         texts_in(tree.root(), &mut all);
         for t in all {
@@ -638,15 +640,6 @@ mod tests {
             }
         }
         let mut texts = Vec::new();
-        fn texts_in<'a>(g: &'a usvg::Group, out: &mut Vec<&'a usvg::Text>) {
-            for node in g.children() {
-                match node {
-                    usvg::Node::Group(g) => texts_in(g, out),
-                    usvg::Node::Text(t) => out.push(t),
-                    _ => {}
-                }
-            }
-        }
         texts_in(tree.root(), &mut texts);
         let mut varied = 0;
         for t in texts {

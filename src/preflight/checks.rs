@@ -475,6 +475,24 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+
+    /// A face 60 x 50 mm of `shape` showing `trees` (the first sets its scale),
+    /// with a 3 mm safe zone and no bleed.
+    fn face_60_by_50(trees: &[Arc<usvg::Tree>], shape: Shape) -> Face<'_> {
+        Face {
+            trees,
+            cut: Cut {
+                shape,
+                w: 60.0,
+                h: 50.0,
+            },
+            bleed: 0.0,
+            safe: 3.0,
+            mm_per_unit: 60.0 / trees[0].size().width() as f64,
+            print: None,
+            text: SmallText::default(),
+        }
+    }
     use crate::model::Shape;
     use crate::preflight::elements::{leaves, Elements};
 
@@ -486,19 +504,7 @@ mod tests {
         let tree = Arc::new(crate::svg::parse(&elements.tagged(svg), &images, &fonts).unwrap());
         let trees = [tree.clone()];
         let leaves = leaves(&trees, &elements, 0.5);
-        let face = Face {
-            trees: &trees,
-            cut: Cut {
-                shape: Shape::Rect,
-                w: 60.0,
-                h: 50.0,
-            },
-            bleed: 0.0,
-            safe: 3.0,
-            mm_per_unit: 60.0 / tree.size().width() as f64,
-            print: None,
-            text: SmallText::default(),
-        };
+        let face = face_60_by_50(&trees, Shape::Rect);
         check(&face, &leaves);
     }
 
@@ -644,19 +650,7 @@ mod tests {
         assert_eq!(leaves.len(), 120);
         let (mut near, mut skipped) = (0, 0);
         for shape in [Shape::Rect, Shape::Rounded, Shape::Round, Shape::Triangle] {
-            let face = Face {
-                trees: &trees,
-                cut: Cut {
-                    shape,
-                    w: 60.0,
-                    h: 50.0,
-                },
-                bleed: 0.0,
-                safe: 3.0,
-                mm_per_unit: 60.0 / tree.size().width() as f64,
-                print: None,
-                text: SmallText::default(),
-            };
+            let face = face_60_by_50(&trees, shape);
             let fine = face.safe - 0.05;
             for leaf in &leaves {
                 let exact = face.min_margin(&[leaf], f64::INFINITY).unwrap();
