@@ -144,28 +144,53 @@ pub(super) fn each_reference(text: &[u8], mut f: impl FnMut(std::ops::Range<usiz
     }
 }
 
-/// The pages of a PDF, in order, from its catalog's flat page tree.
-fn pages(by_number: &BTreeMap<u32, &[u8]>, trailer: &str) -> Result<Vec<Page>, PdfError> {
+/// A PDF's page tree object and its pages, in order: each page's object number
+/// and dictionary text, from the catalog's flat page tree (what is wrong, said).
+pub(super) fn page_objects(
+    by_number: &BTreeMap<u32, &[u8]>,
+    trailer: &str,
+) -> Result<(u32, Vec<(u32, String)>), String> {
     let object = |n: u64| {
         u32::try_from(n)
             .ok()
-            .and_then(|n| by_number.get(&n))
-            .map(|b| String::from_utf8_lossy(dictionary(b)).into_owned())
-            .ok_or_else(|| broken(format!("object {n} is missing")))
+            .and_then(|n| by_number.get(&n).map(|b| (n, b)))
+            .map(|(n, b)| (n, String::from_utf8_lossy(dictionary(b)).into_owned()))
+            .ok_or_else(|| format!("object {n} is missing"))
     };
-    let root = number_after(trailer, "/Root").ok_or_else(|| broken("no catalog"))?;
-    let tree = number_after(&object(root)?, "/Pages").ok_or_else(|| broken("no page tree"))?;
-    let tree = object(tree)?;
-    let kids = value_after(&tree, "/Kids").ok_or_else(|| broken("no /Kids"))?;
-    references(kids.as_bytes())
+    let root = number_after(trailer, "/Root").ok_or("no catalog")?;
+    let tree = number_after(&object(root)?.1, "/Pages").ok_or("no page tree")?;
+    let (tree, text) = object(tree)?;
+    let kids = value_after(&text, "/Kids").ok_or("no /Kids")?;
+    let pages = references(kids.as_bytes())
         .into_iter()
         .map(|n| {
             let page = object(u64::from(n))?;
-            if !page.contains("/Type/Page/") && !page.contains("/Type/Page>") {
-                return Err(broken(format!(
-                    "object {n} is not a page (a nested page tree?)"
-                )));
+            if !page.1.contains("/Type/Page/") && !page.1.contains("/Type/Page>") {
+                return Err(format!("object {n} is not a page (a nested page tree?)"));
             }
+            Ok(page)
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((tree, pages))
+}
+
+/// A page dictionary's MediaBox, in pt: `[x0, y0, x1, y1]`.
+pub(super) fn media_box(page: &str) -> Option<[f64; 4]> {
+    let media: Vec<f64> = value_after(page, "/MediaBox")?
+        .trim_matches(['[', ']'])
+        .split_whitespace()
+        // krilla writes f32s: read back, they are the same.
+        .filter_map(|v| v.parse::<f32>().ok().map(f64::from))
+        .collect();
+    media.try_into().ok()
+}
+
+/// The pages of a PDF, in order, from its catalog's flat page tree.
+fn pages(by_number: &BTreeMap<u32, &[u8]>, trailer: &str) -> Result<Vec<Page>, PdfError> {
+    let (_, pages) = page_objects(by_number, trailer).map_err(broken)?;
+    pages
+        .into_iter()
+        .map(|(n, page)| {
             let indirect = |key: &str| {
                 number_after(&page, key)
                     .and_then(|r| u32::try_from(r).ok())
@@ -173,18 +198,8 @@ fn pages(by_number: &BTreeMap<u32, &[u8]>, trailer: &str) -> Result<Vec<Page>, P
                         broken(format!("page object {n}: {key} is not one indirect object"))
                     })
             };
-            let media: Vec<f64> = value_after(&page, "/MediaBox")
-                .map(|a| {
-                    a.trim_matches(['[', ']'])
-                        .split_whitespace()
-                        // krilla writes f32s: read back, they are the same.
-                        .filter_map(|v| v.parse::<f32>().ok().map(f64::from))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let media: [f64; 4] = media
-                .try_into()
-                .map_err(|_| broken(format!("page object {n}: no MediaBox")))?;
+            let media =
+                media_box(&page).ok_or_else(|| broken(format!("page object {n}: no MediaBox")))?;
             Ok(Page {
                 contents: indirect("/Contents")?,
                 resources: indirect("/Resources")?,

@@ -4,7 +4,7 @@
 //! catalog, `/Info` (its title) and outline (its bookmarks) of its own. What only
 //! the whole document had (its page tree, catalog and `/Info`) is left out.
 //!
-//! [`super::pdf::write_all`] draws every PDF of a game into one krilla document,
+//! [`super::pdf::write_all_unfinished`] draws every PDF of a game into one krilla document,
 //! so that a face printed in several of them (a board in the sheets and at real
 //! size, a score pad in the sheets and at pad size) is drawn, and its fonts
 //! subset and compressed, once; this module then cuts that document into the
@@ -16,13 +16,12 @@
 //! as they take krilla's.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 use pdf_writer::{Chunk, Name, Ref, Settings, TextStr};
 
-use std::fmt::Write as _;
-
-use super::impose::{self, references, Text};
-use super::pdf::{number_after, Bookmark, PdfError};
+use super::impose::{self, Text};
+use super::pdf::{Bookmark, PdfError};
 use super::pdfx::{dictionary, objects};
 use crate::units::mm_to_pt;
 
@@ -47,7 +46,7 @@ pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
         return Err(broken("an incremental update"));
     }
     let by_number: BTreeMap<u32, &[u8]> = objs.iter().map(|o| (o.number, o.bytes)).collect();
-    let (tree, kids) = page_tree(&by_number, &trailer)?;
+    let (tree, kids) = impose::page_objects(&by_number, &trailer).map_err(broken)?;
     let first = objs
         .iter()
         .map(|o| o.bytes.as_ptr() as usize - pdf.as_ptr() as usize)
@@ -57,64 +56,24 @@ pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
     parts
         .iter()
         .map(|part| {
-            let pages = kids
+            let kids = kids
                 .get(part.pages.clone())
                 .ok_or_else(|| broken(format!("no pages {:?}", part.pages)))?;
-            let heights = pages
+            let pages: Vec<u32> = kids.iter().map(|(n, _)| *n).collect();
+            // Each page's height in pt, for its bookmarks.
+            let heights = kids
                 .iter()
-                .map(|&n| page_height(&by_number, n))
+                .map(|(n, page)| {
+                    let [_, y0, _, y1] = impose::media_box(page)
+                        .ok_or_else(|| broken(format!("page object {n}: no MediaBox")))?;
+                    Ok((y1 - y0) as f32)
+                })
                 .collect::<Result<Vec<f32>, PdfError>>()?;
             // Not up to the page tree (every page's `/Parent`).
-            let kept = impose::reachable(&by_number, pages, &[tree]);
-            file(header, &by_number, &kept, tree, pages, &heights, part)
+            let kept = impose::reachable(&by_number, &pages, &[tree]);
+            file(header, &by_number, &kept, tree, &pages, &heights, part)
         })
         .collect()
-}
-
-/// The page tree's object and its pages' objects, in order.
-fn page_tree(by_number: &BTreeMap<u32, &[u8]>, trailer: &str) -> Result<(u32, Vec<u32>), PdfError> {
-    let object = |n: u64| {
-        u32::try_from(n)
-            .ok()
-            .and_then(|n| by_number.get(&n).map(|b| (n, b)))
-            .map(|(n, b)| (n, String::from_utf8_lossy(dictionary(b)).into_owned()))
-            .ok_or_else(|| broken(format!("object {n} is missing")))
-    };
-    let root = number_after(trailer, "/Root").ok_or_else(|| broken("no catalog"))?;
-    let (_, catalog) = object(root)?;
-    let tree = number_after(&catalog, "/Pages").ok_or_else(|| broken("no page tree"))?;
-    let (tree, text) = object(tree)?;
-    let kids = impose::value_after(&text, "/Kids").ok_or_else(|| broken("no /Kids"))?;
-    let kids = references(kids.as_bytes());
-    for &k in &kids {
-        let (_, page) = object(u64::from(k))?;
-        if !page.contains("/Type/Page/") && !page.contains("/Type/Page>") {
-            return Err(broken(format!(
-                "object {k} is not a page (a nested page tree?)"
-            )));
-        }
-    }
-    Ok((tree, kids))
-}
-
-/// The height of page object `n`'s MediaBox, in pt (for its bookmarks).
-fn page_height(by_number: &BTreeMap<u32, &[u8]>, n: u32) -> Result<f32, PdfError> {
-    let page = by_number
-        .get(&n)
-        .map(|b| String::from_utf8_lossy(dictionary(b)).into_owned())
-        .ok_or_else(|| broken(format!("object {n} is missing")))?;
-    let media: Vec<f32> = impose::value_after(&page, "/MediaBox")
-        .map(|a| {
-            a.trim_matches(['[', ']'])
-                .split_whitespace()
-                .filter_map(|v| v.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    match media[..] {
-        [_, y0, _, y1] => Ok(y1 - y0),
-        _ => Err(broken(format!("page object {n}: no MediaBox"))),
-    }
 }
 
 /// One part's file: `kept` objects renumbered from 1 in their order, then its page
