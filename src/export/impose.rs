@@ -272,10 +272,12 @@ fn pt(mm: f64) -> f32 {
     mm_to_pt(mm) as f32
 }
 
-/// A colour operator for `rgb` in `press`'s CMYK, or in RGB (as krilla writes
-/// them: components from 0 to 1).
+/// A colour operator for `rgb` in `press`'s CMYK, or in RGB, as the patched
+/// krilla writes them (`vendor/patches/krilla-compact-streams.diff`): each
+/// component `v` / 255 as the smallest decimal of at most four places not below
+/// it (`0.3334` for 85).
 fn stroke_color(rgb: [u8; 3], width: f64, press: Option<&crate::color::Press>) -> String {
-    let f = |v: u8| f32::from(v) / 255.0;
+    let f = |v: u8| (u32::from(v) * 10_000).div_ceil(255) as f32 / 10_000.0;
     match press {
         Some(press) => {
             let [c, m, y, k] = press.convert(rgb, crate::color::Role::Line { width }).0;

@@ -5,6 +5,7 @@ mod common;
 
 mod architecture;
 mod cdp;
+mod compact_streams;
 mod determinism;
 mod drawing;
 

@@ -515,14 +515,15 @@ fn the_hazard_hatch_is_no_tiling_pattern() {
             .count();
         assert_eq!(tiling, 0, "{name} holds {tiling} tiling patterns");
     }
-    // The stripes (#f0a020) are painted on the board (in its form XObject).
+    // The stripes (#f0a020) are painted on the board (in its form XObject);
+    // colour components are written to four places (240 / 255 as 0.9412).
     let doc = Document::load(output(built(), "parcel-delivery-board-real-size.pdf")).unwrap();
     let painted = doc.objects.values().any(|o| match o {
         crate::common::pdf::Object::Stream(s) => {
             let bytes = s
                 .decompressed_content()
                 .unwrap_or_else(|_| s.content.clone());
-            String::from_utf8_lossy(&bytes).contains("0.9411765 0.627451 0.1254902 rg")
+            String::from_utf8_lossy(&bytes).contains("0.9412 0.6275 0.1255 rg")
         }
         _ => false,
     });

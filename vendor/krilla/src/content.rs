@@ -630,14 +630,23 @@ impl ContentBuilder {
 
             // Make sure we don't write miniscule adjustments
             if !approx_eq!(f32, adjustment, 0.0, epsilon = 0.001) {
-                if !encoded.is_empty() {
-                    items.show(Str(encoded));
-                    encoded.clear();
-                }
-
                 // Adjustment is always in 1000 units, even for Type3 fonts.
-                items.adjust(-(adjustment / pdf_font.units_per_em() * PDF_UNITS_PER_EM));
-                adjustment = 0.0;
+                // cardstock's patch: written to a hundredth of a unit (a
+                // hundred-thousandth of an em), what is left over carried into
+                // the next adjustment, so the glyphs stay where they were to
+                // that hundredth and none is written where the rounding gives 0
+                // (the float noise of glyph positions: `15.000061`, `0.0010223`).
+                let to_units = PDF_UNITS_PER_EM / pdf_font.units_per_em();
+                let written = (-adjustment * to_units * 100.0).round() / 100.0;
+                if written != 0.0 {
+                    if !encoded.is_empty() {
+                        items.show(Str(encoded));
+                        encoded.clear();
+                    }
+
+                    items.adjust(written);
+                    adjustment += written / to_units;
+                }
             }
 
             pdf_glyph.encode_into(encoded);

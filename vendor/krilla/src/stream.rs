@@ -236,7 +236,12 @@ impl<'a> FilterStreamBuilder<'a> {
     ) -> Self {
         let mut filter_stream = Self::empty(content);
 
-        if serialize_settings.compress_content_streams {
+        // cardstock's patch: a content stream shorter than this is written as
+        // it is. Deflated, with its `/Filter /FlateDecode`, it would be as long
+        // or longer (a form's few operators, a page that places one form), and
+        // every deflate clears a 128 KB hash table first.
+        const MIN_DEFLATED: usize = 128;
+        if serialize_settings.compress_content_streams && content.len() >= MIN_DEFLATED {
             filter_stream.add_filter(StreamFilter::FlateMemoized);
         }
 

@@ -99,6 +99,15 @@ pub enum SpecialColor {
     Separation(separation::Color),
 }
 
+/// `n` / 255 as a PDF colour component: the smallest decimal of at most four
+/// places that is not below it (cardstock's patch). Written out, it is at most
+/// six characters instead of up to ten (`0.9687` for 247, not `0.96862745`),
+/// and a reader that scales it by 255 gets `n` back whether it rounds or
+/// truncates (`n` to `n` + 0.026).
+pub(crate) fn unit_fraction(n: u8) -> f32 {
+    (u32::from(n) * 10_000).div_ceil(255) as f32 / 10_000.0
+}
+
 impl Color {
     pub(crate) fn to_pdf_color(&self) -> Vec<f32> {
         match self {
@@ -191,7 +200,7 @@ pub mod luma {
         }
 
         pub(crate) fn to_pdf_color(self) -> f32 {
-            self.0 as f32 / 255.0
+            super::unit_fraction(self.0)
         }
     }
 
@@ -252,10 +261,10 @@ pub mod cmyk {
 
         pub(crate) fn to_pdf_color(self) -> [f32; 4] {
             [
-                self.0 as f32 / 255.0,
-                self.1 as f32 / 255.0,
-                self.2 as f32 / 255.0,
-                self.3 as f32 / 255.0,
+                super::unit_fraction(self.0),
+                super::unit_fraction(self.1),
+                super::unit_fraction(self.2),
+                super::unit_fraction(self.3),
             ]
         }
     }
@@ -341,9 +350,9 @@ pub mod rgb {
 
         pub(crate) fn to_pdf_color(self) -> [f32; 3] {
             [
-                self.0 as f32 / 255.0,
-                self.1 as f32 / 255.0,
-                self.2 as f32 / 255.0,
+                super::unit_fraction(self.0),
+                super::unit_fraction(self.1),
+                super::unit_fraction(self.2),
             ]
         }
 
@@ -391,7 +400,7 @@ pub mod separation {
         }
 
         pub(crate) fn to_pdf_color(&self) -> f32 {
-            self.tint as f32 / 255.0
+            super::unit_fraction(self.tint)
         }
 
         pub(crate) fn color_space(&self) -> SeparationSpace {
