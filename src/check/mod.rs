@@ -582,6 +582,8 @@ struct Assert<'a> {
     template: Option<&'a Spanned<String>>,
     /// `that`, compiled when it first runs, once for every row it runs on.
     compiled: std::cell::OnceCell<Option<crate::eval::Compiled<'a>>>,
+    /// `template`, compiled the same way.
+    compiled_template: std::cell::OnceCell<Option<minijinja::Template<'a, 'a>>>,
     hint: String,
     /// How many times the check ran.
     ran: std::cell::Cell<usize>,
@@ -620,6 +622,7 @@ impl<'a> Assert<'a> {
             that,
             template,
             compiled: std::cell::OnceCell::new(),
+            compiled_template: std::cell::OnceCell::new(),
             hint,
             ran: std::cell::Cell::new(0),
         })
@@ -737,7 +740,14 @@ impl<'a> Assert<'a> {
         let (game, tpl, def) = (self.game, self.tpl, self.def);
         if let Some(t) = self.template {
             let root = scope.value();
-            match tpl.render_str(t.get_ref(), root.clone()) {
+            let compiled = self
+                .compiled_template
+                .get_or_init(|| tpl.compile_str(t.get_ref()));
+            let rendered = match compiled {
+                Some(template) => tpl.render_compiled(template, root.clone()),
+                None => tpl.render_str(t.get_ref(), root.clone()),
+            };
+            match rendered {
                 Ok(out) => {
                     let lines: Vec<&str> = out
                         .lines()

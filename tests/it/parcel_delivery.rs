@@ -347,6 +347,13 @@ fn hazard_on_an_entrance_is_caught() {
         "spaces = [\"F2\", \"G2\", \"J2\"]",
         "Roadworks falls apart into F2-G2 and J2",
     );
+    // A later row of the same check (its template is compiled once for all).
+    broken(
+        "zones.toml",
+        "spaces = [\"T10\", \"T11\", \"T12\"]",
+        "spaces = [\"T10\", \"T11\", \"T13\"]",
+        "Low Bridge falls apart into T10-T11 and T13",
+    );
 }
 
 #[test]
