@@ -266,21 +266,123 @@ pub fn compile<'t>(tpl: &'t Templates, expr: &Spanned<String>) -> Option<Compile
 /// An expression compiled by [`compile`].
 pub type Compiled<'t> = minijinja::Expression<'t, 'static>;
 
-/// [`eval`] of `expr`, with its compiled form if [`compile`] made it: the same
-/// value and the same problems, without compiling it again.
-pub fn eval_compiled(
+/// What an expression or a check's template is evaluated in: a whole context,
+/// or a context shared by every row of a table (or list) with one row as `row`
+/// ([`RowScope`]), which is not copied for each row.
+#[derive(Clone, Copy)]
+pub enum Scope<'a> {
+    /// A context of its own.
+    Whole(&'a Context),
+    /// One row over a shared context.
+    Row(&'a Arc<RowScope>),
+}
+
+impl<'a> From<&'a Context> for Scope<'a> {
+    fn from(ctx: &'a Context) -> Self {
+        Scope::Whole(ctx)
+    }
+}
+
+impl<'a> From<&'a Arc<RowScope>> for Scope<'a> {
+    fn from(row: &'a Arc<RowScope>) -> Self {
+        Scope::Row(row)
+    }
+}
+
+impl<'a> Scope<'a> {
+    /// The scope as the root value of a render or an evaluation: the same
+    /// names with the same values.
+    pub fn value(self) -> Value {
+        match self {
+            Scope::Whole(ctx) => Value::from(ctx.clone()),
+            Scope::Row(row) => Value::from_dyn_object(row.clone()),
+        }
+    }
+
+    /// The scope as one context, to explain a problem with (a row's is made
+    /// then: `base` with `row` inserted).
+    pub fn context(self) -> std::borrow::Cow<'a, Context> {
+        match self {
+            Scope::Whole(ctx) => std::borrow::Cow::Borrowed(ctx),
+            Scope::Row(row) => std::borrow::Cow::Owned(row.context()),
+        }
+    }
+}
+
+/// The context of one row's check or formula: `base` (shared by all the rows,
+/// made once) with the row as `row`. As a template's root it answers every
+/// name as `base` with `row` inserted would, without copying `base`.
+#[derive(Debug)]
+pub struct RowScope {
+    base: Arc<Context>,
+    row: Value,
+}
+
+/// The name a row's value has in its scope.
+const ROW: &str = "row";
+
+impl RowScope {
+    /// `row` over `base`.
+    pub fn new(base: &Arc<Context>, row: Value) -> Arc<RowScope> {
+        Arc::new(RowScope {
+            base: base.clone(),
+            row,
+        })
+    }
+
+    /// The scope as one context: `base` with `row` inserted.
+    pub fn context(&self) -> Context {
+        let mut ctx = (*self.base).clone();
+        ctx.insert(ROW.into(), self.row.clone());
+        ctx
+    }
+}
+
+impl minijinja::value::Object for RowScope {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        match key {
+            ROW => Some(self.row.clone()),
+            _ => self.base.get(key).cloned(),
+        }
+    }
+
+    fn enumerate(self: &Arc<Self>) -> minijinja::value::Enumerator {
+        let keys = self.base.keys().map(String::as_str);
+        let mut keys: Vec<&str> = keys.chain([ROW]).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        minijinja::value::Enumerator::Values(keys.into_iter().map(Value::from).collect())
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.base.len() + usize::from(!self.base.contains_key(ROW)))
+    }
+}
+
+/// [`eval`] of `expr`, with its compiled form if [`compile`] made it, in `scope`
+/// (a context, or a row over a shared one): the same value and the same
+/// problems, without compiling it again.
+pub fn eval_compiled<'s>(
     tpl: &Templates,
     game: &Game,
     (expr, compiled): (&Spanned<String>, Option<&Compiled>),
-    ctx: &BTreeMap<String, Value>,
+    scope: impl Into<Scope<'s>>,
 ) -> Result<Value, Diagnostic> {
+    let scope = scope.into();
     let source = expr.get_ref().as_str();
-    let known = crate::template::errors::Known {
+    // The whole context, for the problems only (a row's is made then).
+    let whole = std::cell::OnceCell::new();
+    let whole = || -> &Context { whole.get_or_init(|| scope.context()) };
+    let known = || crate::template::errors::Known {
         env: Some(&tpl.env),
-        ctx: Some(ctx),
+        ctx: Some(whole()),
     };
     let problem = |e: minijinja::Error| {
-        let x = crate::template::errors::explain(&e, source, known, true);
+        let x = crate::template::errors::explain(&e, source, known(), true);
         let mut d = Diagnostic::error(x.message)
             .at(&game.file, Some(sub_span(expr, x.span)))
             .with("game", &game.id)
@@ -301,14 +403,14 @@ pub fn eval_compiled(
             &fresh
         }
     };
-    let value = compiled.eval(ctx).map_err(problem)?;
+    let value = compiled.eval(scope.value()).map_err(problem)?;
     if !value.is_undefined() {
         return Ok(value);
     }
     // No value at all: a name the data does not have (`rules.clue_token`), which
     // minijinja lets through when nothing is done with it.
     let names = compiled.undeclared_variables(true);
-    let Some((name, at)) = crate::template::errors::first_undefined(source, names, ctx) else {
+    let Some((name, at)) = crate::template::errors::first_undefined(source, names, whole()) else {
         return Err(
             Diagnostic::error(format!("the expression `{source}` gives no value"))
                 .at(&game.file, Some(expr.span()))
@@ -316,7 +418,7 @@ pub fn eval_compiled(
                 .hint("check the names it uses against the data"),
         );
     };
-    let x = crate::template::errors::missing(&name, at, known, true);
+    let x = crate::template::errors::missing(&name, at, known(), true);
     let mut d = Diagnostic::error(x.message)
         .at(&game.file, Some(sub_span(expr, x.span)))
         .with("game", &game.id)
@@ -371,8 +473,10 @@ pub fn build_network(
             .get(def.edges.get_ref())
             .map(Vec::as_slice)
             .unwrap_or_default(),
-        base: context_with(game, None, settings, rows),
+        base: Arc::new(context_with(game, None, settings, rows)),
     };
+    // The cost expression, compiled once for every edge.
+    let cost = def.cost.as_ref().and_then(|e| compile(tpl, e));
     for (i, row) in edges.rows.iter().enumerate() {
         let label = row.label(i);
         let end = |field: &str| reader.end(&network, row, &label, field);
@@ -388,11 +492,9 @@ pub fn build_network(
                 continue;
             }
         };
-        match def
-            .cost
-            .as_ref()
-            .map_or(Ok(1.0), |e| reader.cost((i, row), &label, e))
-        {
+        match def.cost.as_ref().map_or(Ok(1.0), |e| {
+            reader.cost((i, row), &label, (e, cost.as_ref()))
+        }) {
             Ok(cost) => {
                 network.add_edge(&a, &b, cost);
             }
@@ -450,7 +552,7 @@ struct EdgeReader<'a> {
     /// The edges' rows as template values ([`table_rows`]).
     edge_rows: &'a [Value],
     /// The context of the cost expressions (no network yet).
-    base: Context,
+    base: Arc<Context>,
 }
 
 impl EdgeReader<'_> {
@@ -497,13 +599,12 @@ impl EdgeReader<'_> {
         &self,
         (i, row): (usize, &Row),
         label: &str,
-        expr: &Spanned<String>,
+        (expr, compiled): (&Spanned<String>, Option<&Compiled>),
     ) -> Result<f64, Diagnostic> {
         let (game, edges) = (self.game, self.edges);
-        let mut ctx = self.base.clone();
         let value = self.edge_rows.get(i).cloned();
-        ctx.insert("row".into(), value.unwrap_or_else(|| row_value(row)));
-        let value = eval(self.tpl, game, expr, &ctx)
+        let scope = RowScope::new(&self.base, value.unwrap_or_else(|| row_value(row)));
+        let value = eval_compiled(self.tpl, game, (expr, compiled), &scope)
             .map_err(|d| d.with("row", format!("{} {label}", edges.name)))?;
         match f64::try_from(value.clone()) {
             Ok(c) if c >= 0.0 && c.is_finite() => Ok(c),
@@ -629,7 +730,7 @@ pub(crate) fn apply_derives(
             );
             continue;
         }
-        let base = context_with(&game, network, settings, &rows);
+        let base = Arc::new(context_with(&game, network, settings, &rows));
         let compiled = compile(tpl, &def.value);
         let mut values = Vec::new();
         let mut failed = false;
@@ -638,13 +739,9 @@ pub(crate) fn apply_derives(
             k.begin();
         }
         for ((i, row), value) in table.rows.iter().enumerate().zip(row_values) {
-            let ctx = || {
-                let mut ctx = base.clone();
-                ctx.insert("row".into(), value.clone());
-                ctx
-            };
-            let eval_row = |ctx: &Context| {
-                eval_compiled(tpl, &game, (&def.value, compiled.as_ref()), ctx).and_then(|v| {
+            let ctx = || RowScope::new(&base, value.clone()).context();
+            let eval_row = |scope: Scope| {
+                eval_compiled(tpl, &game, (&def.value, compiled.as_ref()), scope).and_then(|v| {
                     toml::Value::try_from(&v).map_err(|_| {
                         Diagnostic::error(format!(
                             "[[derive]] `{field}` gives `{v}`, which is not a value a row can hold"
@@ -656,8 +753,11 @@ pub(crate) fn apply_derives(
                 })
             };
             let value = match kept {
-                Some(k) => k.value((&game, tpl, &base), (def, row), &ctx, &eval_row),
-                None => eval_row(&ctx()),
+                Some(k) => {
+                    let eval = |ctx: &Context| eval_row(Scope::Whole(ctx));
+                    k.value((&game, tpl, &base), (def, row), &ctx, &eval)
+                }
+                None => eval_row(Scope::Row(&RowScope::new(&base, value.clone()))),
             };
             match value {
                 Ok(v) => values.push(v),
@@ -705,6 +805,44 @@ mod tests {
         let mut d = Digester::default();
         d.value(v);
         d.print()
+    }
+
+    /// A row's scope answers every name as its context with the row inserted
+    /// does (also over a base that has a `row` of its own), and lists the same
+    /// names.
+    #[test]
+    fn a_row_scope_answers_as_the_context_with_the_row_inserted() {
+        let env = minijinja::Environment::new();
+        let rules = BTreeMap::from([("a", Value::from(2)), ("b", Value::from("x"))]);
+        let row = BTreeMap::from([("x", Value::from(7)), ("id", Value::from("r7"))]);
+        for old_row in [None, Some(Value::from("old"))] {
+            let mut base = Context::new();
+            base.insert("rules".into(), Value::from(rules.clone()));
+            base.insert("zeta".into(), Value::from(vec![1, 2, 3]));
+            if let Some(v) = old_row.clone() {
+                base.insert("row".into(), v);
+            }
+            let scope = RowScope::new(&Arc::new(base), Value::from(row.clone()));
+            let whole = Value::from(scope.context());
+            let root = Scope::Row(&scope).value();
+            for text in [
+                "{{ row.x }} {{ row.id }} {{ rules.a }} {{ rules.b }} {{ zeta | sum }}",
+                "{{ row }}|{{ rules }}|{{ nothing is defined }}|{{ row.nothing is defined }}",
+                "{% for k in rules %}{{ k }}{% endfor %}",
+            ] {
+                let a = env.render_str(text, whole.clone()).unwrap();
+                let b = env.render_str(text, root.clone()).unwrap();
+                assert_eq!(a, b, "{text}");
+            }
+            let keys = |v: &Value| v.try_iter().unwrap().collect::<Vec<_>>();
+            assert_eq!(keys(&root), keys(&whole));
+            assert_eq!(root.len(), whole.len());
+            assert_eq!(
+                root.get_attr("row").unwrap(),
+                Value::from(row.clone()),
+                "the row over the base's own"
+            );
+        }
     }
 
     /// A derive's field added to the row's value before it is the value made of

@@ -115,7 +115,18 @@ pub fn render_str<'s>(
     source: &'s str,
     ctx: impl Into<Value>,
 ) -> Result<String, Error> {
-    let captured = env.template_from_str(source)?.render_captured(ctx)?;
+    render_compiled(budget, &env.template_from_str(source)?, ctx)
+}
+
+/// Renders a template compiled from text (by `Environment::template_from_str`),
+/// charging the game's budget: [`render_str`] of its text, without compiling it
+/// again.
+pub fn render_compiled(
+    budget: &Budget,
+    template: &minijinja::Template,
+    ctx: impl Into<Value>,
+) -> Result<String, Error> {
+    let captured = template.render_captured(ctx)?;
     budget.charge_state(captured.state())?;
     Ok(captured.into_output())
 }

@@ -5,7 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{did_you_mean, Diagnostic, Reported};
-use crate::eval::{eval, row_value_in, Context};
+use std::sync::Arc;
+
+use crate::eval::{eval, row_value_in, Context, RowScope, Scope};
 use crate::model::{Game, Spanned};
 use crate::template::Templates;
 
@@ -551,18 +553,21 @@ pub fn check_asserts(
     Reported::new(ran, diags)
 }
 
-/// Where an assertion about one row points: a row of a data table, or an element
-/// of a `rules.` list (at the `each` of the assertion).
+/// Where an assertion about one row points: a row of a data table (with its
+/// position), or an element of a `rules.` list (the `each`, the element's
+/// position, and the span of the `each`). Its label is made only for a problem.
 #[derive(Clone)]
 enum RowPlace<'a> {
-    Data(&'a crate::model::Table, &'a crate::model::Row, String),
-    Rules(String, std::ops::Range<usize>),
+    Data(&'a crate::model::Table, &'a crate::model::Row, usize),
+    Rules(&'a str, usize, std::ops::Range<usize>),
 }
 
 impl RowPlace<'_> {
-    fn label(&self) -> &str {
+    /// How problems name the row: `house #3`, `rules.setup #2`.
+    fn label(&self) -> String {
         match self {
-            RowPlace::Data(_, _, l) | RowPlace::Rules(l, _) => l,
+            RowPlace::Data(table, row, i) => format!("{} {}", table.name, row.label(*i)),
+            RowPlace::Rules(each, i, _) => format!("{each} #{}", i + 1),
         }
     }
 }
@@ -577,6 +582,8 @@ struct Assert<'a> {
     template: Option<&'a Spanned<String>>,
     /// `that`, compiled when it first runs, once for every row it runs on.
     compiled: std::cell::OnceCell<Option<crate::eval::Compiled<'a>>>,
+    /// `template`, compiled the same way.
+    compiled_template: std::cell::OnceCell<Option<minijinja::Template<'a, 'a>>>,
     hint: String,
     /// How many times the check ran.
     ran: std::cell::Cell<usize>,
@@ -615,29 +622,30 @@ impl<'a> Assert<'a> {
             that,
             template,
             compiled: std::cell::OnceCell::new(),
+            compiled_template: std::cell::OnceCell::new(),
             hint,
             ran: std::cell::Cell::new(0),
         })
     }
 
     /// Runs the check once, or for each row of `each` (a table or a `rules.` list);
-    /// a table's rows through `rows` when it is given (the live preview).
+    /// a table's rows through `rows` when it is given (the live preview). The
+    /// rows share one copy of `base`, each with its row as `row`.
     fn each(&self, base: &Context, rows: Option<&kept::Rows>) -> Vec<Diagnostic> {
         let (game, tpl) = (self.game, self.tpl);
         let mut diags = Vec::new();
         let Some(t) = &self.def.each else {
-            self.run(base.clone(), None, &mut diags);
+            self.run(Scope::Whole(base), None, &mut diags);
             return diags;
         };
         if t.get_ref().starts_with("rules.") {
             match eval(tpl, game, t, base) {
                 Ok(list) if list.kind() == minijinja::value::ValueKind::Seq => {
+                    let shared = Arc::new(base.clone());
                     for (i, item) in list.try_iter().into_iter().flatten().enumerate() {
-                        let mut ctx = base.clone();
-                        ctx.insert("row".into(), item);
-                        let place =
-                            RowPlace::Rules(format!("{} #{}", t.get_ref(), i + 1), t.span());
-                        self.run(ctx, Some(place), &mut diags);
+                        let scope = RowScope::new(&shared, item);
+                        let place = RowPlace::Rules(t.get_ref(), i, t.span());
+                        self.run(Scope::Row(&scope), Some(place), &mut diags);
                     }
                 }
                 Ok(v) => diags.push(
@@ -658,21 +666,26 @@ impl<'a> Assert<'a> {
             diags.push(game.unknown_table("[[assert]] `each` names", t.get_ref(), t.span()));
             return diags;
         };
+        // `base`, copied once for all the rows (the live preview gives each
+        // row's check its own context).
+        let shared = std::cell::OnceCell::new();
         for (i, row) in table.rows.iter().enumerate() {
-            let check = |base: &Context, diags: &mut Vec<Diagnostic>| {
-                let mut ctx = base.clone();
-                ctx.insert("row".into(), row_value_in(base, t.get_ref(), i, row));
-                let place = RowPlace::Data(table, row, format!("{} {}", table.name, row.label(i)));
-                self.run(ctx, Some(place), diags);
+            let check = |base: &Arc<Context>, diags: &mut Vec<Diagnostic>| {
+                let scope = RowScope::new(base, row_value_in(base, t.get_ref(), i, row));
+                self.run(
+                    Scope::Row(&scope),
+                    Some(RowPlace::Data(table, row, i)),
+                    diags,
+                );
             };
             match rows {
-                None => check(base, &mut diags),
+                None => check(shared.get_or_init(|| Arc::new(base.clone())), &mut diags),
                 Some(rows) => {
                     // One check for the row, kept or run (a failing one runs twice).
                     let ran = self.ran.get() + 1;
                     let checked = rows.check(row, |base| {
                         let mut d = Vec::new();
-                        check(base, &mut d);
+                        check(&Arc::new(base.clone()), &mut d);
                         d
                     });
                     diags.extend(checked.into_iter().flatten());
@@ -696,12 +709,12 @@ impl<'a> Assert<'a> {
     ) -> Diagnostic {
         let d = Diagnostic::error(msg).with("game", &self.game.id);
         let d = match row {
-            Some(RowPlace::Data(table, r, label)) => {
-                table.at(d, r, None, false).with("row", label.clone())
+            Some(place @ RowPlace::Data(table, r, _)) => {
+                table.at(d, r, None, false).with("row", place.label())
             }
-            Some(RowPlace::Rules(label, rspan)) => d
+            Some(place @ RowPlace::Rules(_, _, rspan)) => d
                 .at(&self.game.file, Some(rspan.clone()))
-                .with("row", label.clone()),
+                .with("row", place.label()),
             None => d.at(&self.game.file, Some(span)),
         };
         d.hint(self.hint.clone())
@@ -721,12 +734,20 @@ impl<'a> Assert<'a> {
         .hint("keep messages short: name the row and the rule, not the whole data"))
     }
 
-    /// Checks one context (the whole game, or one row).
-    fn run(&self, ctx: Context, row: Option<RowPlace>, diags: &mut Vec<Diagnostic>) {
+    /// Checks one scope (the whole game, or one row).
+    fn run(&self, scope: Scope, row: Option<RowPlace>, diags: &mut Vec<Diagnostic>) {
         self.ran.set(self.ran.get() + 1);
         let (game, tpl, def) = (self.game, self.tpl, self.def);
         if let Some(t) = self.template {
-            match tpl.render_str(t.get_ref(), &ctx) {
+            let root = scope.value();
+            let compiled = self
+                .compiled_template
+                .get_or_init(|| tpl.compile_str(t.get_ref()));
+            let rendered = match compiled {
+                Some(template) => tpl.render_compiled(template, root.clone()),
+                None => tpl.render_str(t.get_ref(), root.clone()),
+            };
+            match rendered {
                 Ok(out) => {
                     let lines: Vec<&str> = out
                         .lines()
@@ -737,7 +758,7 @@ impl<'a> Assert<'a> {
                     let prefix = def
                         .message
                         .as_ref()
-                        .map(|m| tpl.env.render_str(m, &ctx).unwrap_or_else(|_| m.clone()));
+                        .map(|m| tpl.env.render_str(m, root).unwrap_or_else(|_| m.clone()));
                     for line in lines.iter().take(MAX_PROBLEMS_PER_CHECK) {
                         let msg = match &prefix {
                             Some(m) => format!("{m}: {line}"),
@@ -760,6 +781,7 @@ impl<'a> Assert<'a> {
                     }
                 }
                 Err(e) => {
+                    let ctx = scope.context();
                     let known = crate::template::errors::Known {
                         env: Some(&tpl.env),
                         ctx: Some(&ctx),
@@ -784,11 +806,11 @@ impl<'a> Assert<'a> {
         let compiled = self
             .compiled
             .get_or_init(|| crate::eval::compile(tpl, that));
-        match crate::eval::eval_compiled(tpl, game, (that, compiled.as_ref()), &ctx) {
+        match crate::eval::eval_compiled(tpl, game, (that, compiled.as_ref()), scope) {
             Ok(v) if v.is_true() => {}
             Ok(_) => {
                 let message = def.message.clone().unwrap_or_default();
-                let msg = tpl.render_str(&message, &ctx).unwrap_or(message);
+                let msg = tpl.render_str(&message, scope.value()).unwrap_or(message);
                 diags.push(match self.bounded(msg, that.span()) {
                     Ok(msg) => self
                         .problem(msg, that.span(), &row)
@@ -797,7 +819,7 @@ impl<'a> Assert<'a> {
                 });
             }
             Err(d) => diags.push(match &row {
-                Some(place) => d.with("row", place.label().to_string()),
+                Some(place) => d.with("row", place.label()),
                 None => d,
             }),
         }

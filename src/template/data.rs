@@ -1,9 +1,10 @@
 //! The game's data from templates: `lookup` and `select` over its tables (through
 //! the table index when the context has one), and `shuffle`, a seeded order.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use minijinja::value::{Value, ValueKind};
+use minijinja::value::{ArgType, Value, ValueKind};
 use minijinja::{Error, ErrorKind, State};
 
 use super::reads::{note_table, NotedIndex, Reads};
@@ -43,8 +44,78 @@ fn index(state: &State) -> Option<(Arc<TableIndex>, Option<Arc<Reads>>)> {
     Some((value.downcast_object::<TableIndex>()?, None))
 }
 
+/// An argument read as text (a table's, a field's or an id's name): a string as
+/// it is, without copying it, and any other value as minijinja makes a `String`
+/// argument of it (its text, or the same error).
+pub(super) struct Text<'a>(Cow<'a, str>);
+
+impl std::fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'a> Text<'a> {
+    /// `value` when it is a string (borrowed).
+    fn borrowed(value: Option<&'a Value>) -> Option<Text<'a>> {
+        let s = value.filter(|v| v.kind() == ValueKind::String)?.as_str()?;
+        Some(Text(Cow::Borrowed(s)))
+    }
+}
+
+impl<'a> ArgType<'a> for Text<'_> {
+    type Output = Text<'a>;
+
+    fn from_value(value: Option<&'a Value>) -> Result<Text<'a>, Error> {
+        match Text::borrowed(value) {
+            Some(t) => Ok(t),
+            None => String::from_value(value).map(|s| Text(Cow::Owned(s))),
+        }
+    }
+
+    fn from_state_and_value(
+        state: Option<&'a State>,
+        value: Option<&'a Value>,
+    ) -> Result<(Text<'a>, usize), Error> {
+        Self::from_state_and_value_mut(state, value)
+    }
+
+    fn from_state_and_value_mut(
+        state: Option<&State>,
+        value: Option<&'a Value>,
+    ) -> Result<(Text<'a>, usize), Error> {
+        match Text::borrowed(value) {
+            Some(t) => Ok((t, 1)),
+            None => String::from_state_and_value_mut(state, value)
+                .map(|(s, n)| (Text(Cow::Owned(s)), n)),
+        }
+    }
+
+    fn from_state_and_value_owned(
+        state: Option<&'a State>,
+        value: Value,
+    ) -> Result<Text<'a>, Error> {
+        String::from_state_and_value_owned(state, value).map(|s| Text(Cow::Owned(s)))
+    }
+
+    fn from_state_and_value_owned_mut(
+        state: Option<&State>,
+        value: Value,
+    ) -> Result<Text<'a>, Error> {
+        String::from_state_and_value_owned_mut(state, value).map(|s| Text(Cow::Owned(s)))
+    }
+}
+
 /// `lookup("city", "memphis")`: the row of `table` whose `id` is `id`.
-pub(super) fn lookup(state: &State, table: String, id: String) -> Result<Value, Error> {
+pub(super) fn lookup(state: &State, table: Text, id: Text) -> Result<Value, Error> {
     let indexed = index(state).and_then(|(ix, reads)| Some((ix.lookup(&table, &id)?, reads)));
     let found = match indexed {
         Some((found, reads)) => {
@@ -57,7 +128,7 @@ pub(super) fn lookup(state: &State, table: String, id: String) -> Result<Value, 
             state.consume_fuel(rows.len().unwrap_or(0) as u64)?;
             let mut found = None;
             for row in rows.try_iter()? {
-                if row.get_attr("id")?.as_str() == Some(id.as_str()) {
+                if row.get_attr("id")?.as_str() == Some(&*id) {
                     found = Some(row);
                     break;
                 }
@@ -77,8 +148,8 @@ pub(super) fn lookup(state: &State, table: String, id: String) -> Result<Value, 
 /// `value` or, for a list field, contains it.
 pub(super) fn select(
     state: &State,
-    table: String,
-    field: String,
+    table: Text,
+    field: Text,
     value: Value,
 ) -> Result<Value, Error> {
     let indexed =

@@ -210,6 +210,75 @@ mod joined_lists {
     }
 }
 
+/// `select`, `reject`, `selectattr` and `rejectattr` (the speed patch refills
+/// one argument list for the test and looks up a one-part attribute directly):
+/// every item tested with its own value and the test's arguments, by a name,
+/// a dotted path or an index.
+#[cfg(test)]
+mod selected {
+    use super::test_env as env;
+
+    #[test]
+    fn items_are_tested_with_their_value_and_the_arguments() {
+        let ctx = minijinja::context! {
+            rows => vec![
+                minijinja::context! { x => 1, p => minijinja::context! { q => 2 }, l => vec![5, 6] },
+                minijinja::context! { x => 2, p => minijinja::context! { q => 3 }, l => vec![7, 8] },
+                minijinja::context! { x => 3, p => minijinja::context! { q => 1 }, l => vec![9, 10] },
+            ],
+            nums => vec![1, 2, 3, 4, 5, 6],
+        };
+        for (template, want) in [
+            (
+                "{{ rows | selectattr('x', 'eq', 2) | map(attribute='x') | join }}",
+                "2",
+            ),
+            (
+                "{{ rows | rejectattr('x', 'eq', 2) | map(attribute='x') | join }}",
+                "13",
+            ),
+            (
+                "{{ rows | selectattr('x', 'in', [1, 3]) | map(attribute='x') | join }}",
+                "13",
+            ),
+            (
+                "{{ rows | selectattr('p.q', 'ge', 3) | map(attribute='x') | join }}",
+                "2",
+            ),
+            (
+                "{{ rows | selectattr('p') | map(attribute='x') | join }}",
+                "123",
+            ),
+            (
+                "{{ rows | selectattr('l.1', 'gt', 7) | map(attribute='x') | join }}",
+                "23",
+            ),
+            (
+                "{{ rows | map(attribute='l') | selectattr('0', 'odd') | map('first') | join }}",
+                "579",
+            ),
+            (
+                "{{ rows | selectattr('nothing', 'defined') | list | length }}",
+                "0",
+            ),
+            (
+                "{{ rows | rejectattr('nothing', 'defined') | map(attribute='x') | join }}",
+                "123",
+            ),
+            ("{{ nums | select('divisibleby', 3) | join }}", "36"),
+            ("{{ nums | reject('in', [2, 4]) | join }}", "1356"),
+            ("{{ nums | select('odd') | join }}", "135"),
+            ("{{ nums | select | list | length }}", "6"),
+        ] {
+            assert_eq!(
+                env().render_str(template, &ctx).unwrap(),
+                want,
+                "{template}"
+            );
+        }
+    }
+}
+
 /// How a template's names resolve: the innermost scope first (a loop's variables,
 /// a macro's arguments, `set`), then the scopes around it, a macro's closure, the
 /// render's context, the globals (`vendor/README.md`, `minijinja-speed.diff`: a

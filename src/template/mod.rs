@@ -92,6 +92,25 @@ impl Templates {
         crate::fuel::render_str(&self.check_env, &self.budget, source, ctx)
     }
 
+    /// A check-stage template given as text, compiled once for
+    /// [`render_compiled`](Self::render_compiled) to render many times (an
+    /// `[[assert]]`'s template over every row); `None` when it does not compile
+    /// ([`render_str`](Self::render_str) then reports why, each time).
+    pub fn compile_str<'s>(&'s self, source: &'s str) -> Option<minijinja::Template<'s, 's>> {
+        self.check_env.template_from_str(source).ok()
+    }
+
+    /// Renders a template [`compile_str`](Self::compile_str) made, as
+    /// [`render_str`](Self::render_str) renders its text (charging the game's
+    /// budget).
+    pub fn render_compiled(
+        &self,
+        template: &minijinja::Template,
+        ctx: impl Into<Value>,
+    ) -> Result<String, Error> {
+        crate::fuel::render_compiled(&self.budget, template, ctx)
+    }
+
     /// Evaluates an expression (charging the game's budget).
     pub fn eval(&self, source: &str, ctx: impl Into<Value>) -> Result<Value, Error> {
         crate::fuel::eval(&self.check_env, source, ctx)

@@ -113,4 +113,39 @@ mod tests {
         env.render_str("{{ 1 }}", context(Some(&reads))).unwrap();
         assert_eq!(reads.take(), vec![], "nothing read, nothing noted");
     }
+
+    /// `lookup` and `select` read a table's, a field's and an id's name as
+    /// text: a string as it is, any other value as its text (a bool as `True`,
+    /// a number as its digits), a missing or extra argument or keyword
+    /// arguments as errors.
+    #[test]
+    fn lookup_and_select_read_names_as_text() {
+        let env = super::super::environment::test_env();
+        let mut row = BTreeMap::new();
+        row.insert("id", Value::from("3"));
+        row.insert("k", Value::from(1));
+        let mut other = BTreeMap::new();
+        other.insert("id", Value::from("True"));
+        other.insert("k", Value::from(2));
+        let rows = [Value::from(row), Value::from(other)];
+        let index = Arc::new(TableIndex::new([("t", rows.as_slice())]));
+        let ctx = BTreeMap::from([(
+            crate::index::INDEX.to_string(),
+            Value::from_dyn_object(index),
+        )]);
+        let render = |t: &str| {
+            env.render_str(t, ctx.clone())
+                .map_err(|e| e.detail().unwrap_or_default().to_string())
+        };
+        assert_eq!(render("{{ lookup('t', '3').k }}").unwrap(), "1");
+        assert_eq!(render("{{ lookup('t', 3).k }}").unwrap(), "1");
+        assert_eq!(render("{{ lookup('t', true).k }}").unwrap(), "2");
+        assert_eq!(render("{{ select('t', 'k', 2) | length }}").unwrap(), "1");
+        let err = render("{{ lookup('t', 4) }}").unwrap_err();
+        assert_eq!(err, "lookup(): table `t` has no row with id `4`");
+        assert!(render("{{ lookup('t') }}").is_err());
+        assert!(render("{{ lookup('t', '3', 1) }}").is_err());
+        let kwargs = render("{{ lookup('t', id='3') }}").unwrap_err();
+        assert_eq!(kwargs, "cannot convert kwargs to string");
+    }
 }

@@ -347,6 +347,13 @@ fn hazard_on_an_entrance_is_caught() {
         "spaces = [\"F2\", \"G2\", \"J2\"]",
         "Roadworks falls apart into F2-G2 and J2",
     );
+    // A later row of the same check (its template is compiled once for all).
+    broken(
+        "zones.toml",
+        "spaces = [\"T10\", \"T11\", \"T12\"]",
+        "spaces = [\"T10\", \"T11\", \"T13\"]",
+        "Low Bridge falls apart into T10-T11 and T13",
+    );
 }
 
 #[test]
@@ -389,6 +396,41 @@ fn duplicate_address_is_caught() {
         "number = 35\nstreet = \"meadow\"",
         "two houses share the address 35 Meadow Lane",
     );
+}
+
+/// The checks that find a house's plot and entrance, and a road space's street,
+/// through `select()` (game.toml).
+#[test]
+fn plots_entrances_and_streets_are_checked() {
+    broken(
+        "houses.toml",
+        "x = 4\ny = 0\nentrance = \"E2\"",
+        "x = 0\ny = 2\nentrance = \"E2\"",
+        "7 Hilltop Road shares its plot or its entrance space E2 with another house",
+    );
+    broken(
+        "houses.toml",
+        "x = 4\ny = 0\nentrance = \"E2\"",
+        "x = 4\ny = 0\nentrance = \"B3\"",
+        "7 Hilltop Road shares its plot or its entrance space B3 with another house",
+    );
+    broken(
+        "houses.toml",
+        "x = 4\ny = 0\nentrance = \"E2\"",
+        "x = 4\ny = 1\nentrance = \"E2\"",
+        "7 Hilltop Road is built on a road or on the warehouse (plot x = 4, y = 1)",
+    );
+    for needle in [
+        "road space C2 is on no street in streets.toml",
+        "Hilltop Road has a gap: every cell from 1 to 19 along it must be a road space",
+    ] {
+        broken(
+            "town.toml",
+            "{ id = \"C2\", x = 2, y = 1 }",
+            "{ id = \"C2\", x = 2, y = 2 }",
+            needle,
+        );
+    }
 }
 
 #[test]

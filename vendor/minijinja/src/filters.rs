@@ -2095,6 +2095,8 @@ mod builtins {
         } else {
             None
         };
+        // the test's arguments, refilled for every item (cardstock patch)
+        let mut new_args = Vec::with_capacity(args.len() + 1);
         for value in ok!(state.undefined_behavior().try_iter(value)) {
             // this cannot use `fuel_iter` as the test needs a mutable state.
             ok!(state.charge_items(1));
@@ -2105,10 +2107,9 @@ mod builtins {
                 value.clone()
             };
             let passed = if let Some(test) = test {
-                let new_args = Some(test_value)
-                    .into_iter()
-                    .chain(args.iter().cloned())
-                    .collect::<Vec<_>>();
+                new_args.clear();
+                new_args.push(test_value);
+                new_args.extend(args.iter().cloned());
                 ok!(state.charge_call(&new_args));
                 ok!(test.call(state, &new_args)).is_true()
             } else {

@@ -1991,6 +1991,13 @@ impl Value {
 
     #[cfg(feature = "builtins")]
     pub(crate) fn get_path(&self, path: &str) -> Result<Value, Error> {
+        // one part: looked up without a copy of self (cardstock patch)
+        if !path.contains('.') {
+            return match path.parse::<usize>() {
+                Ok(num) => self.get_item_by_index(num),
+                Err(_) => self.get_attr(path),
+            };
+        }
         let mut rv = self.clone();
         for part in path.split('.') {
             if let Ok(num) = part.parse::<usize>() {
