@@ -636,8 +636,14 @@ impl ContentBuilder {
                 // the next adjustment, so the glyphs stay where they were to
                 // that hundredth and none is written where the rounding gives 0
                 // (the float noise of glyph positions: `15.000061`, `0.0010223`).
+                // Past a thousand ems an f32 holds no hundredths: written as it is.
                 let to_units = PDF_UNITS_PER_EM / pdf_font.units_per_em();
-                let written = (-adjustment * to_units * 100.0).round() / 100.0;
+                let exact = -adjustment * to_units;
+                let written = if exact.abs() < 1e6 {
+                    (exact * 100.0).round() / 100.0
+                } else {
+                    exact
+                };
                 if written != 0.0 {
                     if !encoded.is_empty() {
                         items.show(Str(encoded));
