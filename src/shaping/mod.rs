@@ -126,9 +126,10 @@ pub(crate) fn script_keyed(script: rustybuzz::Script, text: &str) -> String {
     format!("{}{text}", script.tag())
 }
 
-/// Pieces' shapings kept (the words of a sheet's labels repeat from sheet to
-/// sheet, a game's words from face to face); past this many the kept ones are
-/// forgotten.
+/// Shapings of pieces and other texts kept (the words of a sheet's labels
+/// repeat from sheet to sheet, a game's words from face to face and in its
+/// rulebook; the seed games keep about 4,800); past this many the kept ones
+/// are forgotten.
 const PIECES_KEPT: usize = 20_000;
 
 /// A piece of a line ([`words::pieces`]), or any text that does not cut into
