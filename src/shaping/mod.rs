@@ -5,6 +5,7 @@
 //! and labels with these, and usvg gets a face's lines from them (`usvg_patch`).
 
 pub(crate) mod kept;
+mod spaced;
 pub(crate) mod words;
 
 use std::collections::HashMap;
@@ -149,8 +150,12 @@ pub(crate) fn piece_shaping(
     static KEPT: OnceLock<kept::PerFace<PieceShaping>> = OnceLock::new();
     KEPT.get_or_init(|| kept::PerFace::new(PIECES_KEPT))
         .get_or_make(face, piece, || {
-            let (glyphs, script, guessed) = label_shaping(face, piece, None);
-            (glyphs.into(), script, guessed)
+            spaced::from_word(face, piece).unwrap_or_else(|| {
+                let (glyphs, script, guessed) = label_shaping(face, piece, None);
+                let shaped = (glyphs.into(), script, guessed);
+                spaced::learn(face, piece, &shaped);
+                shaped
+            })
         })
 }
 

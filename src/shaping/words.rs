@@ -138,6 +138,15 @@ const SHAPE_ALONE: [std::ops::RangeInclusive<u32>; 8] = [
 /// One past the last code point of [`SHAPE_ALONE`].
 const SHAPE_ALONE_END: u32 = 0x2c00;
 
+/// Whether every character of `text` shapes alone and has a glyph in `face`,
+/// a face whose words add up ([`summable_chars`]).
+pub(crate) fn shape_alone(face: &'static rustybuzz::Face<'static>, text: &str) -> bool {
+    summable_chars(face).is_some_and(|chars| {
+        text.chars()
+            .all(|c| chars.get(c as usize).copied().unwrap_or(false))
+    })
+}
+
 /// Whether `c` is one of the characters that shape alone ([`SHAPE_ALONE`]).
 #[cfg(test)]
 fn shapes_alone(c: char) -> bool {
@@ -236,26 +245,9 @@ fn adds_up(face: &ttf_parser::Face<'_>, mapped: &[(char, GlyphId)]) -> bool {
             }
         }
     }
-    let mut substitutions = Vec::new();
-    if let Some(t) = tables.gsub {
-        let rand = ttf_parser::Tag::from_bytes(b"rand");
-        if !layout_clear(&t) || t.features.into_iter().any(|f| f.tag == rand) {
-            return false;
-        }
-        let Some(used) = in_use::<SubstitutionSubtable>(&t, nested_substitutions) else {
-            return false;
-        };
-        for l in used {
-            let subs = l.subtables;
-            let Some(parsed) = (0..subs.len())
-                .map(|i| subs.get::<SubstitutionSubtable>(i))
-                .collect::<Option<Vec<_>>>()
-            else {
-                return false;
-            };
-            substitutions.extend(parsed);
-        }
-    }
+    let Some(substitutions) = substitutions_in_use(face) else {
+        return false;
+    };
     let reachable = reachable(face, mapped, &substitutions);
     let seen = |c: &Coverage<'_>| covered(c).any(|(g, _)| reachable[usize::from(g.0)]);
     if !substitutions
@@ -278,6 +270,127 @@ fn adds_up(face: &ttf_parser::Face<'_>, mapped: &[(char, GlyphId)]) -> bool {
                 })
             })
     })
+}
+
+/// The subtables of the substitutions shaping can apply ([`in_use`]); `None`
+/// where one does not parse, a lookup skips base glyphs or ligatures
+/// ([`layout_clear`]) or the face picks glyphs at random (`rand`).
+fn substitutions_in_use<'a>(face: &ttf_parser::Face<'a>) -> Option<Vec<SubstitutionSubtable<'a>>> {
+    let mut substitutions = Vec::new();
+    if let Some(t) = face.tables().gsub {
+        let rand = ttf_parser::Tag::from_bytes(b"rand");
+        if !layout_clear(&t) || t.features.into_iter().any(|f| f.tag == rand) {
+            return None;
+        }
+        for l in in_use::<SubstitutionSubtable>(&t, nested_substitutions)? {
+            let subs = l.subtables;
+            for i in 0..subs.len() {
+                substitutions.push(subs.get::<SubstitutionSubtable>(i)?);
+            }
+        }
+    }
+    Some(substitutions)
+}
+
+/// Whether a piece of a line (a word with a space before it, after it or
+/// both, [`pieces`]) shapes in `face` as the word alone with the spaces put
+/// next to it, where the word's characters are ones that shape alone and
+/// have a glyph ([`summable_chars`]): the words add up ([`words_add_up`]); no
+/// substitution that can apply sees the space at all (not in a rule's
+/// context either, so the word's glyphs are those it has alone); the only
+/// positionings that can apply are kerning pairs, none of which moves its
+/// second glyph (every `PairPos` subtable of the face has no second value
+/// record, so no glyph is skipped as a pair's start); and no glyph the line
+/// can hold is a mark (which a lookup could skip to kern across). A pair's
+/// adjustment then depends on its two glyphs alone: the space before the word
+/// is moved by the pair it starts with the word's first glyph, the word's last
+/// glyph by the pair it starts with the space after it, and nothing else
+/// differs. Worked out once per face.
+pub(crate) fn spaces_apart(face: &'static rustybuzz::Face<'static>) -> bool {
+    static KNOWN: OnceLock<Mutex<HashMap<usize, bool>>> = OnceLock::new();
+    let key = face as *const rustybuzz::Face<'static> as usize;
+    let known = KNOWN.get_or_init(Default::default);
+    if let Some(k) = known.lock().ok().and_then(|m| m.get(&key).copied()) {
+        return k;
+    }
+    let apart = summable_chars(face).is_some() && words_apart(face);
+    if let Ok(mut m) = known.lock() {
+        m.insert(key, apart);
+    }
+    apart
+}
+
+/// [`spaces_apart`] for a face whose words add up.
+fn words_apart(face: &ttf_parser::Face<'_>) -> bool {
+    let Some(space) = face.glyph_index(' ') else {
+        return false;
+    };
+    let Some(substitutions) = substitutions_in_use(face) else {
+        return false;
+    };
+    let reachable = reachable(face, &mapped(face), &substitutions);
+    let seen = |c: &Coverage<'_>| covered(c).any(|(g, _)| reachable[usize::from(g.0)]);
+    if !substitutions
+        .iter()
+        .all(|s| !seen(&s.coverage()) || substitution_clear(s, space))
+    {
+        return false;
+    }
+    let tables = face.tables();
+    if let Some(gdef) = tables.gdef {
+        let mark = Some(ttf_parser::gdef::GlyphClass::Mark);
+        let last = reachable.len() - 1;
+        if (0..last).any(|g| reachable[g] && gdef.glyph_class(GlyphId(g as u16)) == mark) {
+            return false;
+        }
+    }
+    let pairs_only = tables.gpos.is_none_or(|t| {
+        in_use::<PositioningSubtable>(&t, nested_positionings).is_some_and(|used| {
+            used.iter().all(|l| {
+                let subs = l.subtables;
+                every(
+                    subs.len(),
+                    |i| subs.get::<PositioningSubtable>(i),
+                    false,
+                    |s| !seen(&s.coverage()) || matches!(s, PositioningSubtable::Pair(_)),
+                )
+            })
+        })
+    });
+    pairs_only
+        && face
+            .raw_face()
+            .table(ttf_parser::Tag::from_bytes(b"GPOS"))
+            .is_none_or(|gpos| no_second_value_records(gpos).unwrap_or(false))
+}
+
+/// Whether no `PairPos` subtable of the GPOS table `gpos` (its bytes) has a
+/// second value record (its `valueFormat2` is 0), extension subtables
+/// followed; `None` where the table does not parse.
+pub(super) fn no_second_value_records(gpos: &[u8]) -> Option<bool> {
+    let u16_at = |at: usize| -> Option<u16> {
+        Some(u16::from_be_bytes([*gpos.get(at)?, *gpos.get(at + 1)?]))
+    };
+    let u32_at = |at: usize| -> Option<u32> {
+        Some(u32::from(u16_at(at)?) << 16 | u32::from(u16_at(at + 2)?))
+    };
+    let lookups = usize::from(u16_at(8)?);
+    for i in 0..usize::from(u16_at(lookups)?) {
+        let lookup = lookups + usize::from(u16_at(lookups + 2 + 2 * i)?);
+        let kind = u16_at(lookup)?;
+        for j in 0..usize::from(u16_at(lookup + 4)?) {
+            let mut sub = lookup + usize::from(u16_at(lookup + 6 + 2 * j)?);
+            let mut sub_kind = kind;
+            if kind == 9 {
+                sub_kind = u16_at(sub + 2)?;
+                sub += usize::try_from(u32_at(sub + 4)?).ok()?;
+            }
+            if sub_kind == 2 && u16_at(sub + 6)? != 0 {
+                return Some(false);
+            }
+        }
+    }
+    Some(true)
 }
 
 /// The glyphs `coverage` has, each with its coverage index.
