@@ -153,7 +153,11 @@ pub(super) fn learn(
     let Ok(mut m) = learned().lock() else {
         return;
     };
-    if !apart {
+    // The space after a word is the same after every word.
+    let end = m.0.get(&(key, script)).and_then(|e| e.end);
+    let placed = |g: &ShapedGlyph| (g.id, g.x_advance, g.x_offset, g.y_offset, g.y_advance);
+    let same_end = !trail || end.is_none_or(|e| whole.last().map(placed) == Some(placed(&e)));
+    if !apart || !same_end {
         m.1.push(key);
         return;
     }

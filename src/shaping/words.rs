@@ -300,7 +300,8 @@ fn substitutions_in_use<'a>(face: &ttf_parser::Face<'a>) -> Option<Vec<Substitut
 /// context either, so the word's glyphs are those it has alone); the only
 /// positionings that can apply are kerning pairs, none of which moves its
 /// second glyph (every `PairPos` subtable of the face has no second value
-/// record, so no glyph is skipped as a pair's start); and no glyph the line
+/// record, so no glyph is skipped as a pair's start; a `kern` table, whose
+/// pairs do move it, is never applied: [`kerns_every_script`]); and no glyph the line
 /// can hold is a mark (which a lookup could skip to kern across). A pair's
 /// adjustment then depends on its two glyphs alone: the space before the word
 /// is moved by the pair it starts with the word's first glyph, the word's last
@@ -358,10 +359,31 @@ fn words_apart(face: &ttf_parser::Face<'_>) -> bool {
         })
     });
     pairs_only
+        && (tables.kern.is_none() || tables.gpos.is_some_and(|t| kerns_every_script(&t)))
         && face
             .raw_face()
             .table(ttf_parser::Tag::from_bytes(b"GPOS"))
             .is_none_or(|gpos| no_second_value_records(gpos).unwrap_or(false))
+}
+
+/// Whether shaping in any script takes its kerning from the GPOS table `table`,
+/// never from the `kern` table (whose pairs move their second glyph): the table
+/// has a script shaping falls back to (`DFLT`, `dflt` or `latn`), and every
+/// language system of every script has the `kern` feature.
+fn kerns_every_script(table: &LayoutTable<'_>) -> bool {
+    let kern = ttf_parser::Tag::from_bytes(b"kern");
+    let has_kern = |l: ttf_parser::opentype_layout::LanguageSystem<'_>| {
+        l.feature_indices
+            .into_iter()
+            .any(|i| table.features.get(i).is_some_and(|f| f.tag == kern))
+    };
+    let fallback = [b"DFLT", b"dflt", b"latn"].map(ttf_parser::Tag::from_bytes);
+    table.scripts.into_iter().any(|s| fallback.contains(&s.tag))
+        && table.scripts.into_iter().all(|script| {
+            let languages = script.languages;
+            script.default_language.is_none_or(has_kern)
+                && (0..languages.len()).all(|i| languages.get(i).is_some_and(has_kern))
+        })
 }
 
 /// Whether no `PairPos` subtable of the GPOS table `gpos` (its bytes) has a
