@@ -368,8 +368,9 @@ fn words_apart(face: &ttf_parser::Face<'_>) -> bool {
 
 /// Whether shaping in any script takes its kerning from the GPOS table `table`,
 /// never from the `kern` table (whose pairs move their second glyph): the table
-/// has a script shaping falls back to (`DFLT`, `dflt` or `latn`), and every
-/// language system of every script has the `kern` feature.
+/// has a script shaping falls back to (`DFLT`, `dflt` or `latn`), every script
+/// has a default language system (what a language it does not list falls back
+/// to), and every language system of every script has the `kern` feature.
 fn kerns_every_script(table: &LayoutTable<'_>) -> bool {
     let kern = ttf_parser::Tag::from_bytes(b"kern");
     let has_kern = |l: ttf_parser::opentype_layout::LanguageSystem<'_>| {
@@ -381,7 +382,7 @@ fn kerns_every_script(table: &LayoutTable<'_>) -> bool {
     table.scripts.into_iter().any(|s| fallback.contains(&s.tag))
         && table.scripts.into_iter().all(|script| {
             let languages = script.languages;
-            script.default_language.is_none_or(has_kern)
+            script.default_language.is_some_and(has_kern)
                 && (0..languages.len()).all(|i| languages.get(i).is_some_and(has_kern))
         })
 }
