@@ -5,6 +5,7 @@
 //! and labels with these, and usvg gets a face's lines from them (`usvg_patch`).
 
 pub(crate) mod kept;
+mod spaced;
 pub(crate) mod words;
 
 use std::collections::HashMap;
@@ -126,17 +127,22 @@ pub(crate) fn script_keyed(script: rustybuzz::Script, text: &str) -> String {
     format!("{}{text}", script.tag())
 }
 
-/// Pieces' shapings kept (the words of a sheet's labels repeat from sheet to
-/// sheet, a game's words from face to face); past this many the kept ones are
-/// forgotten.
+/// Shapings of pieces and other texts kept (the words of a sheet's labels
+/// repeat from sheet to sheet, a game's words from face to face and in its
+/// rulebook; the seed games keep about 4,800); past this many the kept ones
+/// are forgotten.
 const PIECES_KEPT: usize = 20_000;
 
-/// A piece of a line ([`words::pieces`]) shaped left to right, as
-/// [`label_shaping`] shapes it in the script its letters have: its glyphs, that
-/// script, and the direction the script has; kept per face and piece. Measuring
-/// a line sums its pieces' advances from these (`text::shaped_and_script`), and a
-/// label or a line usvg lays out takes its glyphs from them
-/// ([`glyphs_from_pieces`]), so each piece is shaped once for all three.
+/// A piece of a line ([`words::pieces`]), or any text that does not cut into
+/// pieces (a word, a number), shaped left to right, as [`label_shaping`] shapes
+/// it in the script its letters have: its glyphs, that script, and the
+/// direction the script has; kept per face and text. Where that direction is
+/// left to right, this is the shaping in the text's own direction too (the
+/// same buffer, so the same glyphs), so measuring a text
+/// (`text::advance_and_script`, which sums a line's pieces), a rulebook's
+/// glyphs (`text::glyphs`), a label and a line or word usvg lays out
+/// ([`glyphs_from_pieces`], `usvg_patch`) all take their glyphs from here, and
+/// each text is shaped once for all of them.
 pub(crate) fn piece_shaping(
     face: &'static rustybuzz::Face<'static>,
     piece: &str,
@@ -144,8 +150,12 @@ pub(crate) fn piece_shaping(
     static KEPT: OnceLock<kept::PerFace<PieceShaping>> = OnceLock::new();
     KEPT.get_or_init(|| kept::PerFace::new(PIECES_KEPT))
         .get_or_make(face, piece, || {
-            let (glyphs, script, guessed) = label_shaping(face, piece, None);
-            (glyphs.into(), script, guessed)
+            spaced::from_word(face, piece).unwrap_or_else(|| {
+                let (glyphs, script, guessed) = label_shaping(face, piece, None);
+                let shaped = (glyphs.into(), script, guessed);
+                spaced::learn(face, piece, &shaped);
+                shaped
+            })
         })
 }
 
@@ -162,18 +172,11 @@ pub(crate) fn glyphs_from_pieces(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
 ) -> Option<Vec<ShapedGlyph>> {
-    static IN_SCRIPT: OnceLock<kept::PerFace<Arc<[ShapedGlyph]>>> = OnceLock::new();
     let kept = |piece: &str| {
         let (glyphs, script, _) = piece_shaping(face, piece);
         (glyphs, script)
     };
-    let in_script = |piece: &str, script: rustybuzz::Script| {
-        IN_SCRIPT
-            .get_or_init(|| kept::PerFace::new(PIECES_KEPT))
-            .get_or_make(face, &script_keyed(script, piece), || {
-                label_shaping(face, piece, Some(script)).0.into()
-            })
-    };
+    let in_script = |piece: &str, script| in_script_shaping(face, piece, script).0;
     let (pieces, _) = words::pieces(face, text, kept, in_script)?;
     let mut glyphs = Vec::with_capacity(text.len());
     for (piece, shaped) in pieces {
@@ -184,4 +187,24 @@ pub(crate) fn glyphs_from_pieces(
         }));
     }
     Some(glyphs)
+}
+
+/// `piece` (a piece of a line whose letters have no script: a number, a space)
+/// shaped left to right in `script`, the line's, as [`label_shaping`] shapes
+/// it, and the direction `script` has; kept per face, script and piece. A
+/// line's glyphs ([`glyphs_from_pieces`]) and its advance (`text::summed`) take
+/// the piece from here.
+pub(crate) fn in_script_shaping(
+    face: &'static rustybuzz::Face<'static>,
+    piece: &str,
+    script: rustybuzz::Script,
+) -> (Arc<[ShapedGlyph]>, rustybuzz::Direction) {
+    static IN_SCRIPT: OnceLock<kept::PerFace<(Arc<[ShapedGlyph]>, rustybuzz::Direction)>> =
+        OnceLock::new();
+    IN_SCRIPT
+        .get_or_init(|| kept::PerFace::new(PIECES_KEPT))
+        .get_or_make(face, &script_keyed(script, piece), || {
+            let (glyphs, _, direction) = label_shaping(face, piece, Some(script));
+            (glyphs.into(), direction)
+        })
 }

@@ -9,11 +9,12 @@ pub mod layout;
 pub mod markup;
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::fonts::{self, FontBook};
 use crate::shaping::{
-    glyphs_from_pieces, kept, label_shaping, piece_shaping, script_keyed, shape, shape_with, words,
+    glyphs_from_pieces, in_script_shaping, kept, piece_shaping, script_keyed, shape, shape_with,
+    words, ShapedGlyph,
 };
 use crate::units::fmt_num;
 
@@ -222,11 +223,13 @@ fn range_of_cluster(
 /// script's direction).
 pub fn shape_label(text: &str, font: &FontSpec) -> Result<ShapedLabel, TextError> {
     let face = face_for(font, &FontBook::builtin())?;
-    // A label of words that add up runs left to right (its letters are Latin).
-    let (shaped, guessed) = match glyphs_from_pieces(face, text) {
-        Some(glyphs) => (glyphs, rustybuzz::Direction::LeftToRight),
+    // A label of words that add up runs left to right (its letters are Latin);
+    // any other is shaped whole, left to right, and kept (a sheet's numbers
+    // repeat from sheet to sheet).
+    let (shaped, guessed): (Arc<[ShapedGlyph]>, _) = match glyphs_from_pieces(face, text) {
+        Some(glyphs) => (glyphs.into(), rustybuzz::Direction::LeftToRight),
         None => {
-            let (glyphs, _, guessed) = label_shaping(face, text, None);
+            let (glyphs, _, guessed) = piece_shaping(face, text);
             (glyphs, guessed)
         }
     };
@@ -292,13 +295,14 @@ fn advance(face: &'static rustybuzz::Face<'static>, text: &str) -> i64 {
 
 /// [`advance`], and the script `text` is shaped in (the one its letters have).
 /// A text of words whose sum is the advance of the whole (see [`words`]) is
-/// summed from its words' kept advances, without shaping it.
+/// summed from its words' kept advances, without shaping it; any other (a
+/// word, a number) is measured from its kept shaping ([`shaped_and_script`]).
 pub(crate) fn advance_and_script(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
 ) -> (i64, rustybuzz::Script) {
     advances().get_or_make(face, text, || {
-        summed(face, text).unwrap_or_else(|| shaped_advance(face, text, None))
+        summed(face, text).unwrap_or_else(|| shaping_advance(face, text))
     })
 }
 
@@ -323,22 +327,34 @@ pub(crate) fn summed(
 }
 
 /// [`advance_and_script`] from shaping `text` whole (a word with the spaces
-/// next to it, which [`words::summed`] sums): the sum of its kept
-/// [`piece_shaping`]'s advances where its script runs left to right (the
-/// shaping in its own direction is then the same), else [`shaped_advance`].
+/// next to it, which [`words::summed`] sums), kept per face and text
+/// ([`shaping_advance`]).
 fn shaped_and_script(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
 ) -> (i64, rustybuzz::Script) {
-    advances().get_or_make(face, text, || {
-        let (glyphs, script, direction) = piece_shaping(face, text);
-        if direction == rustybuzz::Direction::LeftToRight {
-            let advance = glyphs.iter().map(|g| i64::from(g.x_advance)).sum();
-            (advance, script)
-        } else {
-            shaped_advance(face, text, None)
-        }
-    })
+    advances().get_or_make(face, text, || shaping_advance(face, text))
+}
+
+/// [`shaped_advance`] of `text` in its own script: the sum of its kept
+/// [`piece_shaping`]'s advances where its script runs left to right (the
+/// shaping in its own direction is then the same), else shaped in its own
+/// direction.
+fn shaping_advance(
+    face: &'static rustybuzz::Face<'static>,
+    text: &str,
+) -> (i64, rustybuzz::Script) {
+    let (glyphs, script, direction) = piece_shaping(face, text);
+    if direction == rustybuzz::Direction::LeftToRight {
+        (sum_advances(&glyphs), script)
+    } else {
+        shaped_advance(face, text, None)
+    }
+}
+
+/// The sum of `glyphs`' advances.
+fn sum_advances(glyphs: &[ShapedGlyph]) -> i64 {
+    glyphs.iter().map(|g| i64::from(g.x_advance)).sum()
 }
 
 /// The kept advances and scripts, per face and text.
@@ -365,7 +381,9 @@ pub(crate) fn shaped_advance(
 
 /// The advance of `text` (a word or a space without letters of any script)
 /// shaped in `script`, the script of the line it is part of; kept per face,
-/// script and text.
+/// script and text. Where `script` runs left to right, the sum of its kept
+/// [`in_script_shaping`]'s advances (the same shaping), else shaped in the
+/// script's direction.
 fn advance_in(
     face: &'static rustybuzz::Face<'static>,
     text: &str,
@@ -375,7 +393,10 @@ fn advance_in(
     let key = script_keyed(script, text);
     ADVANCES
         .get_or_init(|| kept::PerFace::new(ADVANCES_KEPT))
-        .get_or_make(face, &key, || shaped_advance(face, text, Some(script)).0)
+        .get_or_make(face, &key, || match in_script_shaping(face, text, script) {
+            (glyphs, rustybuzz::Direction::LeftToRight) => sum_advances(&glyphs),
+            _ => shaped_advance(face, text, Some(script)).0,
+        })
 }
 
 /// The glyph outlines of `text` set at `size` mm, its baseline starting at
@@ -546,6 +567,48 @@ mod tests {
                 assert!(g.range.end > g.range.start && g.range.end <= text.len());
             }
         }
+    }
+
+    #[test]
+    fn a_text_that_does_not_cut_into_pieces_is_measured_as_shaped_whole() {
+        // Every word of every seed game in every built-in face (a word has no
+        // space to cut at): its kept left-to-right shaping's advance where it
+        // runs left to right, else its advance shaped right to left.
+        let words = crate::shaping::words::tests::words();
+        for face in crate::shaping::words::tests::faces() {
+            for word in &words {
+                assert_eq!(
+                    advance_and_script(face, word),
+                    shaped_advance(face, word, None),
+                    "{word:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_piece_without_a_script_is_measured_in_its_lines_script() {
+        // In a script that runs right to left, "To" is kerned as "oT" (not at
+        // all): the left-to-right shaping kept for a line's glyphs is not its
+        // advance there.
+        let face = crate::shaping::words::tests::faces()[0];
+        let hebrew =
+            rustybuzz::Script::from_iso15924_tag(ttf_parser::Tag::from_bytes(b"Hebr")).unwrap();
+        for script in [rustybuzz::script::LATIN, rustybuzz::script::GREEK, hebrew] {
+            for text in [" 12 ", " ", "To", " · ", "2+ "] {
+                assert_eq!(
+                    advance_in(face, text, script),
+                    shaped_advance(face, text, Some(script)).0,
+                    "{text:?} in {script:?}"
+                );
+            }
+        }
+        let (ltr, direction) = in_script_shaping(face, "To", hebrew);
+        assert_eq!(direction, rustybuzz::Direction::RightToLeft);
+        assert_ne!(
+            sum_advances(&ltr),
+            shaped_advance(face, "To", Some(hebrew)).0
+        );
     }
 
     #[test]
