@@ -258,17 +258,26 @@ fn adds_up(face: &ttf_parser::Face<'_>, mapped: &[(char, GlyphId)]) -> bool {
     }
     tables.gpos.is_none_or(|t| {
         layout_clear(&t)
-            && in_use::<PositioningSubtable>(&t, nested_positionings).is_some_and(|used| {
-                used.iter().all(|l| {
-                    let subs = l.subtables;
-                    every(
-                        subs.len(),
-                        |i| subs.get::<PositioningSubtable>(i),
-                        false,
-                        |s| !seen(&s.coverage()) || positioning_local(&s, space),
-                    )
-                })
-            })
+            && positionings_all(&t, |s| !seen(&s.coverage()) || positioning_local(s, space))
+    })
+}
+
+/// Whether every positioning subtable shaping can apply ([`in_use`]) passes `ok`
+/// (`false` where the lookups cannot be read).
+fn positionings_all(
+    table: &LayoutTable<'_>,
+    ok: impl Fn(&PositioningSubtable<'_>) -> bool,
+) -> bool {
+    in_use::<PositioningSubtable>(table, nested_positionings).is_some_and(|used| {
+        used.iter().all(|l| {
+            let subs = l.subtables;
+            every(
+                subs.len(),
+                |i| subs.get::<PositioningSubtable>(i),
+                false,
+                |s| ok(&s),
+            )
+        })
     })
 }
 
@@ -346,16 +355,8 @@ fn words_apart(face: &ttf_parser::Face<'_>) -> bool {
         }
     }
     let pairs_only = tables.gpos.is_none_or(|t| {
-        in_use::<PositioningSubtable>(&t, nested_positionings).is_some_and(|used| {
-            used.iter().all(|l| {
-                let subs = l.subtables;
-                every(
-                    subs.len(),
-                    |i| subs.get::<PositioningSubtable>(i),
-                    false,
-                    |s| !seen(&s.coverage()) || matches!(s, PositioningSubtable::Pair(_)),
-                )
-            })
+        positionings_all(&t, |s| {
+            !seen(&s.coverage()) || matches!(s, PositioningSubtable::Pair(_))
         })
     });
     pairs_only
