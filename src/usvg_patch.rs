@@ -748,6 +748,36 @@ mod tests {
         }
     }
 
+    #[test]
+    fn each_span_holds_the_glyphs_of_its_own_letters() {
+        // The span-glyphs patch moves each cluster's glyphs into the span that
+        // contains it instead of copying them: nested and side-by-side spans, in
+        // other fills and weights, with letter spacing and underline, in two
+        // chunks, must each still hold their own letters, in order, once.
+        let book = FontBook::builtin_fresh();
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="80mm" height="30mm" viewBox="0 0 80 30"><text x="2" y="10" font-size="3" letter-spacing="0.1">Pay <tspan fill="#c00">$3 <tspan font-weight="bold">now</tspan> or</tspan> <tspan text-decoration="underline">later</tspan>!<tspan x="2" y="20">Next <tspan font-style="italic">line</tspan> here</tspan></text></svg>"##;
+        for kept in [false, true] {
+            let options = options(&book, kept);
+            let tree = usvg::Tree::from_str(svg, &options).unwrap();
+            let text = first_text(tree.root()).unwrap();
+            let spans: Vec<String> = text
+                .layouted()
+                .iter()
+                .map(|span| {
+                    span.positioned_glyphs
+                        .iter()
+                        .map(|g| g.text.as_str())
+                        .collect()
+                })
+                .collect();
+            assert_eq!(
+                spans,
+                ["Pay ", "$3 ", "now", " or", " ", "later", "!", "Next ", "line", " here"],
+                "kept: {kept}"
+            );
+        }
+    }
+
     /// Renders trees one over the other at 4 px a mm.
     fn pixels(trees: &[&usvg::Tree]) -> Vec<u8> {
         let size = trees[0].size().to_int_size().scale_by(4.0).unwrap();

@@ -345,19 +345,18 @@ pub(crate) fn layout_text(
                 fill.rule = FillRule::NonZero;
             }
 
-            if let Some((span_fragments, span_bbox)) = convert_span(span, &clusters, span_ts) {
+            if let Some((span_fragments, span_bbox)) = convert_span(span, &mut clusters, span_ts) {
                 bbox = bbox.expand(span_bbox);
 
                 // cardstock patch: made at its exact length. Collected from a flat
                 // map, whose length is not known ahead, the glyphs' buffer doubled as
                 // it grew and kept up to twice their bytes for as long as the tree (or
                 // a kept layout) lived.
-                let glyphs = span_fragments.iter().map(|gc| gc.glyphs.len()).sum();
+                let glyphs = span_fragments.iter().map(|(_, g)| g.len()).sum();
                 let mut positioned_glyphs = Vec::with_capacity(glyphs);
-                for mut gc in span_fragments {
-                    let cluster_ts = gc.transform();
-                    gc.glyphs.iter_mut().for_each(|pg| pg.place(span_ts, cluster_ts));
-                    positioned_glyphs.append(&mut gc.glyphs);
+                for (cluster_ts, mut fragment) in span_fragments {
+                    fragment.iter_mut().for_each(|pg| pg.place(span_ts, cluster_ts));
+                    positioned_glyphs.append(&mut fragment);
                 }
 
                 spans.push(Span {
@@ -393,21 +392,25 @@ pub(crate) fn layout_text(
     Some((spans, bbox))
 }
 
+/// cardstock patch: the span's clusters give up their glyphs (with the cluster's
+/// transform) instead of being cloned whole, glyph texts and all. A cluster
+/// belongs to one span (spans cut a chunk's text into ranges) and nothing reads
+/// a cluster's glyphs once its span is converted.
 fn convert_span(
     span: &TextSpan,
-    clusters: &[GlyphCluster],
+    clusters: &mut [GlyphCluster],
     text_ts: Transform,
-) -> Option<(Vec<GlyphCluster>, NonZeroRect)> {
+) -> Option<(Vec<(Transform, Vec<PositionedGlyph>)>, NonZeroRect)> {
     let mut span_clusters = vec![];
     let mut bboxes_builder = tiny_skia_path::PathBuilder::new();
 
-    for cluster in clusters {
+    for cluster in clusters.iter_mut() {
         if !cluster.visible {
             continue;
         }
 
         if span_contains(span, cluster.byte_idx) {
-            span_clusters.push(cluster.clone());
+            span_clusters.push((cluster.transform(), std::mem::take(&mut cluster.glyphs)));
         }
 
         let mut advance = cluster.advance;
