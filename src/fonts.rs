@@ -270,6 +270,20 @@ pub struct FontBook {
     families: Vec<String>,
     fingerprint: u64,
     kept: crate::usvg_patch::Stores,
+    /// [`FontBook::has_glyph`]'s answers for the first 256 characters, filled
+    /// as they are asked: every text of every face asks for each of its
+    /// characters, and each answer looks through every face's character map.
+    first_glyphs: GlyphAnswers,
+}
+
+/// Whether some face has a glyph for each of the first 256 characters: 0 not
+/// asked yet, 1 yes, 2 no.
+struct GlyphAnswers([std::sync::atomic::AtomicU8; 256]);
+
+impl Default for GlyphAnswers {
+    fn default() -> Self {
+        GlyphAnswers(std::array::from_fn(|_| std::sync::atomic::AtomicU8::new(0)))
+    }
 }
 
 impl std::fmt::Debug for FontBook {
@@ -384,6 +398,7 @@ impl FontBook {
             faces: Vec::new(),
             families: Vec::new(),
             fingerprint: 0,
+            first_glyphs: GlyphAnswers::default(),
         }
     }
 
@@ -413,6 +428,7 @@ impl FontBook {
             faces,
             families,
             fingerprint,
+            first_glyphs: GlyphAnswers::default(),
         })
     }
 
@@ -540,10 +556,25 @@ impl FontBook {
 
     /// Whether some loaded font has a glyph for `c`.
     pub fn has_glyph(&self, c: char) -> bool {
-        self.faces
-            .iter()
-            .filter(|f| f.replaced_by.is_none())
-            .any(|f| f.shaping.glyph_index(c).is_some())
+        use std::sync::atomic::Ordering::Relaxed;
+        let any = || {
+            self.faces
+                .iter()
+                .filter(|f| f.replaced_by.is_none())
+                .any(|f| f.shaping.glyph_index(c).is_some())
+        };
+        let Some(kept) = self.first_glyphs.0.get(c as usize) else {
+            return any();
+        };
+        match kept.load(Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let has = any();
+                kept.store(if has { 1 } else { 2 }, Relaxed);
+                has
+            }
+        }
     }
 
     /// The face the database picks for a family, weight and style (what usvg
@@ -682,6 +713,32 @@ mod tests {
         assert!(book.query("Arial", 400, false).is_none());
         let styles: Vec<String> = book.faces().iter().map(Face::style_name).collect();
         assert_eq!(styles, ["Regular", "Bold", "Italic", "Black", "Regular"]);
+    }
+
+    #[test]
+    fn kept_glyph_answers_are_the_faces_answers() {
+        // The first 256 characters' answers are kept as they are asked: asked
+        // twice, each is what looking through every face gives, yes and no
+        // alike (control characters have no glyph; letters and `£` do).
+        let book = FontBook::builtin_fresh();
+        let look = |c: char| {
+            book.faces
+                .iter()
+                .filter(|f| f.replaced_by.is_none())
+                .any(|f| f.shaping.glyph_index(c).is_some())
+        };
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..2 {
+            for c in (0..=300u32).filter_map(char::from_u32) {
+                assert_eq!(book.has_glyph(c), look(c), "{c:?}");
+                if look(c) {
+                    yes += 1;
+                } else {
+                    no += 1;
+                }
+            }
+        }
+        assert!(yes > 300 && no > 50, "{yes} with a glyph, {no} without");
     }
 
     #[test]
