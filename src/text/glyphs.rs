@@ -8,7 +8,10 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use super::{cluster_range, face_for, range_of_cluster, to_mm, unknown_font, FontSpec, TextError};
+use super::{
+    cluster_range, face_for, range_of_cluster, sum_advances, to_mm, unknown_font, FontSpec,
+    TextError,
+};
 pub use crate::fonts::FaceData;
 use crate::fonts::FontBook;
 use crate::shaping::{kept, piece_shaping, shape};
@@ -158,7 +161,7 @@ fn shape_glyphs(shaping: &'static rustybuzz::Face<'static>, text: &str) -> Kept 
             .collect();
         return Kept {
             glyphs,
-            advance: kept.iter().map(|g| i64::from(g.x_advance)).sum(),
+            advance: sum_advances(&kept),
         };
     }
     shaped_whole(shaping, text)
