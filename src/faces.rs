@@ -47,10 +47,16 @@ pub struct FaceStore<'a> {
     /// planned them ([`FaceStore::will_use`]): after the last, the tree is dropped at
     /// once instead of kept to the budget.
     uses_left: Vec<AtomicU32>,
-    /// Faces by the SHA-256 of their SVG text.
-    by_text: HashMap<[u8; 32], usize>,
-    /// Each face's SHA-256 of its SVG text ([`FaceStore::text_hash`]).
-    text_hashes: Vec<[u8; 32]>,
+    /// Faces by a fast hash of their whole SVG text; a face is a duplicate only
+    /// if its text is equal, so the hash only narrows the search.
+    by_text: HashMap<u64, Vec<usize>>,
+    /// The hasher of `by_text` (seeded per process: the faces found are the same
+    /// whatever the seed, since texts are compared in full).
+    text_hasher: foldhash::fast::RandomState,
+    /// Each face's SHA-256 of its SVG text ([`FaceStore::text_hash`]), made when
+    /// first asked for (the live preview names its pictures by it; a build does
+    /// not ask).
+    text_hashes: Vec<std::sync::OnceLock<[u8; 32]>>,
     /// For each face written over a layer: which, and where it is in the text.
     layered: Vec<Option<LayerRef>>,
     /// The layers, each parsed once for all the faces over it.
@@ -263,6 +269,7 @@ impl<'a> FaceStore<'a> {
             kept: Mutex::new(TreeUse::default()),
             uses_left: Vec::new(),
             by_text: HashMap::new(),
+            text_hasher: Default::default(),
             text_hashes: Vec::new(),
             layered: Vec::new(),
             layers: Vec::new(),
@@ -292,9 +299,10 @@ impl<'a> FaceStore<'a> {
         text: &str,
         layer: Option<LayerRef>,
     ) -> usize {
-        use sha2::Digest;
-        let key: [u8; 32] = sha2::Sha256::digest(text.as_bytes()).into();
-        if let Some(&i) = self.by_text.get(&key) {
+        use std::hash::BuildHasher;
+        let key = self.text_hasher.hash_one(text);
+        let alike = self.by_text.get(&key).map_or(&[][..], |v| &v[..]);
+        if let Some(i) = equal_text(alike, text, |j| self.svg(j)) {
             return i;
         }
         let i = self.svgs.len();
@@ -340,16 +348,19 @@ impl<'a> FaceStore<'a> {
         self.layered.push(layer);
         self.parsed.push(Mutex::new(Parsed::Not));
         self.uses_left.push(AtomicU32::new(0));
-        self.by_text.insert(key, i);
-        self.text_hashes.push(key);
+        self.by_text.entry(key).or_default().push(i);
+        self.text_hashes.push(std::sync::OnceLock::new());
         i
     }
 
     /// The SHA-256 of face `i`'s whole SVG text (what [`FaceStore::svg`] gives),
-    /// as the store found duplicates by it: a picture's hash starts from it
-    /// rather than hashing the text again.
+    /// made once: a picture's hash starts from it rather than hashing the text
+    /// again.
     pub fn text_hash(&self, i: usize) -> [u8; 32] {
-        self.text_hashes[i]
+        *self.text_hashes[i].get_or_init(|| {
+            use sha2::Digest;
+            sha2::Sha256::digest(self.svg(i).as_bytes()).into()
+        })
     }
 
     /// Parses every face not parsed yet, on all cores, in order (so the first
@@ -895,9 +906,29 @@ fn next_revisions(
     diags
 }
 
+/// The face among `alike` (faces whose texts hash alike) whose text is `text`:
+/// equal hashes of different texts are not the same face.
+fn equal_text<'s>(
+    alike: &[usize],
+    text: &str,
+    text_of: impl Fn(usize) -> Cow<'s, str>,
+) -> Option<usize> {
+    alike.iter().copied().find(|&j| text_of(j) == text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn faces_whose_texts_hash_alike_are_told_apart_by_their_texts() {
+        let texts = ["<svg>a</svg>", "<svg>b</svg>", "<svg>c</svg>"];
+        let text_of = |j: usize| Cow::Borrowed(texts[j]);
+        // Faces 0 and 2 collide on a hash; only an equal text is the same face.
+        assert_eq!(equal_text(&[0, 2], "<svg>c</svg>", text_of), Some(2));
+        assert_eq!(equal_text(&[0, 2], "<svg>b</svg>", text_of), None);
+        assert_eq!(equal_text(&[], "<svg>a</svg>", text_of), None);
+    }
 
     #[test]
     fn a_deflated_svg_text_reads_back_the_same_and_smaller() {
