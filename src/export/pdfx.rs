@@ -8,7 +8,6 @@
 //! byte for byte, and the cross-reference table is written anew.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use pdf_writer::Finish as _;
 use pdf_writer::{Chunk, Name, Ref, TextStr};
@@ -198,19 +197,23 @@ fn document_uuid(trailer: &str) -> String {
     )
 }
 
-/// The deflate level of every stream cardstock writes itself (the booklet's page
-/// contents, the PDF/X output intent's profile): the level the krilla patch gives
-/// the streams krilla writes (`vendor/patches/krilla-deflate.diff`), so a file is
-/// compressed one way throughout.
-const DEFLATE_LEVEL: u32 = 2;
+/// The libdeflate level of every stream cardstock writes itself (the booklet's
+/// page contents, the PDF/X output intent's profile): the level the krilla patch
+/// gives the streams krilla writes (`vendor/patches/krilla-deflate.diff`), so a
+/// file is compressed one way throughout.
+const DEFLATE_LEVEL: i32 = 1;
 
-/// `data` as a zlib stream at [`DEFLATE_LEVEL`].
+/// `data` as a zlib stream, as libdeflate writes it at [`DEFLATE_LEVEL`].
 pub(super) fn deflate(data: &[u8]) -> Vec<u8> {
-    let mut e =
-        flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
-    // Writing into a Vec cannot fail.
-    let _ = e.write_all(data);
-    e.finish().unwrap_or_default()
+    let Ok(level) = libdeflater::CompressionLvl::new(DEFLATE_LEVEL) else {
+        return Vec::new();
+    };
+    let mut compressor = libdeflater::Compressor::new(level);
+    let mut out = vec![0; compressor.zlib_compress_bound(data.len())];
+    // The bound is enough for any input (libdeflate's promise).
+    let n = compressor.zlib_compress(data, &mut out).unwrap_or(0);
+    out.truncate(n);
+    out
 }
 
 /// The new objects: the output intent with its ICC profile, the XMP metadata and

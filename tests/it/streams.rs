@@ -1,33 +1,35 @@
-//! The PDF writer compresses every stream with one deflate encoder per thread,
-//! reset between streams (the krilla patch, `vendor/patches/krilla-deflate.diff`),
-//! instead of a new encoder per stream. A reset encoder must give the bytes a new
-//! one gives: this reads every compressed stream of a real build (content streams,
-//! shared drawings, fonts, images and ICC profiles of every game, large and small,
-//! written one after another on the same threads), inflates it, and compresses it
-//! again with a new encoder at the patch's level.
+//! The PDF writer compresses every stream with libdeflate at level 1 (the krilla
+//! patch, `vendor/patches/krilla-deflate.diff`, and cardstock's own streams in
+//! `export::pdfx`), with one compressor and one output buffer per thread, kept
+//! between streams. Each stream must be the bytes a new compressor writes, at its
+//! exact length: this reads every compressed stream of a real build (content
+//! streams, shared drawings, fonts, images and ICC profiles of every game, large
+//! and small, written one after another on the same threads), inflates it, and
+//! compresses it again with a new compressor at that level.
 
-use std::io::{Read, Write};
+use std::io::Read;
 
 use crate::common::pdf::{Document, Object};
 use flate2::read::ZlibDecoder;
-use flate2::write::ZlibEncoder;
-use flate2::Compression;
 
 use crate::print::{built, HOME_LETTER};
 use crate::print_color::pdfs;
 
-/// The compression level cardstock's krilla patch sets (`krilla::stream::deflate_encode`).
-const LEVEL: u32 = 2;
+/// The libdeflate level of every stream (`krilla::stream::deflate_encode`,
+/// `cardstock::export::pdfx`).
+const LEVEL: i32 = 1;
 
-/// `data` compressed by a new encoder, as krilla did before the patch.
+/// `data` compressed by a new libdeflate compressor.
 fn fresh(data: &[u8]) -> Vec<u8> {
-    let mut e = ZlibEncoder::new(Vec::new(), Compression::new(LEVEL));
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
+    let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::new(LEVEL).unwrap());
+    let mut out = vec![0; c.zlib_compress_bound(data.len())];
+    let n = c.zlib_compress(data, &mut out).unwrap();
+    out.truncate(n);
+    out
 }
 
 #[test]
-fn every_compressed_stream_is_what_a_new_encoder_writes() {
+fn every_compressed_stream_is_what_a_new_compressor_writes() {
     let out = built(&HOME_LETTER, "home", "letter");
     let files = pdfs(out);
     assert!(files.len() >= 20, "{} PDFs", files.len());
@@ -46,13 +48,13 @@ fn every_compressed_stream_is_what_a_new_encoder_writes() {
                 .unwrap_or_else(|e| panic!("{}, object {id:?}: {e}", file.display()));
             assert!(
                 s.content == fresh(&plain),
-                "{}, object {id:?} ({} bytes inflated): not the bytes a new encoder writes",
+                "{}, object {id:?} ({} bytes inflated): not the bytes a new compressor writes",
                 file.display(),
                 plain.len()
             );
             streams += 1;
             small += usize::from(plain.len() < 1024);
-            // Larger than the 32 KiB window: the encoder slides its window.
+            // Larger than the 32 KiB window: matches reach back across it.
             large += usize::from(plain.len() > 64 * 1024);
         }
     }
