@@ -6,8 +6,12 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Face address -> text -> value.
-type Texts<V> = HashMap<usize, HashMap<String, V>>;
+/// Face address -> text -> value. Hashed with foldhash (seeded per process): the
+/// keys are compared in full on a match, and a text is hashed on every look-up.
+type Texts<V> = HashMap<usize, HashMap<String, V, Hasher>, Hasher>;
+
+/// The hasher of [`Texts`].
+type Hasher = foldhash::fast::RandomState;
 
 /// A map from (face, text) to a kept `V`, at most `limit` texts: past that, every
 /// kept one is forgotten and made again when asked, so memory stays bounded
@@ -23,7 +27,7 @@ impl<V: Clone> PerFace<V> {
     /// An empty map that keeps at most `limit` texts.
     pub(crate) fn new(limit: usize) -> Self {
         PerFace {
-            kept: Mutex::new((HashMap::new(), 0)),
+            kept: Mutex::new((HashMap::default(), 0)),
             limit,
         }
     }
