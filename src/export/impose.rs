@@ -252,15 +252,27 @@ pub(super) fn reachable(
     start: &[u32],
     not: &[u32],
 ) -> BTreeSet<u32> {
+    reachable_by(start, not, |n, todo| {
+        if let Some(b) = by_number.get(&n) {
+            each_reference(dictionary(b), |_, r| todo.push(r));
+        }
+    })
+}
+
+/// [`reachable`], with object `n`'s references pushed onto a list by
+/// `references(n, list)` (for [`super::split`], which reads each object once).
+pub(super) fn reachable_by(
+    start: &[u32],
+    not: &[u32],
+    mut references: impl FnMut(u32, &mut Vec<u32>),
+) -> BTreeSet<u32> {
     let mut seen: BTreeSet<u32> = not.iter().copied().collect();
     let mut todo = start.to_vec();
     while let Some(n) = todo.pop() {
         if !seen.insert(n) {
             continue;
         }
-        if let Some(b) = by_number.get(&n) {
-            todo.extend(references(dictionary(b)));
-        }
+        references(n, &mut todo);
     }
     for n in not {
         seen.remove(n);

@@ -238,13 +238,52 @@ impl Ink<'_> {
     }
 }
 
+/// The paths of a sheet's marks, kept for the next sheet: the sheets of one layout
+/// have the same marks (their labels aside), so each mark's path is built once,
+/// and once for both its halo and its line.
+#[derive(Default)]
+struct MarkPaths {
+    /// The marks of the last sheet, and their paths (`None` for a label).
+    marks: Vec<Mark>,
+    paths: Vec<Option<Path>>,
+}
+
+impl MarkPaths {
+    /// The paths of `marks`, in order; those of marks the last sheet had at the
+    /// same place are its own.
+    fn of(&mut self, marks: &[Mark]) -> &[Option<Path>] {
+        self.marks.truncate(marks.len());
+        self.paths.truncate(marks.len());
+        for (k, m) in marks.iter().enumerate() {
+            if self.marks.get(k) == Some(m) {
+                continue;
+            }
+            let p = path(&m.segments());
+            if k < self.marks.len() {
+                self.marks[k] = m.clone();
+                self.paths[k] = p;
+            } else {
+                self.marks.push(m.clone());
+                self.paths.push(p);
+            }
+        }
+        &self.paths
+    }
+}
+
 /// Draws a sheet's marks: lines stroked 0.25 pt (cut lines over their white
 /// halos, every halo first so that none covers a neighbour's line), labels as real
-/// text, in `ink`.
-fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font, ink: Ink) {
+/// text, in `ink`. `paths` are the marks' paths ([`MarkPaths::of`]).
+fn draw_marks(
+    surface: &mut Surface,
+    marks: &[Mark],
+    paths: &[Option<Path>],
+    font: &Font,
+    ink: Ink,
+) {
     surface.set_fill(None);
-    for m in marks {
-        let (Some(width), Some(p)) = (m.stroke().halo(), path(&m.segments())) else {
+    for (m, p) in marks.iter().zip(paths) {
+        let (Some(width), Some(p)) = (m.stroke().halo(), p) else {
             continue;
         };
         surface.set_stroke(Some(Stroke {
@@ -252,14 +291,14 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font, ink: Ink) {
             width: pt(width),
             ..Stroke::default()
         }));
-        surface.draw_path(&p);
+        surface.draw_path(p);
     }
-    for m in marks {
+    for (m, p) in marks.iter().zip(paths) {
         if let Mark::Label { .. } = m {
             draw_label(surface, m, font, ink);
             continue;
         }
-        let Some(p) = path(&m.segments()) else {
+        let Some(p) = p else {
             continue;
         };
         let stroke = m.stroke();
@@ -273,7 +312,7 @@ fn draw_marks(surface: &mut Surface, marks: &[Mark], font: &Font, ink: Ink) {
             }),
             ..Stroke::default()
         }));
-        surface.draw_path(&p);
+        surface.draw_path(p);
     }
     surface.set_stroke(None);
     surface.set_fill(None);
@@ -670,6 +709,7 @@ fn draw(
     // Each face as drawn ([`drawn_key`]), with the size it was drawn at (mm).
     let mut graphics: BTreeMap<DrawnKey, DrawnFace> = BTreeMap::new();
     let mut fonts = Fonts::new();
+    let mut mark_paths = MarkPaths::default();
     for (k, job) in jobs.iter().enumerate() {
         let mut seen = std::collections::BTreeSet::new();
         let placed: Vec<usize> = job
@@ -723,6 +763,7 @@ fn draw(
             draw_marks(
                 &mut surface,
                 &s.marks,
+                mark_paths.of(&s.marks),
                 &font,
                 Ink(job.print.map(|p| &*p.shop.press)),
             );
@@ -912,6 +953,49 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sheets_mark_paths_are_its_own_marks_whatever_the_last_sheet_had() {
+        use crate::layout::marks::{LabelText, Stroke as MarkStroke};
+        let line = |x: f64| Mark::Line {
+            from: (x, 0.0),
+            to: (x, 10.0),
+            stroke: MarkStroke::Crop,
+        };
+        let label = Mark::Label {
+            at: (1.0, 2.0),
+            size: 2.0,
+            anchor: crate::layout::marks::Anchor::Start,
+            upwards: false,
+            text: LabelText::new("sheet 1"),
+        };
+        // A first sheet, one like it, one with a mark moved, a shorter and a longer.
+        let sheets = [
+            vec![line(1.0), label.clone(), line(2.0)],
+            vec![line(1.0), label.clone(), line(2.0)],
+            vec![line(1.0), label.clone(), line(3.0)],
+            vec![line(4.0)],
+            vec![line(4.0), line(5.0), label],
+        ];
+        // The sheets drawn, each mark's path built anew or kept from the last sheet.
+        let drawn = |keep: bool| {
+            let mut doc = Document::new();
+            let font = label_font().unwrap();
+            let mut kept = MarkPaths::default();
+            for marks in &sheets {
+                let fresh: Vec<Option<Path>> = marks.iter().map(|m| path(&m.segments())).collect();
+                let paths = if keep { kept.of(marks) } else { &fresh };
+                let size = KSize::from_wh(100.0, 100.0).unwrap();
+                let mut page = doc.start_page_with(PageSettings::new(size));
+                let mut surface = page.surface();
+                draw_marks(&mut surface, marks, paths, &font, Ink(None));
+                surface.finish();
+                page.finish();
+            }
+            doc.finish().unwrap()
+        };
+        assert_eq!(drawn(true), drawn(false));
+    }
 
     fn blank_pdf() -> Vec<u8> {
         let sheet = crate::layout::one_up(

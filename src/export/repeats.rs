@@ -18,7 +18,7 @@
 //! faces always give the same runs and the same bytes.
 
 use std::collections::HashMap;
-use std::hash::Hasher;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, Weak};
 
 use krilla::graphic::Graphic;
@@ -28,6 +28,34 @@ use usvg::{Group, Node, Paint, Tree};
 /// Smallest run worth a shared object: about this many points and glyphs. A
 /// shared object costs about 100 bytes; a lone rectangle is cheaper drawn in place.
 const MIN_WEIGHT: u64 = 24;
+
+/// A map keyed by digests. They are SipHash outputs already, so the map's hasher
+/// only folds one into 64 bits; the map still compares keys in full.
+type ByHash<V> = HashMap<u128, V, BuildHasherDefault<Folded>>;
+
+/// The [`Hasher`] of [`ByHash`]: a `u128` key's two halves, xor-ed.
+#[derive(Default)]
+struct Folded(u64);
+
+impl Hasher for Folded {
+    fn write_u128(&mut self, v: u128) {
+        self.0 ^= (v as u64) ^ ((v >> 64) as u64);
+    }
+
+    /// Not met (keys are `u128`), but correct for any bytes: 8 at a time, xor-ed
+    /// after a rotation, so that order counts.
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(word);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// What a node hashes to and how much it draws.
 #[derive(Clone, Copy)]
@@ -79,7 +107,7 @@ impl Digests {
             return arena;
         }
         let mut arena = Arena::new();
-        digest_group(tree.root(), &mut arena, &mut HashMap::new());
+        digest_group(tree.root(), &mut arena);
         let arena = Arc::new(arena);
         let mut m = self.lock();
         if m.trees.len() >= m.sweep_at {
@@ -112,11 +140,11 @@ const LEARN: usize = 16;
 pub struct Repeats {
     /// The runs chosen: first child's hash -> (number of children, run key),
     /// longest first.
-    chosen: HashMap<u128, Vec<(usize, u128)>>,
+    chosen: ByHash<Vec<(usize, u128)>>,
     /// Where they occur in the tree being drawn: (group address, first child) ->
     /// (end, key).
     runs: HashMap<(usize, usize), (usize, u128)>,
-    drawn: HashMap<u128, Graphic>,
+    drawn: ByHash<Graphic>,
 }
 
 impl Repeats {
@@ -124,7 +152,7 @@ impl Repeats {
     /// once, in the order they print).
     pub fn learn(trees: impl IntoIterator<Item = Arc<Tree>>, digests: &Digests) -> Repeats {
         let mut arenas: Vec<Arc<Arena>> = Vec::new();
-        let mut seen: HashMap<u128, u32> = HashMap::new();
+        let mut seen: ByHash<u32> = ByHash::default();
         for t in trees.into_iter().take(LEARN) {
             let arena = digests.of(&t);
             for d in arena.iter().flat_map(|c| c.digests.iter().flatten()) {
@@ -133,7 +161,7 @@ impl Repeats {
             arenas.push(arena);
         }
         // Candidate runs: maximal stretches of children that occur more than once.
-        let mut run_count: HashMap<u128, u32> = HashMap::new();
+        let mut run_count: ByHash<u32> = ByHash::default();
         for children in arenas.iter().flat_map(|a| a.iter()) {
             for (_, _, key, _) in runs_of(children, &seen) {
                 *run_count.entry(key).or_default() += 1;
@@ -164,13 +192,7 @@ impl Repeats {
 
     /// Top-down: the outermost repeated runs of group `g` of `arena`; inside a
     /// chosen run nothing more is chosen.
-    fn choose(
-        &mut self,
-        arena: &Arena,
-        g: usize,
-        seen: &HashMap<u128, u32>,
-        run_count: &HashMap<u128, u32>,
-    ) {
+    fn choose(&mut self, arena: &Arena, g: usize, seen: &ByHash<u32>, run_count: &ByHash<u32>) {
         let children = &arena[g];
         let mut covered = vec![false; children.digests.len()];
         for (start, end, key, weight) in runs_of(children, seen) {
@@ -260,7 +282,7 @@ fn run_key(stretch: &[Option<Digest>]) -> u128 {
 }
 
 /// Maximal runs of children seen more than once: (start, end, key, weight).
-fn runs_of(children: &Children, seen: &HashMap<u128, u32>) -> Vec<(usize, usize, u128, u64)> {
+fn runs_of(children: &Children, seen: &ByHash<u32>) -> Vec<(usize, usize, u128, u64)> {
     let mut out = Vec::new();
     let mut i = 0;
     let d = &children.digests;
@@ -282,9 +304,9 @@ fn runs_of(children: &Children, seen: &HashMap<u128, u32>) -> Vec<(usize, usize,
 }
 
 /// Hashes `group`'s children (recording them in `arena`, the group's entry before
-/// its child groups') and counts each child's hash in `seen`; returns the group's
-/// own digest, or `None` when it cannot be shared.
-fn digest_group(group: &Group, arena: &mut Arena, seen: &mut HashMap<u128, u32>) -> Option<Digest> {
+/// its child groups'); returns the group's own digest, or `None` when it cannot be
+/// shared.
+fn digest_group(group: &Group, arena: &mut Arena) -> Option<Digest> {
     let me = arena.len();
     arena.push(Children {
         digests: Vec::new(),
@@ -294,10 +316,7 @@ fn digest_group(group: &Group, arena: &mut Arena, seen: &mut HashMap<u128, u32>)
     let mut groups = Vec::with_capacity(group.children().len());
     for c in group.children() {
         groups.push(matches!(c, Node::Group(_)).then_some(arena.len()));
-        digests.push(digest_node(c, arena, seen));
-    }
-    for d in digests.iter().flatten() {
-        *seen.entry(d.hash).or_default() += 1;
+        digests.push(digest_node(c, arena));
     }
     let shareable = digests.iter().all(Option::is_some) && group.filters().is_empty();
     let mut h = SipHasher13::new();
@@ -324,10 +343,10 @@ fn digest_group(group: &Group, arena: &mut Arena, seen: &mut HashMap<u128, u32>)
     })
 }
 
-fn digest_node(node: &Node, arena: &mut Arena, seen: &mut HashMap<u128, u32>) -> Option<Digest> {
+fn digest_node(node: &Node, arena: &mut Arena) -> Option<Digest> {
     let mut h = SipHasher13::new();
     let weight = match node {
-        Node::Group(g) => return digest_group(g, arena, seen),
+        Node::Group(g) => return digest_group(g, arena),
         Node::Path(p) => {
             h.write_u8(b'p');
             path(&mut h, p);
@@ -376,7 +395,7 @@ fn digest_node(node: &Node, arena: &mut Arena, seen: &mut HashMap<u128, u32>) ->
                 | usvg::ImageKind::GIF(d)
                 | usvg::ImageKind::WEBP(d) => h.write(d),
                 usvg::ImageKind::SVG(t) => {
-                    let d = digest_group(t.root(), &mut Arena::new(), &mut HashMap::new())?;
+                    let d = digest_group(t.root(), &mut Arena::new())?;
                     h.write_u128(d.hash);
                 }
             }
@@ -510,7 +529,7 @@ fn mask(h: &mut SipHasher13, m: &usvg::Mask) {
 /// A clip path's, mask's or pattern's content, hashed in place (a filter there makes
 /// it unique, so it is never shared).
 fn subtree(h: &mut SipHasher13, g: &Group) {
-    match digest_group(g, &mut Arena::new(), &mut HashMap::new()) {
+    match digest_group(g, &mut Arena::new()) {
         Some(d) => h.write_u128(d.hash),
         // A value no other node hashes with: never shared.
         None => {
@@ -518,5 +537,29 @@ fn subtree(h: &mut SipHasher13, g: &Group) {
             h.write_u8(b'u');
             h.write_u64(UNIQUE.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_whose_halves_fold_alike_stay_apart() {
+        // Both fold to the same 64 bits: the map tells them apart by the whole key.
+        let (a, b, c) = (1u128 << 64 | 1, 0u128, 7u128 << 64 | 7);
+        let mut seen: ByHash<u32> = ByHash::default();
+        for k in [a, b, c, a, a, c] {
+            *seen.entry(k).or_default() += 1;
+        }
+        assert_eq!(seen.len(), 3);
+        assert_eq!((seen[&a], seen[&b], seen[&c]), (3, 1, 2));
+        let fold = |k: u128| {
+            let mut h = Folded::default();
+            h.write_u128(k);
+            h.finish()
+        };
+        assert_eq!(fold(a), fold(b));
+        assert_ne!(fold(1), fold(2));
     }
 }

@@ -39,6 +39,31 @@ fn broken(what: impl std::fmt::Display) -> PdfError {
     PdfError::Writer(format!("cannot split the document into files: {what}"))
 }
 
+/// One object of the document, read once for all the files that hold it (a
+/// font, an image or a shared drawing is in several).
+struct Read<'a> {
+    /// `N 0 obj`, its dictionary, any stream and `endobj`.
+    bytes: &'a [u8],
+    /// Where its body (what follows `N 0 obj`, up to any stream) starts and ends
+    /// in `bytes`; `None` when it has none.
+    body: Option<std::ops::Range<usize>>,
+    /// Its references ([`impose::each_reference`]): where each is in the body and
+    /// the object it names.
+    refs: Vec<(std::ops::Range<usize>, u32)>,
+}
+
+impl<'a> Read<'a> {
+    fn new(bytes: &'a [u8]) -> Read<'a> {
+        let dict = dictionary(bytes);
+        let body = dict.iter().position(|&b| b == b'\n').map(|k| k..dict.len());
+        let mut refs = Vec::new();
+        if let Some(body) = &body {
+            impose::each_reference(&bytes[body.clone()], |at, n| refs.push((at, n)));
+        }
+        Read { bytes, body, refs }
+    }
+}
+
 /// `pdf` (as krilla writes it) cut into one file per part.
 pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
     let (objs, trailer) = objects(pdf)?;
@@ -47,6 +72,7 @@ pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
     }
     let by_number: BTreeMap<u32, &[u8]> = objs.iter().map(|o| (o.number, o.bytes)).collect();
     let (tree, kids) = impose::page_objects(&by_number, &trailer).map_err(broken)?;
+    let read: BTreeMap<u32, Read> = by_number.iter().map(|(&n, &b)| (n, Read::new(b))).collect();
     let first = objs
         .iter()
         .map(|o| o.bytes.as_ptr() as usize - pdf.as_ptr() as usize)
@@ -70,8 +96,12 @@ pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
                 })
                 .collect::<Result<Vec<f32>, PdfError>>()?;
             // Not up to the page tree (every page's `/Parent`).
-            let kept = impose::reachable(&by_number, &pages, &[tree]);
-            file(header, &by_number, &kept, tree, &pages, &heights, part)
+            let kept = impose::reachable_by(&pages, &[tree], |n, todo| {
+                if let Some(r) = read.get(&n) {
+                    todo.extend(r.refs.iter().map(|(_, n)| *n));
+                }
+            });
+            file(header, &read, &kept, tree, &pages, &heights, part)
         })
         .collect()
 }
@@ -80,7 +110,7 @@ pub fn split(pdf: &[u8], parts: &[Part]) -> Result<Vec<Vec<u8>>, PdfError> {
 /// tree, outline, `/Info` and catalog.
 fn file(
     header: &[u8],
-    by_number: &BTreeMap<u32, &[u8]>,
+    read: &BTreeMap<u32, Read>,
     kept: &BTreeSet<u32>,
     tree: u32,
     pages: &[u32],
@@ -90,22 +120,28 @@ fn file(
     let mut new: BTreeMap<u32, u32> = kept.iter().zip(1..).map(|(&old, n)| (old, n)).collect();
     let next = u32::try_from(new.len() + 1).map_err(|_| broken("too many objects"))?;
     new.insert(tree, next);
-    let mut out = Vec::with_capacity(header.len() + kept.len() * 64);
+    // Renumbered objects are no longer (new numbers are not above old ones); the
+    // page tree, outline, `/Info`, catalog and cross-reference table come after.
+    let size: usize = kept
+        .iter()
+        .filter_map(|n| read.get(n))
+        .map(|r| r.bytes.len())
+        .sum();
+    let end = 1024 + 24 * kept.len() + 256 * part.bookmarks.len();
+    let mut out = Vec::with_capacity(header.len() + size + end);
     out.extend_from_slice(header);
     let mut offsets: BTreeMap<u32, usize> = BTreeMap::new();
     for (&old, &n) in new.iter().filter(|(old, _)| kept.contains(old)) {
-        let bytes = by_number[&old];
-        let dict = dictionary(bytes);
-        // `N 0 obj` and what follows it up to the stream, if any.
-        let body = dict
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|k| &dict[k..])
+        let r = &read[&old];
+        let body = r
+            .body
+            .clone()
             .ok_or_else(|| broken(format!("object {old} has no body")))?;
         offsets.insert(n, out.len());
-        out.extend_from_slice(format!("{n} 0 obj").as_bytes());
-        renumber(body, &new, &mut out).map_err(|e| broken(format!("object {old}: {e}")))?;
-        out.extend_from_slice(&bytes[dict.len()..]);
+        let _ = write!(Text(&mut out), "{n} 0 obj");
+        renumber(&r.bytes[body.clone()], &r.refs, &new, &mut out)
+            .map_err(|e| broken(format!("object {old}: {e}")))?;
+        out.extend_from_slice(&r.bytes[body.end..]);
     }
     let page_refs: Vec<Ref> = pages.iter().map(|p| Ref::new(new[p] as i32)).collect();
     let mut next = Ref::new(next as i32);
@@ -156,27 +192,26 @@ fn file(
     Ok(out)
 }
 
-/// `body` (an object's text after `N 0 obj`, before any stream) with every
-/// reference `k 0 R` made `new[k] 0 R` ([`impose::each_reference`]), appended to
-/// `out`.
-fn renumber(body: &[u8], new: &BTreeMap<u32, u32>, out: &mut Vec<u8>) -> Result<(), String> {
+/// `body` (an object's text after `N 0 obj`, before any stream) with each of its
+/// references `refs` (where [`impose::each_reference`] found them, `k 0 R`) made
+/// `new[k] 0 R`, appended to `out`.
+fn renumber(
+    body: &[u8],
+    refs: &[(std::ops::Range<usize>, u32)],
+    new: &BTreeMap<u32, u32>,
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
     let mut copied = 0;
-    let mut missing = None;
-    impose::each_reference(body, |at, old| {
+    for (at, old) in refs {
+        let n = new
+            .get(old)
+            .ok_or_else(|| format!("a reference to object {old}, not kept"))?;
         out.extend_from_slice(&body[copied..at.start]);
         copied = at.end;
-        match new.get(&old) {
-            Some(n) => {
-                let _ = write!(Text(out), "{n} 0 R");
-            }
-            None => missing = missing.or(Some(old)),
-        }
-    });
-    out.extend_from_slice(&body[copied..]);
-    match missing {
-        Some(old) => Err(format!("a reference to object {old}, not kept")),
-        None => Ok(()),
+        let _ = write!(Text(out), "{n} 0 R");
     }
+    out.extend_from_slice(&body[copied..]);
+    Ok(())
 }
 
 /// A file's outline: its bookmarks, nested by depth and closed, as krilla writes
@@ -273,8 +308,10 @@ mod tests {
 
     fn renumbered(body: &str, map: &[(u32, u32)]) -> Result<String, String> {
         let new: BTreeMap<u32, u32> = map.iter().copied().collect();
+        let mut refs = Vec::new();
+        impose::each_reference(body.as_bytes(), |at, n| refs.push((at, n)));
         let mut out = Vec::new();
-        renumber(body.as_bytes(), &new, &mut out)?;
+        renumber(body.as_bytes(), &refs, &new, &mut out)?;
         Ok(String::from_utf8(out).unwrap())
     }
 
@@ -306,5 +343,28 @@ mod tests {
         );
         let missing = renumbered("<</P 5 0 R>>", &map).unwrap_err();
         assert_eq!(missing, "a reference to object 5, not kept");
+    }
+
+    #[test]
+    fn an_object_is_read_once_and_renumbered_for_each_file() {
+        // A stream's bytes are not the object's text: `2 0 R` there stays.
+        let bytes = b"5 0 obj\n<</Length 5/F 2 0 R/G[3 0 R]>>\nstream\n2 0 R\nendstream\nendobj\n";
+        let r = Read::new(bytes);
+        let body = r.body.clone().unwrap();
+        assert_eq!(&bytes[body.clone()], b"\n<</Length 5/F 2 0 R/G[3 0 R]>>\n");
+        let refs: Vec<u32> = r.refs.iter().map(|(_, n)| *n).collect();
+        assert_eq!(refs, [2, 3]);
+        // The same reading, numbered anew for two files.
+        for (map, want) in [
+            ([(2, 1), (3, 2)], "<</Length 5/F 1 0 R/G[2 0 R]>>"),
+            ([(2, 10), (3, 7)], "<</Length 5/F 10 0 R/G[7 0 R]>>"),
+        ] {
+            let new: BTreeMap<u32, u32> = map.into_iter().collect();
+            let mut out = Vec::new();
+            renumber(&bytes[body.clone()], &r.refs, &new, &mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), format!("\n{want}\n"));
+        }
+        // No line after `N 0 obj`: no body to renumber.
+        assert!(Read::new(b"7 0 obj").body.is_none());
     }
 }
