@@ -8,14 +8,15 @@
 //! when it must name them, parses a copy of the text in which every drawable
 //! element without an id gets `id="cs-N"`, N being its index in that list
 //! ([`Elements::tagged`]); every parsed node then carries its element's number, and
-//! a group's number passes to what it draws. Ids change nothing that is drawn, and
-//! the copy serves preflight only: the exported faces are parsed from the text as
-//! rendered. An element that has an id keeps it and is found by it. Matching nodes
-//! by ids is exact where matching by order or by geometry would guess (usvg drops
-//! invisible elements, expands `<use>`, merges groups). The copy is parsed only for
-//! a face that marks `keep-visible` elements or has a finding to locate, and the
-//! elements themselves are read only for a face whose text has a `class` or that
-//! has a finding, so most faces are parsed once.
+//! a group's number passes to what it draws. Ids change nothing that is drawn: a
+//! face that marks `keep-visible` elements or icons is parsed from the copy for the
+//! exporters too ([`super::tagged`], the tree carried with its elements in
+//! `export::Stack`), so it is parsed once. An element that has an id keeps it and
+//! is found by it. Matching nodes by ids is exact where matching by order or by
+//! geometry would guess (usvg drops invisible elements, expands `<use>`, merges
+//! groups). Another face's copy is parsed only when it has a finding to locate, and
+//! the elements themselves are read only for a face whose text has a `class` or
+//! that has a finding, so most faces are parsed once.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -161,6 +162,13 @@ impl Elements {
         }
         out.push_str(&text[at..]);
         out
+    }
+
+    /// Whether `tagged` names elements unmistakably: no element's own id looks
+    /// like one it gives ([`Elements::of`] would take it for another element's
+    /// number, and a reference to it could find the wrong element).
+    pub fn tags_unmistakably(&self) -> bool {
+        !self.by_id.keys().any(|id| id.starts_with(PREFIX))
     }
 
     /// The element a parsed node's id names.
