@@ -213,8 +213,9 @@ fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
             worst: face.safe - margin,
         });
     };
-    for leaf in leaves {
-        if let (What::Text(_), Some(m)) = (&leaf.what, face.min_margin(&[leaf], fine)) {
+    // Texts only: a shape's margin counts in its keep-visible element's, below.
+    for leaf in leaves.iter().filter(|l| matches!(l.what, What::Text(_))) {
+        if let Some(m) = face.min_margin(&[leaf], fine) {
             report(&Described(&leaf.what), m, leaf.element);
         }
     }
@@ -506,6 +507,41 @@ mod tests {
         let leaves = leaves(&trees, &elements, 0.5);
         let face = face_60_by_50(&trees, Shape::Rect);
         check(&face, &leaves);
+    }
+
+    #[test]
+    fn the_safe_zone_names_texts_and_keep_visible_elements_not_other_shapes() {
+        // A text and a keep-visible circle inside the 3 mm zone are reported; a
+        // shape there that is neither, and a text well inside, are not.
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
+<rect x="0.5" y="20" width="5" height="5"/>
+<text x="1" y="10" font-size="4">Edge</text>
+<text x="20" y="25" font-size="4">Middle</text>
+<circle class="keep-visible" cx="57" cy="25" r="1.5"/>
+<path d="M59 40 L59.5 45" stroke="#000" stroke-width="0.2"/>
+</svg>"##;
+        tagged_leaves(svg, |face, leaves| {
+            let mut out = Vec::new();
+            safe_zone(face, leaves, &mut out);
+            let found: Vec<_> = out.iter().map(|f| (f.element, f.message.clone())).collect();
+            assert_eq!(found.len(), 2, "{found:?}");
+            assert_eq!(found[0].0, Some(1));
+            assert!(
+                found[0].1.starts_with("text \"Edge\" is ")
+                    && found[0]
+                        .1
+                        .ends_with(" mm from the trim edge, inside the 3 mm safe zone"),
+                "{found:?}"
+            );
+            assert_eq!(
+                found[1],
+                (
+                    Some(3),
+                    "a keep-visible element is 1.5 mm from the trim edge, inside the 3 mm safe zone"
+                        .to_string()
+                )
+            );
+        });
     }
 
     #[test]

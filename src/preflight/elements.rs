@@ -263,7 +263,10 @@ pub struct Leaf<'a> {
 /// one list; `elements` names them. A text's letters count as light from the
 /// relative luminance `light` on.
 pub fn leaves<'a>(trees: &'a [Arc<Tree>], elements: &Elements, light: f64) -> Vec<Leaf<'a>> {
-    let mut out = Vec::new();
+    // Room for every node but groups (at most one leaf each): a leaf is large, and
+    // a board's thousands of them were copied again each time the list grew.
+    let nodes = trees.iter().map(|t| drawn_nodes(t.root())).sum();
+    let mut out = Vec::with_capacity(nodes);
     let top = Owners {
         element: None,
         keep: None,
@@ -274,6 +277,17 @@ pub fn leaves<'a>(trees: &'a [Arc<Tree>], elements: &Elements, light: f64) -> Ve
         walk(tree.root(), top, (elements, light), &mut out);
     }
     out
+}
+
+/// How many nodes but groups `g` holds, at any depth: the most leaves it gives.
+fn drawn_nodes(g: &Group) -> usize {
+    g.children()
+        .iter()
+        .map(|n| match n {
+            Node::Group(g) => drawn_nodes(g),
+            _ => 1,
+        })
+        .sum()
 }
 
 /// What a node inherits from the groups around it: the element it came from, the
