@@ -427,7 +427,7 @@ impl<'a> FaceStore<'a> {
         // A face that marks elements for preflight is parsed from its tagged text,
         // which draws the same (ids change nothing drawn): preflight names its
         // nodes from this one parse. Its problems are found in the text itself.
-        if let Some((tagged, elements)) = crate::preflight::tagged(&text) {
+        if let Some((tagged, elements)) = svg::elements::tagged(&text) {
             if let Ok(t) = svg::parse(&tagged, &self.images, &self.fonts) {
                 return Ok(Stack::tagged(Arc::new(t), Arc::new(elements)));
             }

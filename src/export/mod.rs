@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use usvg::Tree;
 
-use crate::preflight::Elements;
+use crate::svg::elements::Elements;
 use crate::text::glyphs::GlyphRun;
 
 /// A face's parsed picture: its trees, drawn one over the other from the first,
@@ -25,7 +25,7 @@ use crate::text::glyphs::GlyphRun;
 pub struct Stack {
     trees: Vec<Arc<Tree>>,
     texts: Option<Arc<[GlyphRun]>>,
-    /// For a tree parsed from the face's tagged text ([`crate::preflight::tagged`]):
+    /// For a tree parsed from the face's tagged text ([`crate::svg::elements::tagged`]):
     /// the elements its nodes' ids name.
     tagged: Option<Arc<Elements>>,
 }
@@ -41,7 +41,7 @@ impl Stack {
     }
 
     /// A picture of one tree parsed from a face's tagged text
-    /// ([`crate::preflight::tagged`]): it draws what the text does, and its nodes
+    /// ([`crate::svg::elements::tagged`]): it draws what the text does, and its nodes
     /// carry ids that name their `elements`.
     pub fn tagged(tree: Arc<Tree>, elements: Arc<Elements>) -> Stack {
         Stack {

@@ -31,8 +31,8 @@ use crate::faces::{FaceStore, Rendered};
 use crate::model::{Component, Severity, Shape, Side};
 use crate::profile::Profile;
 use crate::render::{FacePlan, Renderer};
+use crate::svg::elements::Elements;
 use checks::{Check, Face, Finding};
-pub use elements::Elements;
 use shape::Cut;
 
 /// Lowest raster resolution at print size.
@@ -136,22 +136,6 @@ impl LayerElements {
             _ => whole(),
         }
     }
-}
-
-/// The text a face is parsed from when it marks elements (`keep-visible`, icons),
-/// with its elements: its tagged copy ([`Elements::tagged`]), whose tree draws
-/// what the text draws (ids change nothing drawn; the exporters and preflight
-/// share it) and names every node's element, so preflight does not parse the
-/// face again to find the marked ones. `None` for a face that marks nothing
-/// (most: no word `class` in it), that does not parse, or whose own ids look like
-/// the tags.
-pub fn tagged(text: &str) -> Option<(String, Elements)> {
-    if !text.contains("class") {
-        return None;
-    }
-    let elements = Elements::read(text)?;
-    (elements.any_marked() && elements.tags_unmistakably())
-        .then(|| (elements.tagged(text), elements))
 }
 
 /// A face's findings, shared between builds.
@@ -278,7 +262,7 @@ fn findings(
     let check = |trees: &[Arc<usvg::Tree>]| check_with(trees, elements);
     // Elements are named by ids: a copy with an id on every element is parsed when
     // the face marks keep-visible ones, or when it has something to report. A face
-    // that marks some was parsed from that copy already ([`tagged_text`]).
+    // that marks some was parsed from that copy already ([`crate::svg::elements::tagged`]).
     let mut findings = Vec::new();
     if !elements.any_marked() {
         findings = check(picture.trees());
@@ -538,6 +522,7 @@ pub(crate) fn rendered_faces(game: &str) -> crate::pipeline::Finished<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svg::elements::tagged;
 
     /// `written` (usvg's writer) without the ids a tagged copy gave.
     fn without_tags(written: &str) -> String {
