@@ -434,7 +434,16 @@ impl<'a> FaceStore<'a> {
                 }
             }
         }
-        svg::parse(&self.svg(i), &self.images, &self.fonts).map(|t| Stack::one(Arc::new(t)))
+        let text = self.svg(i);
+        // A face that marks elements for preflight is parsed from its tagged text,
+        // which draws the same (ids change nothing drawn): preflight names its
+        // nodes from this one parse. Its problems are found in the text itself.
+        if let Some((tagged, elements)) = svg::elements::tagged(&text) {
+            if let Ok(t) = svg::parse(&tagged, &self.images, &self.fonts) {
+                return Ok(Stack::tagged(Arc::new(t), Arc::new(elements)));
+            }
+        }
+        svg::parse(&text, &self.images, &self.fonts).map(|t| Stack::one(Arc::new(t)))
     }
 
     /// A front over a layer, parsed: the layer's tree (parsed once, shared by every

@@ -6,6 +6,7 @@
 
 mod cost;
 mod count;
+pub mod elements;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

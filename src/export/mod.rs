@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use usvg::Tree;
 
+use crate::svg::elements::Elements;
 use crate::text::glyphs::GlyphRun;
 
 /// A face's parsed picture: its trees, drawn one over the other from the first,
@@ -24,6 +25,9 @@ use crate::text::glyphs::GlyphRun;
 pub struct Stack {
     trees: Vec<Arc<Tree>>,
     texts: Option<Arc<[GlyphRun]>>,
+    /// For a tree parsed from the face's tagged text ([`crate::svg::elements::tagged`]):
+    /// the elements its nodes' ids name.
+    tagged: Option<Arc<Elements>>,
 }
 
 impl Stack {
@@ -32,6 +36,17 @@ impl Stack {
         Stack {
             trees: vec![tree],
             texts: None,
+            tagged: None,
+        }
+    }
+
+    /// A picture of one tree parsed from a face's tagged text
+    /// ([`crate::svg::elements::tagged`]): it draws what the text does, and its nodes
+    /// carry ids that name their `elements`.
+    pub fn tagged(tree: Arc<Tree>, elements: Arc<Elements>) -> Stack {
+        Stack {
+            tagged: Some(elements),
+            ..Stack::one(tree)
         }
     }
 
@@ -40,6 +55,7 @@ impl Stack {
         Stack {
             trees: vec![under, own],
             texts: None,
+            tagged: None,
         }
     }
 
@@ -48,12 +64,19 @@ impl Stack {
         Stack {
             trees: vec![tree],
             texts: Some(texts),
+            tagged: None,
         }
     }
 
     /// The trees, bottom first.
     pub fn trees(&self) -> &[Arc<Tree>] {
         &self.trees
+    }
+
+    /// The elements its nodes' ids name, when its one tree was parsed from the
+    /// face's tagged text ([`Stack::tagged`]).
+    pub fn tagged_elements(&self) -> Option<&Arc<Elements>> {
+        self.tagged.as_ref()
     }
 
     /// The glyph runs drawn over the trees.

@@ -213,8 +213,9 @@ fn safe_zone(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
             worst: face.safe - margin,
         });
     };
-    for leaf in leaves {
-        if let (What::Text(_), Some(m)) = (&leaf.what, face.min_margin(&[leaf], fine)) {
+    // Texts only: a shape's margin counts in its keep-visible element's, below.
+    for leaf in leaves.iter().filter(|l| matches!(l.what, What::Text(_))) {
+        if let Some(m) = face.min_margin(&[leaf], fine) {
             report(&Described(&leaf.what), m, leaf.element);
         }
     }
@@ -320,18 +321,19 @@ impl std::fmt::Display for Described<'_> {
 
 /// Elements drawn after a keep-visible element that paint over it.
 fn covered(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
-    let index: BTreeMap<*const Leaf, usize> = leaves
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l as *const Leaf, i))
-        .collect();
-    for (k, group) in keep_groups(leaves) {
-        let last = group
-            .iter()
-            .filter_map(|l| index.get(&(*l as *const Leaf)))
-            .max()
-            .copied()
-            .unwrap_or(0);
+    let groups = keep_groups(leaves);
+    if groups.is_empty() {
+        return;
+    }
+    // The place of each keep-visible element's last leaf.
+    let mut lasts: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, leaf) in leaves.iter().enumerate() {
+        if let Some(k) = leaf.keep {
+            lasts.insert(k, i);
+        }
+    }
+    for (k, group) in groups {
+        let last = lasts.get(&k).copied().unwrap_or(0);
         let Some(kb) = super::cover::bbox(&group) else {
             continue;
         };
@@ -506,6 +508,101 @@ mod tests {
         let leaves = leaves(&trees, &elements, 0.5);
         let face = face_60_by_50(&trees, Shape::Rect);
         check(&face, &leaves);
+    }
+
+    #[test]
+    fn the_safe_zone_names_texts_and_keep_visible_elements_not_other_shapes() {
+        // A text and a keep-visible circle inside the 3 mm zone are reported; a
+        // shape there that is neither, and a text well inside, are not.
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
+<rect x="0.5" y="20" width="5" height="5"/>
+<text x="1" y="10" font-size="4">Edge</text>
+<text x="20" y="25" font-size="4">Middle</text>
+<circle class="keep-visible" cx="57" cy="25" r="1.5"/>
+<path d="M59 40 L59.5 45" stroke="#000" stroke-width="0.2"/>
+</svg>"##;
+        tagged_leaves(svg, |face, leaves| {
+            let mut out = Vec::new();
+            safe_zone(face, leaves, &mut out);
+            let found: Vec<_> = out.iter().map(|f| (f.element, f.message.clone())).collect();
+            assert_eq!(found.len(), 2, "{found:?}");
+            assert_eq!(found[0].0, Some(1));
+            assert!(
+                found[0].1.starts_with("text \"Edge\" is ")
+                    && found[0]
+                        .1
+                        .ends_with(" mm from the trim edge, inside the 3 mm safe zone"),
+                "{found:?}"
+            );
+            assert_eq!(
+                found[1],
+                (
+                    Some(3),
+                    "a keep-visible element is 1.5 mm from the trim edge, inside the 3 mm safe zone"
+                        .to_string()
+                )
+            );
+        });
+    }
+
+    #[test]
+    fn texts_and_icons_are_hidden_only_by_covers_drawn_after_them() {
+        // A background, then a text and an icon each under an opaque panel drawn
+        // after it, a text under the last panel, and a text drawn after every
+        // panel (over one): three hidden, the last not.
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
+<rect width="60" height="50" fill="#ccc"/>
+<text x="8" y="12" font-size="4">Alpha</text>
+<g class="icon"><circle cx="45" cy="10" r="2"/></g>
+<rect x="5" y="5" width="45" height="10" fill="#333"/>
+<text x="8" y="32" font-size="4">Beta</text>
+<rect x="5" y="25" width="20" height="10" fill="#333"/>
+<text x="8" y="12" font-size="4" fill="#fff">Gamma</text>
+</svg>"##;
+        tagged_leaves(svg, |face, leaves| {
+            let mut out = Vec::new();
+            crate::preflight::hidden::hidden(face, leaves, &mut out);
+            let found: Vec<_> = out
+                .iter()
+                .map(|f| {
+                    (
+                        f.element,
+                        f.other,
+                        f.message.split(" covers").next().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            let hid = |by, what: usize, m: &str| (Some(by), Some(what), m.to_string());
+            assert_eq!(
+                found,
+                vec![
+                    hid(4, 1, "a shape drawn after text \"Alpha\""),
+                    hid(6, 5, "a shape drawn after text \"Beta\""),
+                    hid(4, 2, "a shape drawn after an icon"),
+                ]
+            );
+        });
+    }
+
+    #[test]
+    fn only_what_is_drawn_after_a_keep_visible_element_covers_it() {
+        // Panels drawn before keep-visible elements, under them, do not cover
+        // them; only the panel drawn after the second does.
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="50mm" viewBox="0 0 60 50">
+<rect width="60" height="50" fill="#ccc"/>
+<rect x="5" y="5" width="20" height="20"/>
+<circle class="keep-visible" cx="10" cy="10" r="4"/>
+<rect x="30" y="5" width="20" height="20"/>
+<circle class="keep-visible" cx="40" cy="10" r="4"/>
+<rect x="35" y="5" width="10" height="10" fill="#fff"/>
+<circle class="keep-visible" cx="10" cy="40" r="4"/>
+</svg>"##;
+        tagged_leaves(svg, |face, leaves| {
+            let mut out = Vec::new();
+            covered(face, leaves, &mut out);
+            let found: Vec<_> = out.iter().map(|f| (f.element, f.other)).collect();
+            assert_eq!(found, vec![(Some(5), Some(4))], "the panel over the second");
+        });
     }
 
     #[test]

@@ -1,189 +1,18 @@
 //! The elements of a rendered face as preflight sees them: what each drawn node is,
 //! its outline in the face's coordinates, and which element of the SVG text it
-//! came from.
-//!
-//! usvg keeps an element's `id` but drops its `class`, and a node whose element has
-//! no id cannot be traced back to the text. So preflight reads the elements from the
-//! SVG text with roxmltree (their byte ranges and classes, [`Elements::read`]) and,
-//! when it must name them, parses a copy of the text in which every drawable
-//! element without an id gets `id="cs-N"`, N being its index in that list
-//! ([`Elements::tagged`]); every parsed node then carries its element's number, and
-//! a group's number passes to what it draws. Ids change nothing that is drawn, and
-//! the copy serves preflight only: the exported faces are parsed from the text as
-//! rendered. An element that has an id keeps it and is found by it. Matching nodes
-//! by ids is exact where matching by order or by geometry would guess (usvg drops
-//! invisible elements, expands `<use>`, merges groups). The copy is parsed only for
-//! a face that marks `keep-visible` elements or has a finding to locate, and the
-//! elements themselves are read only for a face whose text has a `class` or that
-//! has a finding, so most faces are parsed once.
+//! came from ([`crate::svg::elements`] reads the elements and names the nodes).
+//! The elements themselves are read only for a face whose text has a `class` or
+//! that has a finding, and a face's tagged copy is parsed only when it has a
+//! finding to locate (a face that marks elements was parsed from it already), so
+//! most faces are parsed once.
 
-use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::Arc;
 
 use resvg::tiny_skia::FillRule;
 use usvg::tiny_skia_path::{Path, PathSegment, Point, Rect, Stroke, Transform};
 use usvg::{Group, Node, Tree};
 
-/// The class that marks an element players must always see.
-pub const KEEP_VISIBLE: &str = "keep-visible";
-/// The class of an icon drawn by `icon()` or set in rich text: preflight checks
-/// that nothing opaque covers most of it, as it does for text.
-pub const ICON: &str = "icon";
-/// Prefix of the ids preflight gives elements.
-const PREFIX: &str = "cs-";
-
-/// One drawable element of the SVG text.
-#[derive(Debug, Clone)]
-pub struct Element {
-    /// Byte range of `<tag` in the text (where the element starts).
-    pub start: Range<usize>,
-    /// Where to insert an id (after the tag name), when it has none.
-    insert_at: Option<usize>,
-    /// Whether it has `class="keep-visible"`.
-    pub keep: bool,
-    /// Whether it has `class="icon"`.
-    pub icon: bool,
-}
-
-/// The drawable elements of a face's SVG text, in document order.
-#[derive(Debug, Default)]
-pub struct Elements {
-    pub list: Vec<Element>,
-    /// Elements found by their own id.
-    by_id: HashMap<String, usize>,
-}
-
-/// Elements that are not drawn where they stand (their content is drawn where it
-/// is referenced, or never).
-const NOT_DRAWN: [&str; 14] = [
-    "defs",
-    "clipPath",
-    "mask",
-    "pattern",
-    "marker",
-    "symbol",
-    "linearGradient",
-    "radialGradient",
-    "filter",
-    "style",
-    "title",
-    "desc",
-    "metadata",
-    "script",
-];
-
-impl Elements {
-    /// The drawable elements of `text` (`None` if it does not parse as XML).
-    pub fn read(text: &str) -> Option<Elements> {
-        let doc = crate::svg::xml(text).ok()?;
-        let mut out = Elements::default();
-        for node in doc.root_element().descendants().skip(1) {
-            if !node.is_element() || !drawable(node) {
-                continue;
-            }
-            let r = node.range();
-            let name_end = text[r.start + 1..]
-                .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
-                .map_or(r.end, |i| r.start + 1 + i);
-            let i = out.list.len();
-            if let Some(id) = node.attribute("id") {
-                out.by_id.insert(id.to_string(), i);
-            }
-            let class = |name: &str| {
-                node.attribute("class")
-                    .is_some_and(|c| c.split_whitespace().any(|c| c == name))
-            };
-            out.list.push(Element {
-                start: r.start..name_end,
-                insert_at: node.attribute("id").is_none().then_some(name_end),
-                keep: class(KEEP_VISIBLE),
-                icon: class(ICON),
-            });
-        }
-        Some(out)
-    }
-
-    /// The elements of `text` from byte `at` on, numbered from `at` (for a layer's
-    /// part of a front's text: [`Elements::over`]).
-    pub fn from(text: &str, at: usize) -> Option<Elements> {
-        let mut e = Elements::read(text)?;
-        if e.list.iter().any(|el| el.start.start < at) {
-            return None;
-        }
-        e.shift(at, false);
-        Some(e)
-    }
-
-    /// Moves every position by `by`, back (`forward` false) or forward.
-    fn shift(&mut self, by: usize, forward: bool) {
-        let mv = |p: usize| if forward { p + by } else { p - by };
-        for el in &mut self.list {
-            el.start = mv(el.start.start)..mv(el.start.end);
-            el.insert_at = el.insert_at.map(mv);
-        }
-    }
-
-    /// The elements of a front's text with `layer` put in at byte `at` (`len`
-    /// bytes): `layer`'s (numbered from `at`, [`Elements::from`]) and then `own`, the
-    /// front's, read from its own text. The same as reading the whole text, without
-    /// reading the layer again for every front.
-    pub fn over(layer: &Elements, at: usize, len: usize, mut own: Elements) -> Elements {
-        let mut out = Elements {
-            list: layer.list.clone(),
-            by_id: layer.by_id.clone(),
-        };
-        out.shift(at, true);
-        own.shift(len, true);
-        let n = out.list.len();
-        out.by_id
-            .extend(own.by_id.into_iter().map(|(id, i)| (id, i + n)));
-        out.list.extend(own.list);
-        out
-    }
-
-    /// Whether any element is marked keep-visible or is an icon: the leaves of
-    /// such a face are known only from a copy with ids ([`Elements::tagged`]).
-    pub fn any_marked(&self) -> bool {
-        self.list.iter().any(|e| e.keep || e.icon)
-    }
-
-    /// `text` with `id="cs-N"` on every element that has no id.
-    pub fn tagged(&self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len() + self.list.len() * 12);
-        let mut at = 0;
-        for (i, e) in self.list.iter().enumerate() {
-            if let Some(pos) = e.insert_at {
-                out.push_str(&text[at..pos]);
-                out.push_str(&format!(" id=\"{PREFIX}{i}\""));
-                at = pos;
-            }
-        }
-        out.push_str(&text[at..]);
-        out
-    }
-
-    /// The element a parsed node's id names.
-    fn of(&self, id: &str) -> Option<usize> {
-        match id.strip_prefix(PREFIX).and_then(|n| n.parse().ok()) {
-            Some(i) if i < self.list.len() => Some(i),
-            _ => self.by_id.get(id).copied(),
-        }
-    }
-}
-
-/// Whether an element is drawn where it stands: not the content of a `<text>`, of
-/// `<defs>` or of another element drawn only where it is referenced.
-fn drawable(node: roxmltree::Node) -> bool {
-    let name = node.tag_name().name();
-    if NOT_DRAWN.contains(&name) || name == "tspan" || name == "textPath" {
-        return false;
-    }
-    !node.ancestors().skip(1).any(|a| {
-        let n = a.tag_name().name();
-        NOT_DRAWN.contains(&n) || n == "text"
-    })
-}
+pub use crate::svg::elements::{Element, Elements};
 
 /// What a drawn node is.
 #[derive(Debug, Clone, PartialEq)]
@@ -255,7 +84,10 @@ pub struct Leaf<'a> {
 /// one list; `elements` names them. A text's letters count as light from the
 /// relative luminance `light` on.
 pub fn leaves<'a>(trees: &'a [Arc<Tree>], elements: &Elements, light: f64) -> Vec<Leaf<'a>> {
-    let mut out = Vec::new();
+    // Room for every node but groups (at most one leaf each): a leaf is large, and
+    // a board's thousands of them were copied again each time the list grew.
+    let nodes = trees.iter().map(|t| drawn_nodes(t.root())).sum();
+    let mut out = Vec::with_capacity(nodes);
     let top = Owners {
         element: None,
         keep: None,
@@ -266,6 +98,17 @@ pub fn leaves<'a>(trees: &'a [Arc<Tree>], elements: &Elements, light: f64) -> Ve
         walk(tree.root(), top, (elements, light), &mut out);
     }
     out
+}
+
+/// How many nodes but groups `g` holds, at any depth: the most leaves it gives.
+fn drawn_nodes(g: &Group) -> usize {
+    g.children()
+        .iter()
+        .map(|n| match n {
+            Node::Group(g) => drawn_nodes(g),
+            _ => 1,
+        })
+        .sum()
 }
 
 /// What a node inherits from the groups around it: the element it came from, the
@@ -494,58 +337,5 @@ fn pixel_width(kind: &usvg::ImageKind) -> Option<u32> {
             None
         }
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elements_get_ids_and_keep_their_own() {
-        let text = r##"<svg xmlns="http://www.w3.org/2000/svg"><defs><circle id="dot" r="1"/></defs><g><circle class="a keep-visible" r="2"/><use href="#dot"/><text id="t">Hi<tspan>!</tspan></text></g></svg>"##;
-        let e = Elements::read(text).unwrap();
-        // g, circle, use, text (not the defs, its circle, the tspan).
-        assert_eq!(e.list.len(), 4);
-        assert!(e.list[1].keep && !e.list[0].keep);
-        assert_eq!(&text[e.list[1].start.clone()], "<circle");
-        let tagged = e.tagged(text);
-        assert!(tagged.contains(r#"<g id="cs-0">"#), "{tagged}");
-        assert!(
-            tagged.contains(r#"<circle id="cs-1" class="a keep-visible""#),
-            "{tagged}"
-        );
-        assert!(tagged.contains(r#"<text id="t">"#), "{tagged}");
-        assert_eq!(e.of("cs-2"), Some(2));
-        assert_eq!(e.of("t"), Some(3));
-        assert_eq!(e.of("dot"), None, "inside defs: named by the use");
-    }
-
-    #[test]
-    fn a_fronts_elements_are_its_layers_then_its_own() {
-        let layer = crate::render::Layer::read(
-            r##"<svg xmlns="http://www.w3.org/2000/svg" width="9mm" height="9mm" viewBox="0 0 9 9" class="keep-visible"><defs><path id="p" d="M0 0H1"/></defs><rect id="a" width="1" height="1"/><g><use href="#p"/><text>x<tspan>y</tspan></text></g></svg>"##.into(),
-        )
-        .unwrap();
-        let front = r##"<svg xmlns="http://www.w3.org/2000/svg" width="9mm" height="9mm" viewBox="0 0 9 9"><rect class="keep-visible" width="1" height="1"/><circle id="b" r="1"/></svg>"##;
-        let c = layer.under(front).unwrap().unwrap();
-        let at = c.at.range.clone();
-        let part = Elements::from(&format!("{}</svg>", &c.text[..at.end]), at.start).unwrap();
-        let own = Elements::read(&c.at.front_text(&c.text)).unwrap();
-        let put = Elements::over(&part, at.start, at.len(), own);
-        let whole = Elements::read(&c.text).unwrap();
-        let ids = |e: &Elements| {
-            let mut v: Vec<_> = e.by_id.iter().map(|(k, v)| (k.clone(), *v)).collect();
-            v.sort();
-            v
-        };
-        assert_eq!(format!("{:?}", put.list), format!("{:?}", whole.list));
-        assert_eq!(ids(&put), ids(&whole));
-        assert_eq!(
-            put.list.len(),
-            7,
-            "the layer's <g>, its four, the front's two"
-        );
-        assert_eq!(put.tagged(&c.text), whole.tagged(&c.text));
     }
 }

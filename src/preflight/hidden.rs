@@ -17,20 +17,26 @@ use crate::units::fmt_num;
 /// The share of a text or icon an opaque fill must cover to hide it.
 const MOST: f64 = 0.5;
 
-/// What may be hidden: each text, and each icon as a whole.
-fn targets<'l, 'a>(leaves: &'l [Leaf<'a>]) -> Vec<(usize, Vec<&'l Leaf<'a>>)> {
+/// What may be hidden: each text, and each icon as a whole, with the place of its
+/// last leaf; only those whose last leaf is drawn before leaf `before` (what is
+/// drawn later has nothing after it to hide it).
+fn targets<'l, 'a>(leaves: &'l [Leaf<'a>], before: usize) -> Vec<(usize, Vec<&'l Leaf<'a>>)> {
     let mut icons: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, leaf) in leaves.iter().enumerate() {
         match (&leaf.what, leaf.icon) {
-            (What::Text(t), None) if !t.trim().is_empty() => out.push((i, vec![leaf])),
+            (What::Text(t), None) if i < before && !t.trim().is_empty() => {
+                out.push((i, vec![leaf]))
+            }
             (_, Some(icon)) => icons.entry(icon).or_default().push(i),
             _ => {}
         }
     }
     for group in icons.into_values() {
         let last = group.iter().copied().max().unwrap_or(0);
-        out.push((last, group.iter().map(|&i| &leaves[i]).collect()));
+        if last < before {
+            out.push((last, group.iter().map(|&i| &leaves[i]).collect()));
+        }
     }
     out
 }
@@ -78,8 +84,13 @@ pub fn hidden(face: &Face, leaves: &[Leaf], out: &mut Vec<Finding>) {
             icon: l.icon,
         })
         .collect();
-    let targets = targets(leaves);
-    if covers.is_empty() || targets.is_empty() {
+    // Only a cover drawn after a text or icon hides it: those drawn after the
+    // last cover are left out.
+    let Some(last_cover) = covers.last().map(|c| c.leaf) else {
+        return;
+    };
+    let targets = targets(leaves, last_cover);
+    if targets.is_empty() {
         return;
     }
     let grid = BoxGrid::new(&covers.iter().map(|c| bounds(&c.bbox)).collect::<Vec<_>>());

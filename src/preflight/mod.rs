@@ -31,8 +31,8 @@ use crate::faces::{FaceStore, Rendered};
 use crate::model::{Component, Severity, Shape, Side};
 use crate::profile::Profile;
 use crate::render::{FacePlan, Renderer};
+use crate::svg::elements::Elements;
 use checks::{Check, Face, Finding};
-use elements::Elements;
 use shape::Cut;
 
 /// Lowest raster resolution at print size.
@@ -179,7 +179,9 @@ fn face(
     let Some(plan) = plans[o.component].get(o.face) else {
         return Vec::new();
     };
-    let check = || findings(rendered, comp, plan.shape, profile, layers, i).ok_or(());
+    // The elements a tagged picture carries, once `findings` saw them.
+    let carried = std::cell::OnceCell::new();
+    let check = || findings(rendered, comp, plan.shape, profile, layers, i, &carried).ok_or(());
     let findings = match cache {
         None => check().ok(),
         Some(c) => {
@@ -196,7 +198,14 @@ fn face(
     let Some(findings) = findings.filter(|f| !f.is_empty()) else {
         return Vec::new();
     };
-    let elements = layers.of(store, i);
+    let read;
+    let elements = match carried.get() {
+        Some(e) => e,
+        None => {
+            read = layers.of(store, i);
+            &read
+        }
+    };
     let locator = store.locator(r, plans, i);
     let locate = |e: Option<usize>| locator.locate(e.map(|e| elements.list[e].start.clone()));
     findings
@@ -217,7 +226,8 @@ fn face(
         .collect()
 }
 
-/// The findings of face `i`, not yet located; `None` if it did not parse.
+/// The findings of face `i`, not yet located; `None` if it did not parse. The
+/// elements of a picture parsed from the tagged text are put in `carried`.
 fn findings(
     rendered: &Rendered,
     comp: &Component,
@@ -225,6 +235,7 @@ fn findings(
     profile: &Profile,
     layers: &LayerElements,
     i: usize,
+    carried: &std::cell::OnceCell<Arc<Elements>>,
 ) -> Option<Findings> {
     let store = &rendered.store;
     let picture = store.picture(i)?;
@@ -240,10 +251,18 @@ fn findings(
     if !layers.may_mark(store, i) && check_with(picture.trees(), &Elements::default()).is_empty() {
         return Some(Arc::default());
     }
-    let elements = layers.of(store, i);
-    let check = |trees: &[Arc<usvg::Tree>]| check_with(trees, &elements);
-    // Elements are named by ids: parse a copy with an id on every element when the
-    // face marks keep-visible ones, or when it has something to report.
+    let read;
+    let elements = match picture.tagged_elements() {
+        Some(e) => carried.get_or_init(|| e.clone()),
+        None => {
+            read = layers.of(store, i);
+            &read
+        }
+    };
+    let check = |trees: &[Arc<usvg::Tree>]| check_with(trees, elements);
+    // Elements are named by ids: a copy with an id on every element is parsed when
+    // the face marks keep-visible ones, or when it has something to report. A face
+    // that marks some was parsed from that copy already ([`crate::svg::elements::tagged`]).
     let mut findings = Vec::new();
     if !elements.any_marked() {
         findings = check(picture.trees());
@@ -251,11 +270,13 @@ fn findings(
             return Some(Arc::default());
         }
     }
-    if let Some(tagged) = store.parse_text(&elements.tagged(&store.svg(i))) {
+    if picture.tagged_elements().is_some() {
+        findings = check(picture.trees());
+    } else if let Some(tagged) = store.parse_text(&elements.tagged(&store.svg(i))) {
         findings = check(&[Arc::new(tagged)]);
     }
     if let Some(print) = &profile.print {
-        findings.extend(given_cmyk(&store.svg(i), &elements, print));
+        findings.extend(given_cmyk(&store.svg(i), elements, print));
     }
     Some(Arc::new(findings))
 }
@@ -501,6 +522,154 @@ pub(crate) fn rendered_faces(game: &str) -> crate::pipeline::Finished<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svg::elements::tagged;
+
+    /// `written` (usvg's writer) without the ids a tagged copy gave.
+    fn without_tags(written: &str) -> String {
+        let mut out = String::new();
+        let mut rest = written;
+        while let Some(at) = rest.find(" id=\"cs-") {
+            out.push_str(&rest[..at]);
+            let tail = &rest[at + 8..];
+            let digits = tail
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(tail.len());
+            assert!(
+                digits > 0 && tail[digits..].starts_with('"'),
+                "{}",
+                &tail[..20]
+            );
+            rest = &tail[digits + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// Checks that `text`'s tagged copy parses to the tree its text does, but for
+    /// the ids: written out by usvg and drawn as pixels.
+    fn tagged_draws_the_same(store: &FaceStore, text: &str) {
+        let (tagged, elements) = tagged(text).expect("the face marks elements");
+        let (plain, named) = (
+            store.parse_text(text).unwrap(),
+            store.parse_text(&tagged).unwrap(),
+        );
+        let write = |t: &usvg::Tree| t.to_string(&usvg::WriteOptions::default());
+        let named_written = write(&named);
+        assert!(
+            named_written.contains("id=\"cs-"),
+            "the ids are in the tree"
+        );
+        assert_eq!(without_tags(&named_written), write(&plain));
+        let size = plain.size();
+        let (w, h) = (size.width() as f64 / 4.0, size.height() as f64 / 4.0);
+        let png =
+            |t: usvg::Tree| crate::export::png::write(&Arc::new(t).into(), w, h, 96.0).unwrap();
+        assert!(png(plain) == png(named), "the same pixels");
+        assert!(elements.any_marked());
+    }
+
+    #[test]
+    fn a_face_parsed_from_its_tagged_text_draws_what_its_text_draws() {
+        // Interstate Trucking's board (168 keep-visible circles), then a face with
+        // groups, a `<use>`, text, a clip path, an icon and an element's own id.
+        let finished = rendered_faces("interstate-trucking");
+        let store = &finished.rendered.store;
+        let marked: Vec<usize> = (0..store.len())
+            .filter(|&i| tagged(&store.svg(i)).is_some())
+            .collect();
+        assert!(!marked.is_empty());
+        for &i in &marked {
+            tagged_draws_the_same(store, &store.svg(i));
+            let picture = store.picture(i).unwrap();
+            assert!(
+                picture.tagged_elements().is_some(),
+                "face {i} parsed tagged"
+            );
+        }
+        let text = r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40mm" height="40mm" viewBox="0 0 40 40"><defs><clipPath id="c"><rect width="20" height="20"/></clipPath><g id="dot"><circle r="2" fill="red"/><rect x="1" width="2" height="2"/></g></defs><rect width="40" height="40" fill="#eee"/><g class="keep-visible" clip-path="url(#c)"><circle cx="10" cy="10" r="8" fill="blue"/><use href="#dot" x="5" y="5"/></g><g transform="translate(20 20)"><text x="2" y="8" font-size="5" class="icon">Hi<tspan fill="red">!</tspan></text><path id="own" d="M0 0L10 10" stroke="black"/></g><use xlink:href="#own" x="3"/></svg>"##;
+        tagged_draws_the_same(store, text);
+    }
+
+    #[test]
+    fn a_face_whose_ids_look_like_tags_is_not_parsed_from_tagged_text() {
+        let marked =
+            r#"<svg xmlns="http://www.w3.org/2000/svg"><circle class="keep-visible" r="2"/></svg>"#;
+        assert!(tagged(marked).is_some());
+        let own = r#"<svg xmlns="http://www.w3.org/2000/svg"><circle class="keep-visible" r="2"/><rect id="cs-0" width="1" height="1"/></svg>"#;
+        assert!(tagged(own).is_none());
+        let unmarked =
+            r#"<svg xmlns="http://www.w3.org/2000/svg"><circle class="other" r="2"/></svg>"#;
+        assert!(tagged(unmarked).is_none());
+    }
+
+    fn bounds_of(l: &elements::Leaf) -> [u32; 4] {
+        let b = l.bbox;
+        [b.left(), b.top(), b.right(), b.bottom()].map(f32::to_bits)
+    }
+
+    #[test]
+    fn a_tagged_picture_gives_the_findings_of_a_second_parse() {
+        // A face parsed from its tagged text is checked on that tree; its findings
+        // must be those of the tagged copy parsed again (what preflight did before).
+        let finished = rendered_faces("interstate-trucking");
+        let store = &finished.rendered.store;
+        let profile = Profile::home();
+        let layers = LayerElements::new(store);
+        let mut checked = 0;
+        for i in 0..store.len() {
+            let picture = store.picture(i).unwrap();
+            let Some(carried) = picture.tagged_elements() else {
+                continue;
+            };
+            let comp = &finished.checked.game.components[store.origins[i].component];
+            let cell = std::cell::OnceCell::new();
+            let found = findings(
+                &finished.rendered,
+                comp,
+                Shape::Rect,
+                &profile,
+                &layers,
+                i,
+                &cell,
+            )
+            .unwrap();
+            assert!(Arc::ptr_eq(cell.get().unwrap(), carried));
+            let elements = layers.of(store, i);
+            let again = [Arc::new(
+                store.parse_text(&elements.tagged(&store.svg(i))).unwrap(),
+            )];
+            let leaves = elements::leaves(&again, &elements, profile.small_text.light);
+            let face = face_geometry(&again, comp, Shape::Rect, &profile);
+            let expected = checks::check(&face, &leaves);
+            let show = |f: &[Finding]| {
+                f.iter()
+                    .map(|f| format!("{:?} {:?} {:?} {}", f.check, f.element, f.other, f.message))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(show(&found), show(&expected), "face {i}");
+            // The picture's leaves are named as the copy's: each with its element
+            // and the keep-visible element it belongs to.
+            let names = |leaves: &[elements::Leaf]| {
+                leaves
+                    .iter()
+                    .map(|l| (l.element, l.keep, l.icon, bounds_of(l)))
+                    .collect::<Vec<_>>()
+            };
+            let own = elements::leaves(picture.trees(), carried, profile.small_text.light);
+            let (own_names, copy_names) = (names(&own), names(&leaves));
+            assert_eq!(own_names.len(), copy_names.len(), "face {i}");
+            if let Some(at) = (0..own_names.len()).find(|&j| own_names[j] != copy_names[j]) {
+                panic!(
+                    "face {i}, leaf {at}: {:?} named {:?} by the copy",
+                    own_names[at], copy_names[at]
+                );
+            }
+            let kept = own.iter().filter(|l| l.keep.is_some()).count();
+            assert!(kept > 0, "face {i}: no keep-visible leaves");
+            checked += 1;
+        }
+        assert!(checked > 0, "a tagged face");
+    }
 
     #[test]
     fn a_face_checked_without_its_elements_marks_none() {

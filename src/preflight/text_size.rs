@@ -21,15 +21,22 @@ pub struct TextSizes {
 
 /// The relative luminance of an sRGB colour (WCAG), 0 for black to 1 for white.
 pub fn luminance(c: usvg::Color) -> f64 {
-    let lin = |v: u8| {
-        let v = v as f64 / 255.0;
-        if v <= 0.04045 {
-            v / 12.92
-        } else {
-            ((v + 0.055) / 1.055).powf(2.4)
-        }
-    };
+    // Each of the 256 channel values made linear once (a `powf` each), not for
+    // every span of every text.
+    static LINEAR: std::sync::OnceLock<[f64; 256]> = std::sync::OnceLock::new();
+    let table = LINEAR.get_or_init(|| std::array::from_fn(|v| linear(v as u8)));
+    let lin = |v: u8| table[usize::from(v)];
     0.2126 * lin(c.red) + 0.7152 * lin(c.green) + 0.0722 * lin(c.blue)
+}
+
+/// An sRGB channel value as linear light, 0 to 1.
+fn linear(v: u8) -> f64 {
+    let v = v as f64 / 255.0;
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
 }
 
 /// The smallest printed letters of `t`, dark and light, in the tree's units: each
@@ -159,5 +166,27 @@ mod tests {
             "a pale yellow is light"
         );
         assert!(luminance(c(0x1f, 0x6f, 0xd1)) < 0.2, "a mid blue is dark");
+    }
+
+    #[test]
+    fn luminance_from_the_table_is_the_formula_for_every_channel_value() {
+        // WCAG's formula written out, each channel's `powf` as `linear` computes it.
+        let formula = |r: u8, g: u8, b: u8| {
+            let lin = |v: u8| {
+                let v = v as f64 / 255.0;
+                if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+        };
+        for v in 0..=255u8 {
+            for (r, g, b) in [(v, 0, 0), (0, v, 0), (0, 0, v), (v, 255 - v, v / 2)] {
+                let c = usvg::Color::new_rgb(r, g, b);
+                assert_eq!(luminance(c).to_bits(), formula(r, g, b).to_bits(), "{c:?}");
+            }
+        }
     }
 }
