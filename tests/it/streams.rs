@@ -64,3 +64,55 @@ fn every_compressed_stream_is_what_a_new_compressor_writes() {
         "{small} small and {large} large streams"
     );
 }
+
+/// A stream past the megabyte a thread keeps a buffer for is compressed in a
+/// buffer of its own: pages of about 2 MB, 300 bytes and 1.2 MB of content, drawn
+/// one after another into one document, are each what a new compressor writes.
+#[test]
+fn a_stream_past_the_kept_buffer_is_compressed_like_the_others() {
+    use krilla::geom::{PathBuilder, Rect};
+    use krilla::page::PageSettings;
+    use krilla::paint::Fill;
+
+    let page_of = |doc: &mut krilla::Document, squares: u32| {
+        let mut page = doc.start_page_with(PageSettings::from_wh(600.0, 600.0).unwrap());
+        let mut surface = page.surface();
+        surface.set_fill(Some(Fill::default()));
+        for i in 0..squares {
+            let mut p = PathBuilder::new();
+            let (x, y) = ((i % 587) as f32 + 0.25, (i / 587 % 587) as f32 + 0.5);
+            p.push_rect(Rect::from_xywh(x, y, 0.75, 0.5).unwrap());
+            surface.draw_path(&p.finish().unwrap());
+        }
+        surface.finish();
+        page.finish();
+    };
+    let mut doc = krilla::Document::new();
+    for squares in [60_000, 10, 36_000] {
+        page_of(&mut doc, squares);
+    }
+    let bytes = doc.finish().unwrap();
+    let doc = Document::load_mem(&bytes).unwrap();
+    let mut sizes = Vec::new();
+    for &page in doc.get_pages().values() {
+        let Ok(Object::Dictionary(d)) = doc.get_object(page) else {
+            panic!("page {page:?}")
+        };
+        let Ok(Object::Reference(id)) = d.get(b"Contents") else {
+            panic!("page {page:?} has no content reference")
+        };
+        let Ok(Object::Stream(s)) = doc.get_object(*id) else {
+            panic!("content {id:?}")
+        };
+        let mut plain = Vec::new();
+        ZlibDecoder::new(&s.content[..])
+            .read_to_end(&mut plain)
+            .unwrap();
+        assert!(s.content == fresh(&plain), "{} bytes inflated", plain.len());
+        sizes.push(plain.len());
+    }
+    assert!(
+        sizes.len() == 3 && sizes[0] > 1 << 21 && sizes[1] < 1024 && sizes[2] > 1 << 20,
+        "content sizes {sizes:?}"
+    );
+}

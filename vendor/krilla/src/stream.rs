@@ -356,20 +356,26 @@ pub(crate) fn deflate_encode(data: &[u8]) -> Vec<u8> {
     // (docs/performance.md, eighteenth session).
     const LEVEL: i32 = 1;
 
+    // The most a thread keeps of the buffer it compresses into (a larger stream,
+    // such as a big image, gets a buffer of its own for the time it takes).
+    const KEPT_BUFFER: usize = 1 << 20;
+
     // One compressor per thread (it holds its hash tables) and the buffer it
-    // writes into, sized for the largest stream so far; the stream is copied out
-    // at its exact length.
+    // writes into, kept between streams; the stream is copied out at its exact
+    // length.
     thread_local! {
         static COMPRESSOR: RefCell<Option<(libdeflater::Compressor, Vec<u8>)>> =
             const { RefCell::new(None) };
     }
     COMPRESSOR.with(|cell| {
         let mut cell = cell.borrow_mut();
-        let (compressor, buffer) = cell.get_or_insert_with(|| {
+        let (compressor, kept) = cell.get_or_insert_with(|| {
             let level = libdeflater::CompressionLvl::new(LEVEL).unwrap();
             (libdeflater::Compressor::new(level), Vec::new())
         });
         let bound = compressor.zlib_compress_bound(data.len());
+        let mut own = Vec::new();
+        let buffer = if bound <= KEPT_BUFFER { kept } else { &mut own };
         if buffer.len() < bound {
             buffer.resize(bound, 0);
         }
