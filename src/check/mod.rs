@@ -754,11 +754,15 @@ impl<'a> Assert<'a> {
                         .map(str::trim)
                         .filter(|l| !l.is_empty())
                         .collect();
-                    // The message may use the context too (`{{ rules.x }}`).
-                    let prefix = def
-                        .message
-                        .as_ref()
-                        .map(|m| tpl.env.render_str(m, root).unwrap_or_else(|_| m.clone()));
+                    // The message may use the context too (`{{ rules.x }}`);
+                    // made only for a check that found problems.
+                    let prefix = match lines.is_empty() {
+                        true => None,
+                        false => def
+                            .message
+                            .as_ref()
+                            .map(|m| tpl.env.render_str(m, root).unwrap_or_else(|_| m.clone())),
+                    };
                     for line in lines.iter().take(MAX_PROBLEMS_PER_CHECK) {
                         let msg = match &prefix {
                             Some(m) => format!("{m}: {line}"),

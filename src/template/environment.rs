@@ -279,6 +279,76 @@ mod selected {
     }
 }
 
+/// `list` of a list, or of a join (`a + b`) of lists, copies their items (the
+/// speed patch) instead of iterating them one at a time: the same items, the
+/// same fuel and the same error when the fuel runs out, as a list it iterates
+/// (a list of numbers held as `Vec<i64>`, not as template values).
+#[cfg(test)]
+mod listed {
+    use minijinja::value::Value;
+    use minijinja::{Environment, State};
+
+    fn env(fuel: u64) -> Environment<'static> {
+        let mut env = Environment::new();
+        env.set_fuel(Some(fuel));
+        env.add_function("used", |state: &State| {
+            state.fuel_levels().map_or(0, |(used, _)| used)
+        });
+        env
+    }
+
+    /// The same numbers as template values (copied) and as `Vec<i64>` (iterated).
+    fn both(n: i64) -> (Value, Value) {
+        let values: Vec<Value> = (0..n).map(Value::from).collect();
+        (
+            Value::from(values),
+            Value::from((0..n).collect::<Vec<i64>>()),
+        )
+    }
+
+    #[test]
+    fn lists_and_joins_of_lists_are_listed_in_order() {
+        let env = env(1_000_000);
+        for (template, want) in [
+            ("{{ [1, 2, 3] | list | join(',') }}", "1,2,3"),
+            ("{{ ([1, 2] + [3] + [] + [4, 5]) | list | join(',') }}", "1,2,3,4,5"),
+            ("{{ ([1] + ([2] + [3])) | list | join(',') }}", "1,2,3"),
+            ("{% set ns = namespace(l=[]) %}{% for i in range(40) %}{% set ns.l = ns.l + [i] %}{% endfor %}{{ ns.l | list | length }} {{ ns.l | list | last }} {{ (ns.l | list)[17] }}", "40 39 17"),
+            ("{{ ([1, 2] + ([4, 3] | reverse)) | list | join(',') }}", "1,2,3,4"),
+            ("{{ ([[1, 2]] + [[3]]) | list | map('length') | join(',') }}", "2,1"),
+            ("{{ ([] + []) | list | length }}", "0"),
+        ] {
+            assert_eq!(env.render_str(template, ()).unwrap(), want, "{template}");
+        }
+    }
+
+    #[test]
+    fn a_copied_list_uses_the_fuel_an_iterated_one_does() {
+        let template =
+            "{% set a = used() %}{% set l = xs | list %}{{ used() - a }} {{ l | join(',') }}";
+        let used = |xs: &Value| {
+            env(1_000_000)
+                .render_str(template, minijinja::context! { xs })
+                .unwrap()
+        };
+        for n in [0, 1, 7, 100] {
+            let (copied, iterated) = both(n);
+            assert_eq!(used(&copied), used(&iterated), "{n} items");
+        }
+        // Running out on the way: the same error at the same fuel.
+        let (copied, iterated) = both(5000);
+        for fuel in [10, 100, 1000] {
+            let run = |xs: &Value| {
+                env(fuel)
+                    .render_str("{{ xs | list | length }}", minijinja::context! { xs })
+                    .map_err(|e| format!("{e:#}"))
+            };
+            assert_eq!(run(&copied), run(&iterated), "fuel {fuel}");
+            assert!(run(&copied).is_err(), "fuel {fuel}");
+        }
+    }
+}
+
 /// How a template's names resolve: the innermost scope first (a loop's variables,
 /// a macro's arguments, `set`), then the scopes around it, a macro's closure, the
 /// render's context, the globals (`vendor/README.md`, `minijinja-speed.diff`: a

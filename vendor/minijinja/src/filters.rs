@@ -1673,6 +1673,23 @@ mod builtins {
     /// an empty list is returned.
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn list(state: &State, value: Value) -> Result<Value, Error> {
+        if let Some(leaves) = MergeSeq::vec_leaves(&value) {
+            // A list, or a join of lists: the items copied from them, with
+            // the fuel and the errors of the iteration below.
+            let lists = leaves
+                .iter()
+                .filter_map(|leaf| leaf.downcast_object_ref::<Vec<Value>>());
+            let mut rv = Vec::with_capacity(untrusted_size_hint(
+                lists.clone().map(|items| items.len()).sum(),
+            ));
+            for item in lists.flatten() {
+                ok!(state.charge_iter_step());
+                ok!(item.check());
+                rv.push(item.clone());
+            }
+            ok!(state.charge_iter_step());
+            return Ok(Value::from(rv));
+        }
         let iter = ok!(state.undefined_behavior().try_iter(value).map_err(|err| {
             Error::new(ErrorKind::InvalidOperation, "cannot convert value to list").with_source(err)
         }));

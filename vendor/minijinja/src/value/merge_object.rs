@@ -103,6 +103,24 @@ impl MergeSeq {
             .saturating_add(1)
     }
 
+    /// The plain lists (`Vec<Value>`) a list holds its items in, in order:
+    /// the list itself, or the lists a join (`a + b`) of such lists is made
+    /// of. `None` for anything else.  Their items, one after the other, are
+    /// the items iterating the value gives, so a caller can copy them from
+    /// these lists instead of iterating an item at a time.
+    pub(crate) fn vec_leaves(value: &Value) -> Option<Vec<Value>> {
+        let mut leaves = Vec::new();
+        if value.downcast_object_ref::<Self>().is_some() {
+            Self::push_flattened_value(value, &mut leaves);
+        } else {
+            leaves.push(value.clone());
+        }
+        leaves
+            .iter()
+            .all(|leaf| leaf.downcast_object_ref::<Vec<Value>>().is_some())
+            .then_some(leaves)
+    }
+
     fn push_flattened_value(value: &Value, values: &mut Vec<Value>) {
         let mut pending = vec![value.clone()];
         while let Some(value) = pending.pop() {

@@ -493,6 +493,19 @@ fn seq_concat_len(lhs: &Value, rhs: &Value) -> Option<usize> {
 
 fn materialize_seq_concat(lhs: &Value, rhs: &Value, len: usize) -> Result<Value, Error> {
     let mut rv = Vec::with_capacity(untrusted_size_hint(len));
+    if let (Some(mut leaves), Some(right)) = (MergeSeq::vec_leaves(lhs), MergeSeq::vec_leaves(rhs))
+    {
+        // Lists, or joins of lists: their items copied, with the errors of
+        // the iteration below.
+        leaves.extend(right);
+        for leaf in leaves.iter() {
+            for item in leaf.downcast_object_ref::<Vec<Value>>().into_iter().flatten() {
+                ok!(item.check());
+                rv.push(item.clone());
+            }
+        }
+        return Ok(Value::from(rv));
+    }
     for item in ok!(lhs.try_iter())
         .checked()
         .chain(ok!(rhs.try_iter()).checked())

@@ -481,6 +481,23 @@ impl<'template, 'env> State<'template, 'env> {
         Ok(())
     }
 
+    /// Charges fuel for one step of an iteration wrapped by
+    /// [`fuel_iter`](Self::fuel_iter) (one for each item and one for its
+    /// end), failing with the error collecting that iteration fails with.
+    #[inline(always)]
+    pub(crate) fn charge_iter_step(&self) -> Result<(), Error> {
+        #[cfg(feature = "fuel")]
+        {
+            if let Some(ref tracker) = self.fuel_tracker {
+                if let Err(err) = tracker.consume(crate::vm::fuel::ITEM_COST) {
+                    use crate::value::MaybeInvalid;
+                    return Value::from(err).check();
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Returns the fuel tracker if fuel is tracked.
     #[cfg(feature = "fuel")]
     #[inline(always)]
