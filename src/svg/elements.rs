@@ -191,9 +191,13 @@ fn drawable(node: roxmltree::Node) -> bool {
 /// with its elements: its tagged copy ([`Elements::tagged`]), whose tree draws
 /// what the text draws (the exporters and preflight share it) and names every
 /// node's element. `None` for a face that marks nothing (most: no word `class` in
-/// it), that does not parse, or whose own ids look like the tags.
+/// it, or neither mark's word), that does not parse, or whose own ids look like the
+/// tags. A face that uses classes only for its own styling is not read here: its
+/// elements are read once, by preflight, and only if it has something to report.
+/// (A mark written with a character reference, `keep&#45;visible`, is not seen
+/// here; preflight then reads the elements and parses the tagged copy itself.)
 pub fn tagged(text: &str) -> Option<(String, Elements)> {
-    if !text.contains("class") {
+    if !text.contains("class") || !(text.contains(KEEP_VISIBLE) || text.contains(ICON)) {
         return None;
     }
     let elements = Elements::read(text)?;
@@ -204,6 +208,22 @@ pub fn tagged(text: &str) -> Option<(String, Elements)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_face_that_marks_elements_is_tagged() {
+        let marked = r#"<svg xmlns="http://www.w3.org/2000/svg"><rect class="keep-visible" width="2" height="2"/><circle r="1"/></svg>"#;
+        let (text, elements) = tagged(marked).expect("a keep-visible rect");
+        assert!(elements.any_marked());
+        assert!(
+            text.contains(r#"<rect id="cs-0" class="keep-visible""#),
+            "{text}"
+        );
+        // Classes for styling only, or none: nothing to tag.
+        let styled = r#"<svg xmlns="http://www.w3.org/2000/svg"><rect class="frame" width="2" height="2"/></svg>"#;
+        assert!(tagged(styled).is_none());
+        let plain = r#"<svg xmlns="http://www.w3.org/2000/svg"><rect width="2" height="2"/></svg>"#;
+        assert!(tagged(plain).is_none());
+    }
 
     #[test]
     fn elements_get_ids_and_keep_their_own() {
